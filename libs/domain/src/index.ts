@@ -1,0 +1,4 @@
+export * from './execution';
+export * from './matching';
+export * from './tool-contracts';
+export * from './fingerprint';
