@@ -1,1 +1,2 @@
 export * from './primitives';
+export * from './events';

@@ -1,1 +1,3 @@
-export {};
+export * from './retry-candidate';
+export * from './retry-match';
+export { matchRetry } from './match-retry';
