@@ -1,1 +1,16 @@
-export {};
+export type { AppendResult, ExpectedVersion, NewEvent, StoredEvent } from './event';
+export type { JsonObject, JsonValue } from './json';
+export { DuplicateEventError, WrongExpectedVersionError } from './errors';
+export { EVENT_STORE, type AppendOptions, type EventStore, type ReadAllOptions } from './event-store.port';
+export { PostgresEventStore } from './postgres-event-store';
+export { inTransaction, type ClientPool, type Queryable } from './queryable';
+export { eventStoreMigrations, runMigrations, type Migration } from './migrations';
+export { GENESIS_HASH, chainHash, contentHash } from './hash-chain';
+export { canonicalJsonForHash } from './canonical-json';
+export { verifyChains, type BrokenLink, type BrokenLinkProblem, type ChainedEvent, type VerificationReport } from './audit/chain-verifier';
+export { readChainsFromDatabase } from './audit/read-chains-from-database';
+export { CHECKPOINT_START, CheckpointMovedError, type Checkpoint, loadCheckpoint, saveCheckpoint, resetCheckpoint } from './subscription/checkpoint';
+export { readCommittedAfter } from './subscription/read-committed-after';
+export { StoreSubscription, type BatchHandler, type StoreSubscriptionOptions, type SubscriptionMode } from './subscription/store-subscription';
+export type { Projection } from './projections/projection';
+export { ProjectionRunner, type ProjectionRunnerOptions } from './projections/projection-runner';

@@ -1,0 +1,21 @@
+/** The stream was not at the version the writer expected: reload, decide again, retry. */
+export class WrongExpectedVersionError extends Error {
+  readonly code = 'wrong_expected_version';
+  constructor(
+    readonly streamId: string,
+    readonly expectedVersion: number | string,
+    detail: string,
+  ) {
+    super(`stream ${streamId} is not at expected version ${String(expectedVersion)}: ${detail}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+/** An event with this id is already stored (a writer retried an append that had committed). */
+export class DuplicateEventError extends Error {
+  readonly code = 'duplicate_event';
+  constructor(readonly streamId: string, detail: string) {
+    super(`an event appended to ${streamId} is already stored: ${detail}`);
+    this.name = 'DuplicateEventError';
+  }
+}

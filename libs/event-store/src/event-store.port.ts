@@ -1,0 +1,30 @@
+import type { AppendResult, ExpectedVersion, NewEvent, StoredEvent } from './event';
+import type { Queryable } from './queryable';
+
+export const EVENT_STORE = Symbol('EVENT_STORE');
+
+export interface AppendOptions {
+  readonly expectedVersion: ExpectedVersion;
+  /** Append inside the caller's transaction (e.g. with a consumer's inbox row). */
+  readonly tx?: Queryable;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive lower bound on the global position; 0n (default) reads from the start. */
+  readonly after?: bigint;
+  readonly limit?: number;
+}
+
+/**
+ * The source of truth. Deciders load a stream, fold it, decide, and append with the version they
+ * loaded; a `WrongExpectedVersionError` means someone else decided first: reload and decide again.
+ */
+export interface EventStore {
+  append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  readStream(streamId: string, fromVersion?: number): Promise<StoredEvent[]>;
+  /**
+   * Reads by global position, for audits and exports. Not for tailing live writes: a position can
+   * become visible after a higher one (see `StoreSubscription`).
+   */
+  readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+}

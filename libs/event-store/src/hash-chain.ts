@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { canonicalJsonForHash } from './canonical-json';
+import type { JsonObject } from './json';
+
+/** The `prev_hash` of every stream's first event. */
+export const GENESIS_HASH: Buffer = Buffer.alloc(32);
+
+/** The fields of an event that its content hash covers: everything but the positions and the chain. */
+export interface HashedContent {
+  readonly eventId: string;
+  readonly streamId: string;
+  readonly streamVersion: number;
+  readonly type: string;
+  readonly schemaVersion: number;
+  readonly data: JsonObject;
+  readonly metadata: JsonObject;
+  readonly recordedAt: Date;
+}
+
+export function contentHash(event: HashedContent): Buffer {
+  const canonical = canonicalJsonForHash({
+    eventId: event.eventId,
+    streamId: event.streamId,
+    streamVersion: event.streamVersion,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data: event.data,
+    metadata: event.metadata,
+    recordedAt: event.recordedAt.toISOString(),
+  });
+  return createHash('sha256').update(canonical).digest();
+}
+
+/** Mirrors the database trigger: chain = sha256(previous chain hash ‖ content hash). */
+export function chainHash(previous: Buffer, content: Buffer): Buffer {
+  return createHash('sha256').update(previous).update(content).digest();
+}

@@ -1,0 +1,8 @@
+import { eventStoreMigration } from './001-event-store';
+import type { Migration } from './migration';
+
+export type { Migration } from './migration';
+export { runMigrations } from './migration-runner';
+
+/** The event store's own schema steps, in order. Read models add theirs after these. */
+export const eventStoreMigrations: readonly Migration[] = [eventStoreMigration];

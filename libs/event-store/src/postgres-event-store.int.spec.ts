@@ -1,0 +1,93 @@
+import { type TestDatabase, createTestDatabase, testEvent } from './testing';
+import { PostgresEventStore } from './postgres-event-store';
+import { DuplicateEventError, WrongExpectedVersionError } from './errors';
+import { eventStoreMigrations, runMigrations } from './migrations';
+
+describe('PostgresEventStore (real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = new PostgresEventStore(db.pool);
+  });
+  afterAll(() => db.drop());
+
+  it('appends to a new stream and reads it back in order', async () => {
+    const result = await store.append('s-read', [testEvent('A', { n: 1 }), testEvent('B', { n: 2 })], { expectedVersion: 'no_stream' });
+    expect(result.nextExpectedVersion).toBe(2);
+    await store.append('s-read', [testEvent('C')], { expectedVersion: 2 });
+
+    const events = await store.readStream('s-read');
+    expect(events.map((e) => [e.type, e.streamVersion])).toEqual([['A', 1], ['B', 2], ['C', 3]]);
+    expect(events[0]?.data).toEqual({ n: 1 });
+    expect((await store.readStream('s-read', 3)).map((e) => e.type)).toEqual(['C']);
+  });
+
+  it('refuses an append at a version the stream is no longer at', async () => {
+    await store.append('s-conflict', [testEvent()], { expectedVersion: 0 });
+    await expect(store.append('s-conflict', [testEvent()], { expectedVersion: 0 })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+  });
+
+  it('refuses an expected version ahead of the stream (no gaps, enforced by the database)', async () => {
+    await store.append('s-gap', [testEvent()], { expectedVersion: 0 });
+    await expect(store.append('s-gap', [testEvent()], { expectedVersion: 5 })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    expect(await store.readStream('s-gap')).toHaveLength(1);
+  });
+
+  it('lets exactly one of many concurrent writers at the same version win', async () => {
+    await store.append('s-race', [testEvent()], { expectedVersion: 0 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, () => store.append('s-race', [testEvent('Raced')], { expectedVersion: 1 })),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(WrongExpectedVersionError);
+    expect(await store.readStream('s-race')).toHaveLength(2);
+  });
+
+  it("appends with expectedVersion 'any' wherever the stream ends, also under contention", async () => {
+    await Promise.all(Array.from({ length: 10 }, () => store.append('s-any', [testEvent()], { expectedVersion: 'any' })));
+    const versions = (await store.readStream('s-any')).map((e) => e.streamVersion);
+    expect(versions).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('refuses an event id that is already stored', async () => {
+    const event = testEvent();
+    await store.append('s-dup', [event], { expectedVersion: 0 });
+    await expect(store.append('s-dup-2', [event], { expectedVersion: 0 })).rejects.toBeInstanceOf(DuplicateEventError);
+  });
+
+  it('reads all events by global position, in pages', async () => {
+    const all = await store.readAll({ limit: 10_000 });
+    const positions = all.map((e) => e.globalPosition);
+    expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions);
+    const page = await store.readAll({ after: positions[1], limit: 2 });
+    expect(page.map((e) => e.globalPosition)).toEqual(positions.slice(2, 4));
+  });
+
+  it.each([
+    ['UPDATE', `UPDATE onceport.events SET data = '{}'`],
+    ['DELETE', 'DELETE FROM onceport.events'],
+    ['TRUNCATE', 'TRUNCATE onceport.events'],
+  ])('refuses %s on the events table in the database itself', async (_op, sql) => {
+    await store.append(`s-append-only-${_op}`, [testEvent()], { expectedVersion: 0 });
+    await expect(db.pool.query(sql)).rejects.toThrow(/append-only/);
+  });
+
+  it('runs its migrations twice, and concurrently, without applying anything twice', async () => {
+    expect(await runMigrations(db.pool, eventStoreMigrations)).toEqual([]);
+    const fresh = await createTestDatabaseWithoutMigrations();
+    try {
+      const results = await Promise.all([runMigrations(fresh.pool, eventStoreMigrations), runMigrations(fresh.pool, eventStoreMigrations)]);
+      expect(results.flat()).toEqual(['001-event-store']);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+async function createTestDatabaseWithoutMigrations(): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  await db.pool.query('DROP SCHEMA onceport CASCADE');
+  return db;
+}

@@ -1,0 +1,14 @@
+import type { StoredEvent } from '../event';
+import type { Migration } from '../migrations';
+import type { Queryable } from '../queryable';
+
+/**
+ * A read model kept from events. `apply` runs in the same transaction as the checkpoint, so each
+ * event is applied exactly once; `reset` empties the model for a rebuild from position zero.
+ */
+export interface Projection {
+  readonly name: string;
+  readonly migrations: readonly Migration[];
+  apply(events: readonly StoredEvent[], tx: Queryable): Promise<void>;
+  reset(tx: Queryable): Promise<void>;
+}

@@ -1,0 +1,34 @@
+import type { QueryResult, QueryResultRow } from 'pg';
+
+/** Anything that runs a query: a pool, or a client inside a transaction. */
+export interface Queryable {
+  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
+
+/** A pool that can lend a client for a transaction (pg.Pool satisfies it). */
+export interface ClientPool extends Queryable {
+  connect(): Promise<Queryable & { release(err?: Error | boolean): void }>;
+}
+
+/** Runs `work` in one transaction; rolls back on any error and rethrows it. */
+export async function inTransaction<T>(pool: ClientPool, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      // A failed rollback means the connection is unusable: drop it from the pool.
+      broken = true;
+      void rollbackError;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

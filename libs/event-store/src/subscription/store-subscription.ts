@@ -1,0 +1,173 @@
+import type { Pool, PoolClient } from 'pg';
+import type { StoredEvent } from '../event';
+import { inTransaction, type Queryable } from '../queryable';
+import { type Checkpoint, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
+import { checkpointOf, readCommittedAfter } from './read-committed-after';
+import { Wakeup } from './wakeup';
+
+/**
+ * `transactional`: the handler gets a transaction that also saves the checkpoint (exactly-once
+ * for database effects; keep the handler short, an open writing transaction holds every tail back).
+ * `at_least_once`: the handler's effects are elsewhere (e.g. a broker); the checkpoint is saved after.
+ */
+export type SubscriptionMode = 'transactional' | 'at_least_once';
+
+export type BatchHandler = (events: readonly StoredEvent[], tx: Queryable | null) => Promise<void>;
+
+export interface StoreSubscriptionOptions {
+  readonly subscriptionId: string;
+  readonly mode: SubscriptionMode;
+  readonly batchSize?: number;
+  /** Poll even without a notification, so a lost NOTIFY only delays. */
+  readonly pollIntervalMs?: number;
+  /** Replicas compete for one advisory lock; only the holder reads. */
+  readonly exclusive?: boolean;
+  readonly retryDelayMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+/** Tails the store from a durable checkpoint, handing each committed event to the handler once per run. */
+export class StoreSubscription {
+  private readonly wakeup = new Wakeup();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private listener: PoolClient | null = null;
+  private checkpoint: Checkpoint | null = null;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly retryDelayMs: number;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: StoreSubscriptionOptions,
+    private readonly handler: BatchHandler,
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.retryDelayMs = options.retryDelayMs ?? 500;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops after the batch in hand is handled (and checkpointed). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeup.wake();
+    await this.loop;
+    this.loop = null;
+  }
+
+  /** Reads now instead of at the next notification or poll (an in-process writer just committed). */
+  nudge(): void {
+    this.wakeup.wake();
+  }
+
+  /**
+   * Handles everything committed so far, then returns how many events it handled. For rebuilds,
+   * tools and tests; safe beside a running replica in transactional mode (the checkpoint is fenced).
+   */
+  async drain(): Promise<number> {
+    let handled = 0;
+    for (;;) {
+      const from = this.checkpoint ?? (await loadCheckpoint(this.pool, this.options.subscriptionId));
+      const events = await readCommittedAfter(this.pool, from, this.batchSize);
+      if (events.length === 0) return handled;
+      await this.handle(from, events);
+      handled += events.length;
+    }
+  }
+
+  /** Drops the in-memory position; the next read starts from the durable checkpoint. */
+  forget(): void {
+    this.checkpoint = null;
+  }
+
+  get position(): Checkpoint | null {
+    return this.checkpoint;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (!(await this.ensureListening())) {
+          await this.wakeup.wait(this.pollIntervalMs);
+          continue;
+        }
+        this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
+        const events = await readCommittedAfter(this.pool, this.checkpoint, this.batchSize);
+        if (events.length === 0) {
+          await this.wakeup.wait(this.pollIntervalMs);
+          continue;
+        }
+        await this.handle(this.checkpoint, events);
+      } catch (error) {
+        this.options.onError?.(error);
+        // Forget the in-memory position: whatever failed is re-read from the durable checkpoint.
+        this.checkpoint = null;
+        this.dropListener(error);
+        await this.wakeup.wait(this.retryDelayMs);
+      }
+    }
+    this.dropListener(false);
+  }
+
+  private async handle(from: Checkpoint, events: readonly StoredEvent[]): Promise<void> {
+    const last = events[events.length - 1];
+    if (!last) return;
+    const next = checkpointOf(last);
+    if (this.options.mode === 'transactional') {
+      await inTransaction(this.pool, async (tx) => {
+        await this.handler(events, tx);
+        await advanceCheckpoint(tx, this.options.subscriptionId, from, next);
+      });
+    } else {
+      await this.handler(events, null);
+      await saveCheckpoint(this.pool, this.options.subscriptionId, next);
+    }
+    this.checkpoint = next;
+  }
+
+  /** Holds one connection for LISTEN (and the leader lock); returns false while another replica leads. */
+  private async ensureListening(): Promise<boolean> {
+    if (this.listener) return true;
+    const client = await this.pool.connect();
+    try {
+      if (this.options.exclusive) {
+        const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
+          `onceport-subscription:${this.options.subscriptionId}`,
+        ]);
+        if (!lock.rows[0]?.locked) {
+          client.release();
+          return false;
+        }
+      }
+      client.on('notification', () => this.wakeup.wake());
+      client.on('error', (error) => {
+        this.options.onError?.(error);
+        if (this.listener === client) this.dropListener(error);
+        this.wakeup.wake();
+      });
+      await client.query('LISTEN onceport_events');
+      this.listener = client;
+      // A new leader must start from the durable checkpoint, not from what it last saw.
+      this.checkpoint = null;
+      return true;
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+  }
+
+  private dropListener(error: unknown): void {
+    const client = this.listener;
+    if (!client) return;
+    this.listener = null;
+    client.removeAllListeners('notification');
+    // Destroying the connection releases the session's advisory lock and LISTEN with it.
+    client.release(error === false ? true : error instanceof Error ? error : true);
+  }
+}

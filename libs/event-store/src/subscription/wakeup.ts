@@ -1,0 +1,27 @@
+/** A one-shot-at-a-time signal: `wait(ms)` resolves on the next `wake()` or after `ms`. */
+export class Wakeup {
+  private pending: (() => void) | null = null;
+  private woken = false;
+
+  wake(): void {
+    this.woken = true;
+    this.pending?.();
+  }
+
+  wait(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.pending = null;
+        this.woken = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.pending = done;
+    });
+  }
+}

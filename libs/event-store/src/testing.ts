@@ -1,0 +1,47 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import type { NewEvent } from './event';
+import { eventStoreMigrations, runMigrations, type Migration } from './migrations';
+
+/** The server tests run against; CI and `tools/dev-services.sh` make sure it is up. */
+export const TEST_DATABASE_SERVER_URL = process.env['ONCEPORT_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  readonly url: string;
+  readonly pool: Pool;
+  /** Closes the pool and drops the database. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own, so test files never see each other's events. */
+export async function createTestDatabase(extraMigrations: readonly Migration[] = []): Promise<TestDatabase> {
+  const name = `onceport_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Pool({ connectionString: TEST_DATABASE_SERVER_URL, max: 1 });
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_DATABASE_SERVER_URL);
+  url.pathname = `/${name}`;
+  const pool = new Pool({ connectionString: url.toString(), max: 20 });
+  await runMigrations(pool, [...eventStoreMigrations, ...extraMigrations]);
+  return {
+    url: url.toString(),
+    pool,
+    async drop() {
+      await pool.end();
+      const dropper = new Pool({ connectionString: TEST_DATABASE_SERVER_URL, max: 1 });
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
+/** A new event with a fresh id, for tests that need events but not a particular schema. */
+export function testEvent(type = 'TestHappened', data: Record<string, string | number | boolean | null> = {}): NewEvent {
+  return { eventId: randomUUID(), type, schemaVersion: 1, data, metadata: { correlationId: 'test', causationId: 'test' } };
+}
