@@ -1,1 +1,12 @@
-export {};
+export { loadToolContracts, type LoadedToolContracts } from './load-tool-contracts';
+export { loadEnvConfig, EnvConfigError, type EnvProblem } from './env/env-config';
+export {
+  CommonEnv,
+  commonEnvShape,
+  databaseUrl,
+  natsUrl,
+  contractsDir,
+  hmacKeys,
+  logLevel,
+  LOG_LEVELS,
+} from './env/common-env';

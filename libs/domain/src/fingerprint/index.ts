@@ -1,1 +1,13 @@
-export {};
+export { canonicalJson } from './canonical-json';
+export { buildCanonicalRecord, recordTarget, type CanonicalRecordInput, type HmacForSensitive } from './canonical-record';
+export {
+  fingerprint,
+  fingerprintWithKey,
+  fingerprintsForMatching,
+  fingerprintIntent,
+  sensitiveHmacWith,
+  type IntentFingerprints,
+} from './fingerprint';
+export { FingerprintError, type FingerprintErrorCode, type FingerprintArgumentIssue } from './fingerprint-error';
+export { validateKeyring, keyIdsForMatching, KEY_ID_PATTERN, MIN_KEY_BYTES, type Keyring, type KeyMaterial } from './keyring';
+export { parseKeyring, KEYRING_SPEC_EXPECTED } from './parse-keyring';

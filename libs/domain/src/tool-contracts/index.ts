@@ -1,1 +1,24 @@
-export {};
+export type {
+  ApprovalPolicy,
+  ArgumentSpec,
+  ArgumentsSchema,
+  HttpMethod,
+  HttpProbe,
+  HttpTarget,
+  HttpToolContract,
+  JsonSchemaNode,
+  Normalization,
+  SshHostKey,
+  SshProbe,
+  SshTarget,
+  SshToolContract,
+  ToolContract,
+} from './tool-contract.types';
+export { ToolContractError, contractIssue, type ContractIssue, type ContractIssueCode } from './tool-contract-error';
+export { parseToolContracts } from './parse-tool-contracts';
+export { mergeToolContracts } from './merge-tool-contracts';
+export { validateArguments, type ArgumentIssue, type ArgumentsValidation } from './validate-arguments';
+export { normalizeArgument } from './normalize-argument';
+export { parseTemplate, type ParsedTemplate, type TemplatePart } from './template';
+export { parseDuration, formatDuration, DURATION_PATTERN } from './duration';
+export { DEFAULT_CORRELATION_WINDOW_MS, HTTP_DEFAULTS, SSH_DEFAULTS, TOOL_NAME_PATTERN } from './defaults';

@@ -1,0 +1,57 @@
+import { FingerprintError, KEYRING_SPEC_EXPECTED, parseKeyring, type Keyring } from '@onceport/domain';
+import { z } from 'zod';
+
+// Zod fragments for the variables every Onceport app shares. Each message is the "expected"
+// half of an EnvConfigError line. Compose them: z.object({ ...commonEnvShape, PORT: … }).
+
+const urlWithScheme = (text: string, schemes: readonly string[]): boolean => {
+  try {
+    return schemes.includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
+
+const DATABASE_URL_EXPECTED = 'a PostgreSQL URL such as postgres://user:password@host:5432/onceport';
+export const databaseUrl = z
+  .string({ error: DATABASE_URL_EXPECTED })
+  .refine((v) => urlWithScheme(v, ['postgres:', 'postgresql:']), { error: DATABASE_URL_EXPECTED })
+  .default('postgres://postgres@127.0.0.1:5432/onceport');
+
+const NATS_URL_EXPECTED = 'one or more NATS server URLs, comma-separated, such as nats://127.0.0.1:4222 (nats:, tls:, ws: or wss:)';
+export const natsUrl = z
+  .string({ error: NATS_URL_EXPECTED })
+  .refine((v) => v.split(',').every((s) => urlWithScheme(s.trim(), ['nats:', 'tls:', 'ws:', 'wss:'])), { error: NATS_URL_EXPECTED })
+  .default('nats://127.0.0.1:4222');
+
+/** Relative paths resolve against the working directory, like every other path an operator types. */
+export const contractsDir = z.string({ error: 'a directory of tool contract YAML files' }).default('contracts');
+
+/**
+ * Required, never defaulted: a built-in key would be the same on every install, and fingerprints
+ * under a known key are a guessing oracle for the arguments they cover.
+ */
+export const hmacKeys = z.string({ error: KEYRING_SPEC_EXPECTED }).transform((spec, ctx): Keyring => {
+  try {
+    return parseKeyring(spec);
+  } catch (error) {
+    if (!(error instanceof FingerprintError)) throw error;
+    ctx.addIssue({ code: 'custom', message: `${KEYRING_SPEC_EXPECTED} (${error.problems.join('; ')})` });
+    return z.NEVER;
+  }
+});
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const logLevel = z.enum(LOG_LEVELS).default('info');
+
+/** Spread into an app's schema: `z.object({ ...commonEnvShape, PORT: port })`. */
+export const commonEnvShape = {
+  DATABASE_URL: databaseUrl,
+  NATS_URL: natsUrl,
+  ONCEPORT_CONTRACTS_DIR: contractsDir,
+  ONCEPORT_HMAC_KEYS: hmacKeys,
+  LOG_LEVEL: logLevel,
+};
+
+export const CommonEnv = z.object(commonEnvShape);
+export type CommonEnv = z.output<typeof CommonEnv>;

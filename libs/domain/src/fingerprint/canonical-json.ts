@@ -1,0 +1,62 @@
+import { FingerprintError } from './fingerprint-error';
+
+/**
+ * One JSON spelling per value: object keys sorted by UTF-16 code units, no whitespace, numbers in
+ * ECMAScript shortest round-trip form (as RFC 8785 / JCS), `-0` written as `0`.
+ *
+ * Refuses rather than guesses: `JSON.stringify` silently drops `undefined` and turns `NaN` into
+ * `null`, which would make "absent", "undefined" and "NaN" fingerprint alike.
+ *
+ * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  return write(value, '$', new Set());
+}
+
+function write(value: unknown, path: string, ancestors: Set<object>): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw refuse(path, String(value));
+      return Object.is(value, -0) ? '0' : JSON.stringify(value);
+    case 'object':
+      break;
+    default:
+      throw refuse(path, typeof value === 'function' ? 'a function' : typeof value);
+  }
+  const object = value as object;
+  if (ancestors.has(object)) throw refuse(path, 'a circular reference');
+  ancestors.add(object);
+  try {
+    if (Array.isArray(object)) return writeArray(object, path, ancestors);
+    // Realm-independent "plain object": its prototype is null or some realm's Object.prototype
+    // (arguments may come from structuredClone or another vm context).
+    const proto = Object.getPrototypeOf(object) as object | null;
+    if (proto !== null && Object.getPrototypeOf(proto) !== null) throw refuse(path, `an instance of ${object.constructor?.name ?? 'a class'}`);
+    if (Object.getOwnPropertySymbols(object).length > 0) throw refuse(path, 'an object with symbol keys');
+    const record = object as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${write(record[k], `${path}.${k}`, ancestors)}`).join(',')}}`;
+  } finally {
+    ancestors.delete(object);
+  }
+}
+
+function writeArray(array: readonly unknown[], path: string, ancestors: Set<object>): string {
+  const parts: string[] = [];
+  for (let i = 0; i < array.length; i++) {
+    if (!(i in array)) throw refuse(`${path}[${i}]`, 'a hole in a sparse array');
+    parts.push(write(array[i], `${path}[${i}]`, ancestors));
+  }
+  return `[${parts.join(',')}]`;
+}
+
+function refuse(path: string, found: string): FingerprintError {
+  return new FingerprintError('NON_JSON_VALUE', [
+    `${path}: got ${found}; expected a JSON value (string, finite number, boolean, null, array or plain object)`,
+  ]);
+}

@@ -1,0 +1,42 @@
+import type { EffectClass } from '@onceport/contracts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const MIB = 1024 * 1024;
+
+/**
+ * How long an unfinished or undelivered execution stays matchable when the contract is silent.
+ * Read-only calls are cheap to repeat, so they match briefly; the more harm a duplicate can do,
+ * the longer a retry must find the first attempt (an irreversible call a week later is still
+ * more likely a lost response than a new intent).
+ */
+export const DEFAULT_CORRELATION_WINDOW_MS: Readonly<Record<EffectClass, number>> = {
+  none: 1 * MINUTE,
+  idempotent: 24 * HOUR,
+  conditional: 1 * HOUR,
+  irreversible: 7 * DAY,
+  remote_command: 24 * HOUR,
+};
+
+export const HTTP_DEFAULTS = {
+  timeoutMs: 10_000,
+  maxResponseBytes: 1 * MIB,
+} as const;
+
+export const SSH_DEFAULTS = {
+  port: 22,
+  markerDir: '/tmp/onceport-markers',
+  /** Remote commands (migrations) run longer than API calls, but stay bounded. */
+  timeoutMs: 60_000,
+  maxOutputBytes: 1 * MIB,
+} as const;
+
+/** A tool name as MCP accepts it. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Argument names appear in `{placeholders}` and JSON paths, so they stay identifier-like. */
+export const ARGUMENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** Reserved for probe templates, so it cannot also be an argument. */
+export const EXECUTION_ID_PLACEHOLDER = 'execution_id';
