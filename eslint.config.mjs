@@ -44,6 +44,17 @@ export default [
     },
   },
   {
+    // The domain and the contracts are pure: no I/O built-ins outside their tests.
+    files: ['libs/domain/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https',
+          'child_process', 'node:child_process', 'dgram', 'node:dgram', 'tls', 'node:tls'].map((name) => ({ name, message: 'the domain is pure: do I/O in an adapter (infra lib or app)' })),
+      }],
+    },
+  },
+  {
     // Tests may reach adapters and test helpers freely; boundaries are about production code.
     files: ['**/*.spec.ts', '**/testing.ts', '**/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
