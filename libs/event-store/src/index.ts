@@ -9,7 +9,7 @@ export { GENESIS_HASH, chainHash, contentHash } from './hash-chain';
 export { canonicalJsonForHash } from './canonical-json';
 export { verifyChains, type BrokenLink, type BrokenLinkProblem, type ChainedEvent, type VerificationReport } from './audit/chain-verifier';
 export { readChainsFromDatabase } from './audit/read-chains-from-database';
-export { CHECKPOINT_START, CheckpointMovedError, type Checkpoint, loadCheckpoint, saveCheckpoint, resetCheckpoint } from './subscription/checkpoint';
+export { CHECKPOINT_START, CheckpointMovedError, type Checkpoint, loadCheckpoint, overwriteCheckpoint, saveCheckpoint, resetCheckpoint } from './subscription/checkpoint';
 export { readCommittedAfter } from './subscription/read-committed-after';
 export { StoreSubscription, type BatchHandler, type StoreSubscriptionOptions, type SubscriptionMode } from './subscription/store-subscription';
 export type { Projection } from './projections/projection';

@@ -62,3 +62,14 @@ export async function advanceCheckpoint(tx: Queryable, subscriptionId: string, f
   );
   if (result.rowCount !== 1) throw new CheckpointMovedError(subscriptionId);
 }
+
+/** Moves the checkpoint anywhere, also backwards: a relay that learns its broker lost messages rewinds. */
+export async function overwriteCheckpoint(db: Queryable, subscriptionId: string, to: Checkpoint): Promise<void> {
+  await db.query(
+    `INSERT INTO onceport.subscription_checkpoints (subscription_id, transaction_id, global_position)
+     VALUES ($1, $2::text::xid8, $3)
+     ON CONFLICT (subscription_id) DO UPDATE
+       SET transaction_id = excluded.transaction_id, global_position = excluded.global_position, updated_at = now()`,
+    [subscriptionId, String(to.transactionId), String(to.globalPosition)],
+  );
+}

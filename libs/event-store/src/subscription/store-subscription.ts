@@ -24,6 +24,8 @@ export interface StoreSubscriptionOptions {
   readonly exclusive?: boolean;
   readonly retryDelayMs?: number;
   readonly onError?: (error: unknown) => void;
+  /** Runs in the loop before each read, while this replica leads (e.g. a relay checking its broker). */
+  readonly beforeRead?: () => Promise<void>;
 }
 
 /** Tails the store from a durable checkpoint, handing each committed event to the handler once per run. */
@@ -97,6 +99,7 @@ export class StoreSubscription {
           await this.wakeup.wait(this.pollIntervalMs);
           continue;
         }
+        await this.options.beforeRead?.();
         this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
         const events = await readCommittedAfter(this.pool, this.checkpoint, this.batchSize);
         if (events.length === 0) {

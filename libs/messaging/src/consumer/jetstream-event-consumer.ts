@@ -1,0 +1,152 @@
+import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { eventSubjectWildcard, kebabEventName } from '@onceport/contracts';
+import { inTransaction } from '@onceport/event-store';
+import type { Pool } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ensureDurableConsumer } from '../jetstream/topology';
+import { parseWireEvent } from '../wire-event';
+import type { DeliveryContext, EventHandler, InboxMode } from './event-handler';
+import { claimInInbox, isInInbox } from './inbox';
+import { Semaphore } from './semaphore';
+
+export interface EventConsumerOptions {
+  readonly stream: string;
+  /** The service's durable name; every replica uses the same one and shares the work. */
+  readonly durable: string;
+  readonly eventTypes: readonly string[];
+  readonly inbox: InboxMode;
+  /** Messages handled at once per replica. */
+  readonly concurrency?: number;
+  readonly ackWaitMs?: number;
+  readonly retryDelayMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Feeds events from durable JetStream consumers to a handler, acks only after the handler succeeded,
+ * naks (with backoff) when it failed, and makes redelivery harmless through the inbox.
+ */
+export class JetStreamEventConsumer {
+  private running = false;
+  private readonly loops: Promise<void>[] = [];
+  private readonly active = new Set<ConsumerMessages>();
+  private readonly semaphore: Semaphore;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly options: EventConsumerOptions,
+    private readonly handler: EventHandler,
+  ) {
+    this.semaphore = new Semaphore(options.concurrency ?? 16);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    for (const type of this.options.eventTypes) await this.ensureConsumer(type);
+    this.running = true;
+    for (const type of this.options.eventTypes) this.loops.push(this.consumeLoop(type));
+    void this.watchReconnects();
+  }
+
+  /** Stops pulling, lets in-flight handlers finish (and ack), then returns. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all([...this.active].map((messages) => messages.close()));
+    await Promise.all(this.loops);
+    await this.semaphore.drained();
+  }
+
+  private consumerName(type: string): string {
+    return `${this.options.durable}--${kebabEventName(type)}`;
+  }
+
+  private ensureConsumer(type: string, startSequence?: number): Promise<void> {
+    const spec = { durable: this.consumerName(type), filterSubject: eventSubjectWildcard(type), ackWaitMs: this.options.ackWaitMs ?? 30_000 };
+    return ensureDurableConsumer(this.jsm, this.options.stream, spec, startSequence);
+  }
+
+  private async consumeLoop(type: string): Promise<void> {
+    while (this.running) {
+      try {
+        await this.ensureConsumer(type);
+        const consumer = await this.js.consumers.get(this.options.stream, this.consumerName(type));
+        const messages = await consumer.consume({ max_messages: Math.max(16, (this.options.concurrency ?? 16) * 2) });
+        this.active.add(messages);
+        try {
+          for await (const message of messages) {
+            await this.semaphore.acquire();
+            void this.handle(message).finally(() => this.semaphore.release());
+          }
+        } finally {
+          this.active.delete(messages);
+        }
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      if (this.running) await sleep(this.options.retryDelayMs ?? 250);
+    }
+  }
+
+  private async handle(message: JsMsg): Promise<void> {
+    let event;
+    try {
+      event = parseWireEvent(message.string());
+    } catch (error) {
+      // A message no handler can ever read would block its consumer forever: drop it, loudly.
+      this.options.onError?.(error);
+      message.term('malformed event message');
+      return;
+    }
+    const context: DeliveryContext = {
+      subject: message.subject,
+      deliveryCount: message.info.deliveryCount,
+      traceparent: message.headers?.get('traceparent') || null,
+      tracestate: message.headers?.get('tracestate') || null,
+      tx: null,
+    };
+    const { durable } = this.options;
+    try {
+      if (this.options.inbox === 'transactional') {
+        await inTransaction(this.pool, async (tx) => {
+          if (await claimInInbox(tx, durable, event.metadata.eventId)) await this.handler(event, { ...context, tx });
+        });
+      } else if (!(await isInInbox(this.pool, durable, event.metadata.eventId))) {
+        await this.handler(event, context);
+        await claimInInbox(this.pool, durable, event.metadata.eventId);
+      }
+      message.ack();
+    } catch (error) {
+      this.options.onError?.(error);
+      const backoff = (this.options.retryDelayMs ?? 250) * Math.min(2 ** (context.deliveryCount - 1), 64);
+      message.nak(backoff);
+    }
+  }
+
+  /**
+   * A NATS server that restarts without having synced its tail can come back with a stream shorter
+   * than what its consumers were already given; such a consumer would skip the republished
+   * messages. Recreate it to start right after the stream's new end.
+   */
+  private async watchReconnects(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (!this.running) return;
+      if (status.type !== 'reconnect') continue;
+      try {
+        const stream = await this.jsm.streams.info(this.options.stream);
+        for (const type of this.options.eventTypes) {
+          const info = await this.jsm.consumers.info(this.options.stream, this.consumerName(type));
+          if (info.delivered.stream_seq <= stream.state.last_seq) continue;
+          await this.jsm.consumers.delete(this.options.stream, this.consumerName(type));
+          await this.ensureConsumer(type, stream.state.last_seq + 1);
+          await Promise.all([...this.active].map((messages) => messages.close()));
+        }
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
+  }
+}

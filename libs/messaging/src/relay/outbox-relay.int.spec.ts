@@ -1,0 +1,91 @@
+import { DeliverPolicy } from '@nats-io/jetstream';
+import { PostgresEventStore } from '@onceport/event-store';
+import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
+import { EXECUTION_STREAM_NAME } from '../jetstream/execution-stream';
+import { type NatsKit, TestNatsServer, connectKit, waitFor } from '../testing';
+import { OutboxRelay } from './outbox-relay';
+
+describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
+  let nats: TestNatsServer;
+  let db: TestDatabase;
+  let kit: NatsKit;
+  let store: PostgresEventStore;
+
+  beforeEach(async () => {
+    nats = await TestNatsServer.start();
+    db = await createTestDatabase();
+    kit = await connectKit(nats.url);
+    store = new PostgresEventStore(db.pool);
+  });
+  afterEach(async () => {
+    await kit.close();
+    await db.drop();
+    await nats.stop();
+  });
+
+  const streamMessages = async (): Promise<number> => (await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.messages;
+  const newRelay = (): OutboxRelay =>
+    new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, pollIntervalMs: 50, publishTimeoutMs: 2000 });
+
+  it('stores a duplicate publish of one event id once', async () => {
+    const first = await kit.js.publish('onceport.execution.test-happened.v1', '{}', { msgID: 'same-id' });
+    const second = await kit.js.publish('onceport.execution.test-happened.v1', '{}', { msgID: 'same-id' });
+    expect(first.duplicate).toBe(false);
+    expect(second.duplicate).toBe(true);
+    expect(await streamMessages()).toBe(1);
+  });
+
+  it('publishes every stored event with Nats-Msg-Id = event id; republishing the whole store adds nothing', async () => {
+    const events = Array.from({ length: 30 }, (_, i) => testEvent('TestHappened', { i }));
+    for (const [i, e] of events.entries()) await store.append(`relay-${i % 3}`, [e], { expectedVersion: 'any' });
+    const relay = newRelay();
+    expect(await relay.drain()).toBe(30);
+    expect(await streamMessages()).toBe(30);
+
+    await db.pool.query(`UPDATE onceport.subscription_checkpoints SET transaction_id = '0'::xid8, global_position = 0`);
+    expect(await newRelay().drain()).toBe(30);
+    expect(await streamMessages()).toBe(30);
+
+    const ids = await publishedMessageIds(kit);
+    expect(new Set(ids)).toEqual(new Set(events.map((e) => e.eventId)));
+  });
+
+  it('after nats-server is SIGKILLed and restarted mid-stream, no stored event is left unpublished', async () => {
+    const relay = newRelay();
+    relay.start();
+    const appended: string[] = [];
+    const writer = (async () => {
+      for (let i = 0; i < 150; i++) {
+        const event = testEvent('TestHappened', { i });
+        await store.append(`kill-${i}`, [event], { expectedVersion: 0 });
+        appended.push(event.eventId);
+        relay.nudge();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    await waitFor(() => appended.length >= 40, 30_000, '40 events appended');
+    await nats.kill('SIGKILL');
+    await waitFor(() => appended.length >= 90, 30_000, '90 events appended');
+    await nats.restart();
+    await writer;
+    await waitFor(async () => (await streamMessages().catch(() => 0)) >= appended.length, 60_000, 'every event in the stream');
+    await relay.stop();
+
+    const ids = await publishedMessageIds(kit);
+    expect(new Set(ids)).toEqual(new Set(appended));
+    expect(ids).toHaveLength(appended.length);
+  });
+});
+
+/** Reads the whole stream with an ordered consumer and returns each message's Nats-Msg-Id. */
+async function publishedMessageIds(kit: NatsKit): Promise<string[]> {
+  const total = (await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.messages;
+  const consumer = await kit.js.consumers.get(EXECUTION_STREAM_NAME, { deliver_policy: DeliverPolicy.All });
+  const ids: string[] = [];
+  while (ids.length < total) {
+    const message = await consumer.next({ expires: 2000 });
+    if (!message) break;
+    ids.push(message.headers?.get('Nats-Msg-Id') ?? '');
+  }
+  return ids;
+}

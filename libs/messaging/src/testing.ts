@@ -1,0 +1,2 @@
+export { TestNatsServer } from './testing/test-nats-server';
+export { type NatsKit, connectKit, waitFor } from './testing/nats-kit';
