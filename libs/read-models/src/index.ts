@@ -1,0 +1,3 @@
+export { executionMatchesMigration } from './execution-matches/execution-matches.migration';
+export { executionMatchesProjection } from './execution-matches/execution-matches.projection';
+export { type MatchLookup, findMatchCandidates } from './execution-matches/find-match-candidates';
