@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { classifyError, DeadlineExceededError } from './classify-error';
-import { failedBeforeSend, type FailedBeforeSend, type UnknownOutcome } from './http-outcome';
+import type { FailedBeforeSend, UnknownOutcome } from './http-outcome';
 import type { RequestPlan } from './plan-request';
 
 export interface RawResponse {
@@ -135,5 +135,3 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.resolve(outcome);
   }
 }
-
-export const closedChannel = (): FailedBeforeSend => failedBeforeSend('channel_closed', 'the channel is closed', true);

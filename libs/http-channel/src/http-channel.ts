@@ -1,8 +1,8 @@
 import type { JsonValue } from '@onceport/contracts';
 import type { HttpToolContract } from '@onceport/domain';
 import { Pool } from 'undici';
-import { closedChannel, exchange, type Exchanged } from './exchange';
-import type { HttpOutcome } from './http-outcome';
+import { exchange, type Exchanged } from './exchange';
+import { failedBeforeSend, type HttpOutcome } from './http-outcome';
 import { observedResponse } from './observed-response';
 import { isFailure, planRequest, type PlanInput } from './plan-request';
 import { judgeProbe, type ProbeResult } from './probe-verdict';
@@ -104,7 +104,7 @@ export class HttpChannel {
   }
 
   private async run(contract: HttpToolContract, plan: PlanInput): Promise<Exchanged> {
-    if (this.closed) return closedChannel();
+    if (this.closed) return failedBeforeSend('channel_closed', 'the channel is closed', true);
     const request = planRequest(plan);
     if (isFailure(request)) return request;
     const { timeoutMs, maxResponseBytes } = contract.target;
