@@ -32,12 +32,15 @@ export default [
           allow: [],
           banTransitiveDependencies: false,
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts', 'type:util'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:util'] },
+            // A service's code lives in its feature lib so the embedded start can wire all of them in one
+            // process; a feature never imports another feature: services talk only through events.
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts', 'type:util'] },
             { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts', 'type:util'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:util'], bannedExternalImports: adapterPackages },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'], bannedExternalImports: adapterPackages },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts', 'type:util'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:util'] },
           ],
         },
       ],

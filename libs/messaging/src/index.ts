@@ -6,3 +6,4 @@ export { PublishJournal } from './relay/publish-journal';
 export type { DeliveryContext, EventHandler, InboxMode } from './consumer/event-handler';
 export { JetStreamEventConsumer, type EventConsumerOptions } from './consumer/jetstream-event-consumer';
 export { EXECUTION_STREAM_NAME, executionStreamSpec } from './jetstream/execution-stream';
+export { claimInInbox, isInInbox } from './consumer/inbox';

@@ -9,6 +9,8 @@ import { PublishJournal } from './publish-journal';
 export interface OutboxRelayOptions {
   readonly streamName: string;
   readonly subjectOf?: (event: StoredEvent) => string;
+  /** Events of other streams stay in the store (default: publish everything). */
+  readonly shouldPublish?: (event: StoredEvent) => boolean;
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
   readonly publishTimeoutMs?: number;
@@ -76,8 +78,10 @@ export class OutboxRelay {
   private async publish(events: readonly StoredEvent[]): Promise<void> {
     const from = this.subscription.position ?? (await loadCheckpoint(this.pool, RELAY_SUBSCRIPTION));
     const subjectOf = this.options.subjectOf ?? ((e: StoredEvent) => eventSubject(e.type, e.schemaVersion));
+    const publishable = this.options.shouldPublish ? events.filter(this.options.shouldPublish) : events;
+    if (publishable.length === 0) return;
     const acks = await Promise.all(
-      events.map((event) => {
+      publishable.map((event) => {
         const headers = natsHeaders();
         headers.set('Onceport-Stream-Id', event.streamId);
         headers.set('Onceport-Stream-Version', String(event.streamVersion));

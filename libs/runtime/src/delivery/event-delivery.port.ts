@@ -1,0 +1,31 @@
+import type { EventHandler, InboxMode } from '@onceport/messaging';
+
+export interface ConsumerSpec {
+  /** The service's durable name: replicas with the same name share the work. */
+  readonly durable: string;
+  readonly eventTypes: readonly string[];
+  readonly inbox: InboxMode;
+  readonly concurrency?: number;
+  readonly ackWaitMs?: number;
+}
+
+export interface EventConsumer {
+  start(): Promise<void>;
+  /** Stops taking new events; in-flight handlers finish (and are acknowledged) first. */
+  stop(): Promise<void>;
+}
+
+/**
+ * How events reach the services. `jetstream`: the outbox relay publishes stored events and durable
+ * consumers deliver them. `in_process` (the embedded start): consumers tail the store directly.
+ * Same handlers, same inbox guarantees, either way.
+ */
+export interface EventDelivery {
+  readonly kind: 'jetstream' | 'in_process';
+  consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer;
+  /** Something was just appended in this process: deliver it now rather than at the next poll. */
+  nudge(): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  isReady(): boolean;
+}

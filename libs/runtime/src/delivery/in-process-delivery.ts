@@ -1,0 +1,39 @@
+import type { EventHandler } from '@onceport/messaging';
+import type { Pool } from 'pg';
+import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
+import { StoreTailEventConsumer } from './store-tail-event-consumer';
+
+/** Embedded delivery: every consumer tails the store itself; no broker in between. */
+export class InProcessDelivery implements EventDelivery {
+  readonly kind = 'in_process' as const;
+  private readonly consumers: StoreTailEventConsumer[] = [];
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
+    const consumer = new StoreTailEventConsumer(this.pool, spec, handler, this.onError);
+    this.consumers.push(consumer);
+    return consumer;
+  }
+
+  nudge(): void {
+    for (const consumer of this.consumers) consumer.nudge();
+  }
+
+  /** Nothing to connect: the consumers tail the store themselves. */
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Each consumer is stopped by the service that made it. */
+  stop(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  isReady(): boolean {
+    return true;
+  }
+}

@@ -1,0 +1,84 @@
+import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { executionIdOfStream } from '@onceport/contracts';
+import {
+  EXECUTION_STREAM_NAME,
+  type EventHandler,
+  JetStreamEventConsumer,
+  OutboxRelay,
+  connectToNats,
+  ensureStream,
+  executionStreamSpec,
+} from '@onceport/messaging';
+import type { Pool } from 'pg';
+import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
+
+export interface JetStreamDeliveryOptions {
+  readonly natsUrl: string;
+  readonly connectionName: string;
+  /** 3 against a JetStream cluster. */
+  readonly streamReplicas?: number;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * Distributed delivery: every process runs an outbox relay (one of them is active at a time) and
+ * its services' durable consumers. Only execution streams are relayed; other streams (intent
+ * claims, vault) are read from the store by whoever needs them.
+ */
+export class JetStreamDelivery implements EventDelivery {
+  readonly kind = 'jetstream' as const;
+  private nc: NatsConnection | null = null;
+  private js: JetStreamClient | null = null;
+  private jsm: JetStreamManager | null = null;
+  private relay: OutboxRelay | null = null;
+  private readonly consumers: JetStreamEventConsumer[] = [];
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: JetStreamDeliveryOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.nc = await connectToNats(this.options.natsUrl, this.options.connectionName);
+    this.jsm = await jetstreamManager(this.nc);
+    this.js = jetstream(this.nc);
+    await ensureStream(this.jsm, executionStreamSpec(this.options.streamReplicas ?? 1));
+    this.relay = new OutboxRelay(this.pool, this.nc, this.js, this.jsm, {
+      streamName: EXECUTION_STREAM_NAME,
+      onError: this.options.onError,
+      shouldPublish: (event) => executionIdOfStream(event.streamId) !== null,
+    });
+    this.relay.start();
+  }
+
+  consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
+    if (!this.nc || !this.js || !this.jsm) throw new Error('JetStreamDelivery.start() must run before consumers are made');
+    const consumer = new JetStreamEventConsumer(this.pool, this.nc, this.js, this.jsm, {
+      stream: EXECUTION_STREAM_NAME,
+      durable: spec.durable,
+      eventTypes: spec.eventTypes,
+      inbox: spec.inbox,
+      ...(spec.concurrency ? { concurrency: spec.concurrency } : {}),
+      ...(spec.ackWaitMs ? { ackWaitMs: spec.ackWaitMs } : {}),
+      onError: this.options.onError,
+    }, handler);
+    this.consumers.push(consumer);
+    return consumer;
+  }
+
+  nudge(): void {
+    this.relay?.nudge();
+  }
+
+  async stop(): Promise<void> {
+    await this.relay?.stop();
+    await this.nc?.drain();
+  }
+
+  isReady(): boolean {
+    return this.nc !== null && !this.nc.isClosed();
+  }
+}
+
+export type { EventHandler };

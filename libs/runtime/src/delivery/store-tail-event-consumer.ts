@@ -1,0 +1,72 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type StoredEvent, StoreSubscription, inTransaction } from '@onceport/event-store';
+import { type DeliveryContext, type EventHandler, claimInInbox, isInInbox, toWireEvent } from '@onceport/messaging';
+import type { Pool } from 'pg';
+import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
+
+/**
+ * The in-process twin of the JetStream consumer: tails the store from the consumer's own durable
+ * checkpoint and hands each event of its types to the handler, with the same inbox guarantees.
+ * Events of one batch are handled concurrently (a slow target must not hold up the others); the
+ * checkpoint moves only when all of them succeeded.
+ */
+export class StoreTailEventConsumer implements EventConsumer {
+  private readonly subscription: StoreSubscription;
+  private running = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly spec: ConsumerSpec,
+    private readonly handler: EventHandler,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
+    const types = new Set(spec.eventTypes);
+    this.subscription = new StoreSubscription(
+      pool,
+      { subscriptionId: `consumer:${spec.durable}`, mode: 'at_least_once', exclusive: true, pollIntervalMs: 500, batchSize: spec.concurrency ?? 64, onError },
+      (events) => Promise.all(events.filter((e) => types.has(e.type)).map((e) => this.handleUntilDone(e))).then(() => undefined),
+    );
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.subscription.start();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.subscription.stop();
+  }
+
+  nudge(): void {
+    this.subscription.nudge();
+  }
+
+  private async handleUntilDone(event: StoredEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.handleOnce(event, attempt);
+        return;
+      } catch (error) {
+        this.onError(error);
+        if (!this.running) throw error;
+        await sleep(Math.min(250 * 2 ** (attempt - 1), 10_000));
+      }
+    }
+  }
+
+  private async handleOnce(event: StoredEvent, deliveryCount: number): Promise<void> {
+    const wire = toWireEvent(event);
+    const traceparent = typeof event.metadata['traceparent'] === 'string' ? event.metadata['traceparent'] : null;
+    const tracestate = typeof event.metadata['tracestate'] === 'string' ? event.metadata['tracestate'] : null;
+    const context: DeliveryContext = { subject: event.type, deliveryCount, traceparent, tracestate, tx: null };
+    if (this.spec.inbox === 'transactional') {
+      await inTransaction(this.pool, async (tx) => {
+        if (await claimInInbox(tx, this.spec.durable, event.eventId)) await this.handler(wire, { ...context, tx });
+      });
+    } else if (!(await isInInbox(this.pool, this.spec.durable, event.eventId))) {
+      await this.handler(wire, context);
+      await claimInInbox(this.pool, this.spec.durable, event.eventId);
+    }
+  }
+}

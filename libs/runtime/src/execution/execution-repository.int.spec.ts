@@ -1,0 +1,45 @@
+import { IllegalTransitionError } from '@onceport/domain';
+import { EXECUTION_ID, acceptCommand } from '@onceport/domain/testing';
+import { PostgresEventStore } from '@onceport/event-store';
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { allMigrations } from '../database';
+import { ExecutionRepository } from './execution-repository';
+
+describe('ExecutionRepository (real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let repository: ExecutionRepository;
+  const context = { causationId: 'test' };
+
+  beforeEach(async () => {
+    db = await createTestDatabase(allMigrations.filter((m) => !m.id.startsWith('00')));
+    repository = new ExecutionRepository(new PostgresEventStore(db.pool));
+    await repository.handle(EXECUTION_ID, () => acceptCommand({}, 0), context);
+    await repository.handle(EXECUTION_ID, (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }), context);
+  });
+  afterEach(() => db.drop());
+
+  it('folds what it appended: accepted, then authorized, at version 2', async () => {
+    const loaded = await repository.load(EXECUTION_ID);
+    expect(loaded.state.status).toBe('authorized');
+    expect(loaded.version).toBe(2);
+    expect(loaded.events.map((e) => e.metadata.correlationId)).toEqual([EXECUTION_ID, EXECUTION_ID]);
+  });
+
+  it('lets exactly one of ten concurrent dispatchers start the dispatch; the others are refused by the decider', async () => {
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        repository.handle(EXECUTION_ID, (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: `d${i}`, leaseMs: 30_000 }, metadata: { now } }), context),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(IllegalTransitionError);
+    const loaded = await repository.load(EXECUTION_ID);
+    expect(loaded.events.filter((e) => e.type === 'DispatchStarted')).toHaveLength(1);
+  });
+
+  it('appends nothing when the command function declines', async () => {
+    const handled = await repository.handle(EXECUTION_ID, () => null, context);
+    expect(handled.appended).toEqual([]);
+    expect(handled.version).toBe(2);
+  });
+});

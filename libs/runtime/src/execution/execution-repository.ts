@@ -1,0 +1,76 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ExecutionEventEnvelope, executionStreamId } from '@onceport/contracts';
+import { type ExecutionCommand, type ExecutionState, IllegalTransitionError, decide, evolve, initialState } from '@onceport/domain';
+import { type EventStore, WrongExpectedVersionError } from '@onceport/event-store';
+import { type CausationContext, fromStoredEvent, toNewEvent } from './envelopes';
+
+export interface LoadedExecution {
+  readonly state: ExecutionState;
+  /** The stream version the state was folded at: the expected version of the next append. */
+  readonly version: number;
+  readonly events: readonly ExecutionEventEnvelope[];
+}
+
+export interface HandledCommand extends LoadedExecution {
+  /** What this call appended; empty when the decider saw nothing new to record (a redelivery). */
+  readonly appended: readonly ExecutionEventEnvelope[];
+}
+
+/** How many times a conflicting writer makes us reload and decide again before giving up. */
+const CONFLICT_RETRIES = 50;
+
+/**
+ * Loads an execution, decides, and appends with the version it loaded. A conflict means another
+ * service decided first: reload and decide again against the newer state, so two services can
+ * never both act on one state (two dispatchers can't both start a dispatch).
+ */
+export class ExecutionRepository {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async load(executionId: string): Promise<LoadedExecution> {
+    const stored = await this.store.readStream(executionStreamId(executionId));
+    const events = stored.map(fromStoredEvent);
+    let state: ExecutionState = initialState();
+    for (const event of events) state = evolve(state, event);
+    return { state, version: stored.length, events };
+  }
+
+  /**
+   * `commandFor` sees the current state and returns the command to decide, or null to do nothing.
+   * Throws the decider's {@link IllegalTransitionError} when the command is not allowed.
+   */
+  async handle(
+    executionId: string,
+    commandFor: (loaded: LoadedExecution, now: Date) => ExecutionCommand | null,
+    context: CausationContext,
+  ): Promise<HandledCommand> {
+    for (let attempt = 1; ; attempt++) {
+      const loaded = await this.load(executionId);
+      const now = this.clock();
+      const command = commandFor(loaded, now);
+      if (!command) return { ...loaded, appended: [] };
+      const decided = decide(command, loaded.state);
+      if (decided.length === 0) return { ...loaded, appended: [] };
+      const newEvents = decided.map((event) => toNewEvent(executionId, event, context, now));
+      try {
+        await this.store.append(executionStreamId(executionId), newEvents, { expectedVersion: loaded.version });
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError && attempt < CONFLICT_RETRIES) {
+          // Jitter spreads a herd of writers (e.g. many retries attaching at once) over time.
+          await sleep(Math.random() * Math.min(2 ** attempt, 50));
+          continue;
+        }
+        throw error;
+      }
+      const appended = newEvents.map((e, i) => ({ ...decided[i], schemaVersion: e.schemaVersion, metadata: e.metadata }) as unknown as ExecutionEventEnvelope);
+      let state = loaded.state;
+      for (const event of appended) state = evolve(state, event);
+      return { state, version: loaded.version + appended.length, events: [...loaded.events, ...appended], appended };
+    }
+  }
+}
+
+export { IllegalTransitionError };

@@ -1,0 +1,14 @@
+export { type CausationContext, fromStoredEvent, toNewEvent } from './execution/envelopes';
+export { ExecutionRepository, type HandledCommand, type LoadedExecution } from './execution/execution-repository';
+export type { ConsumerSpec, EventConsumer, EventDelivery } from './delivery/event-delivery.port';
+export { InProcessDelivery } from './delivery/in-process-delivery';
+export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jetstream-delivery';
+export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
+export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
+export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';
+export { allMigrations, createPool, migrate } from './database';
+export { type Tracing, type TracingOptions, contextFromTraceparent, currentTraceContext, inSpan, initTracing } from './tracing/tracing';
+export { FileSpanExporter } from './tracing/file-span-exporter';
+export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
+export { RUNTIME, RuntimeModule } from './nest/runtime.module';
+export { runtimeEnvShape } from './runtime-env';

@@ -1,0 +1,80 @@
+import type { Tracer } from '@opentelemetry/api';
+import { type EventStore, PostgresEventStore } from '@onceport/event-store';
+import type { Pool } from 'pg';
+import { createPool, migrate } from './database';
+import type { EventDelivery } from './delivery/event-delivery.port';
+import { InProcessDelivery } from './delivery/in-process-delivery';
+import { JetStreamDelivery } from './delivery/jetstream-delivery';
+import { ExecutionRepository } from './execution/execution-repository';
+import { ResultStore } from './results/result-store';
+import { type Tracing, initTracing } from './tracing/tracing';
+
+export interface RuntimeConfig {
+  readonly serviceName: string;
+  readonly databaseUrl: string;
+  readonly delivery: 'jetstream' | 'in_process';
+  readonly natsUrl: string;
+  readonly streamReplicas?: number;
+  readonly poolSize?: number;
+  readonly log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+}
+
+/**
+ * What every service stands on: the pool, the migrated store, the execution repository, the
+ * result store, event delivery and tracing. One per process (the embedded start shares one).
+ */
+export class OnceportRuntime {
+  private constructor(
+    readonly config: RuntimeConfig,
+    readonly pool: Pool,
+    readonly store: EventStore,
+    readonly executions: ExecutionRepository,
+    readonly results: ResultStore,
+    readonly delivery: EventDelivery,
+    private readonly tracing: Tracing,
+  ) {}
+
+  static async create(config: RuntimeConfig): Promise<OnceportRuntime> {
+    const log = config.log ?? defaultLog(config.serviceName);
+    const tracing = initTracing({ serviceName: config.serviceName });
+    const pool = createPool(config.databaseUrl, config.poolSize ?? 20);
+    await migrate(pool);
+    const store = new PostgresEventStore(pool);
+    const onError = (error: unknown): void => log('warn', 'event delivery error', { error: String(error) });
+    const delivery: EventDelivery =
+      config.delivery === 'jetstream'
+        ? new JetStreamDelivery(pool, { natsUrl: config.natsUrl, connectionName: config.serviceName, onError, ...(config.streamReplicas ? { streamReplicas: config.streamReplicas } : {}) })
+        : new InProcessDelivery(pool, onError);
+    await delivery.start();
+    return new OnceportRuntime(config, pool, store, new ExecutionRepository(store), new ResultStore(pool), delivery, tracing);
+  }
+
+  get tracer(): Tracer {
+    return this.tracing.tracer;
+  }
+
+  /** Readiness: the database answers and event delivery is connected. */
+  async readiness(): Promise<{ ready: boolean; checks: Record<string, string> }> {
+    const checks: Record<string, string> = {};
+    try {
+      await this.pool.query('SELECT 1');
+      checks['database'] = 'ok';
+    } catch (error) {
+      checks['database'] = `unavailable: ${(error as Error).message}`;
+    }
+    checks['delivery'] = this.delivery.isReady() ? 'ok' : 'disconnected';
+    return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
+  }
+
+  async close(): Promise<void> {
+    await this.delivery.stop();
+    await this.tracing.shutdown();
+    await this.pool.end();
+  }
+}
+
+function defaultLog(service: string) {
+  return (level: string, message: string, fields: Record<string, unknown> = {}): void => {
+    process.stderr.write(`${JSON.stringify({ level, service, message, ...fields, time: new Date().toISOString() })}\n`);
+  };
+}

@@ -1,0 +1,56 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { ResultReference } from '@onceport/contracts';
+import type { Migration, Queryable } from '@onceport/event-store';
+
+/**
+ * Target answers are stored by reference: events carry `{ ref, digest, size, contentType }`, the
+ * bytes live here (bounded by the contract's size cap before they arrive).
+ */
+export const resultStoreMigration: Migration = {
+  id: '110-results',
+  sql: `
+CREATE TABLE onceport.results (
+  ref          text        PRIMARY KEY,
+  digest       text        NOT NULL,
+  content_type text,
+  size         integer     NOT NULL,
+  body         bytea       NOT NULL,
+  created_at   timestamptz NOT NULL DEFAULT now()
+);`,
+};
+
+export interface StoredResult {
+  readonly reference: ResultReference;
+  readonly body: Buffer;
+}
+
+export class ResultStore {
+  constructor(private readonly db: Queryable) {}
+
+  async put(body: Buffer, contentType: string | null): Promise<ResultReference> {
+    const reference: ResultReference = {
+      ref: `res_${randomUUID()}`,
+      digest: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+      size: body.length,
+      contentType,
+    };
+    await this.db.query('INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5)', [
+      reference.ref,
+      reference.digest,
+      reference.contentType,
+      reference.size,
+      body,
+    ]);
+    return reference;
+  }
+
+  async get(ref: string): Promise<StoredResult | null> {
+    const result = await this.db.query<{ ref: string; digest: string; content_type: string | null; size: number; body: Buffer }>(
+      'SELECT ref, digest, content_type, size, body FROM onceport.results WHERE ref = $1',
+      [ref],
+    );
+    const row = result.rows[0];
+    if (!row) return null;
+    return { reference: { ref: row.ref, digest: row.digest as ResultReference['digest'], size: row.size, contentType: row.content_type }, body: row.body };
+  }
+}
