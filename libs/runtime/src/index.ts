@@ -12,3 +12,4 @@ export { FileSpanExporter } from './tracing/file-span-exporter';
 export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
 export { RUNTIME, RuntimeModule } from './nest/runtime.module';
 export { runtimeEnvShape } from './runtime-env';
+export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';

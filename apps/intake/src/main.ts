@@ -1,0 +1,2 @@
+// wired in by the service's issue
+export {};

@@ -1,0 +1,73 @@
+import 'reflect-metadata';
+import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadEnvConfig } from '@onceport/config';
+import { z } from 'zod';
+import { OnceportRuntime } from '../onceport-runtime';
+import { runtimeEnvShape } from '../runtime-env';
+import { RUNTIME, RuntimeModule } from './runtime.module';
+
+export interface ServiceDefinition<Shape extends z.ZodRawShape> {
+  readonly serviceName: string;
+  readonly defaultPort: number;
+  /** The service's own variables, validated together with the runtime's. */
+  readonly envShape: Shape;
+  readonly module: (runtime: OnceportRuntime, env: z.output<z.ZodObject<Shape>>, base: RuntimeEnv) => DynamicModule | Promise<DynamicModule>;
+}
+
+export interface RuntimeEnv {
+  readonly DATABASE_URL: string;
+  readonly NATS_URL: string;
+  readonly ONCEPORT_CONTRACTS_DIR: string;
+  readonly LOG_LEVEL: string;
+  readonly ONCEPORT_DELIVERY: 'jetstream' | 'in_process';
+  readonly ONCEPORT_STREAM_REPLICAS: number;
+  readonly PORT: number;
+}
+
+@Module({})
+class RuntimeLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(RUNTIME) private readonly runtime: OnceportRuntime) {}
+
+  /** Runs after every service stopped its consumers (they do so in beforeApplicationShutdown). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.runtime.close();
+  }
+}
+
+/**
+ * Starts one service as its own process: env validated once (a bad variable stops the start with
+ * its name), runtime up (migrations, delivery), HTTP with /healthz and /readyz, and a graceful
+ * stop on SIGTERM/SIGINT: consumers stop taking work, in-flight work finishes, connections close.
+ */
+export async function bootstrapService<Shape extends z.ZodRawShape>(definition: ServiceDefinition<Shape>): Promise<void> {
+  const baseSchema = z.object({ ...runtimeEnvShape, PORT: z.coerce.number().int().min(0).max(65535).default(definition.defaultPort) });
+  let env: RuntimeEnv;
+  let own: z.output<z.ZodObject<Shape>>;
+  try {
+    // One schema for the error message, so a start reports every bad variable at once.
+    loadEnvConfig(z.object({ ...baseSchema.shape, ...definition.envShape }), process.env);
+    env = loadEnvConfig(baseSchema, process.env);
+    own = loadEnvConfig(z.object(definition.envShape), process.env);
+  } catch (error) {
+    process.stderr.write(`${definition.serviceName}: ${(error as Error).message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+  const runtime = await OnceportRuntime.create({
+    serviceName: definition.serviceName,
+    databaseUrl: env.DATABASE_URL,
+    natsUrl: env.NATS_URL,
+    delivery: env.ONCEPORT_DELIVERY,
+    streamReplicas: env.ONCEPORT_STREAM_REPLICAS,
+  });
+  const feature = await definition.module(runtime, own, env);
+  @Module({ imports: [RuntimeModule.forRoot(runtime), feature], providers: [RuntimeLifecycle] })
+  class ServiceModule {}
+  const app = await NestFactory.create(ServiceModule, { logger: ['error', 'warn'], bodyParser: false });
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await app.listen(env.PORT, process.env['HOST'] ?? '0.0.0.0');
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  // Test harnesses and operators read this line to know the service is serving.
+  process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'listening', port })}\n`);
+}

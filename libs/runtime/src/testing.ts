@@ -1,0 +1,1 @@
+export { type AppProcess, startAppProcess } from './testing/app-process';
