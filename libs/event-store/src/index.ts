@@ -14,3 +14,5 @@ export { readCommittedAfter } from './subscription/read-committed-after';
 export { StoreSubscription, type BatchHandler, type StoreSubscriptionOptions, type SubscriptionMode } from './subscription/store-subscription';
 export type { Projection } from './projections/projection';
 export { ProjectionRunner, type ProjectionRunnerOptions } from './projections/projection-runner';
+export { headCheckpoint } from './subscription/head-checkpoint';
+export { StoreChangeFeed } from './subscription/store-change-feed';

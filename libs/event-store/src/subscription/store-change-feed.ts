@@ -1,0 +1,85 @@
+import type { Pool, PoolClient } from 'pg';
+import type { StoredEvent } from '../event';
+import type { Checkpoint } from './checkpoint';
+import { headCheckpoint } from './head-checkpoint';
+import { checkpointOf, readCommittedAfter } from './read-committed-after';
+import { Wakeup } from './wakeup';
+
+/**
+ * A live, non-durable view of what is appended from now on, for a process that waits on changes
+ * (intake waiting for an execution's outcome). Starts at the head, keeps no checkpoint row, and
+ * follows the same late-commit-safe order as durable subscriptions.
+ */
+export class StoreChangeFeed {
+  private readonly wakeup = new Wakeup();
+  private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private listener: PoolClient | null = null;
+  private checkpoint: Checkpoint | null = null;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: { pollIntervalMs?: number; batchSize?: number; onError?: (error: unknown) => void } = {},
+  ) {}
+
+  onEvents(listener: (events: readonly StoredEvent[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.checkpoint = await headCheckpoint(this.pool);
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeup.wake();
+    await this.loop;
+  }
+
+  nudge(): void {
+    this.wakeup.wake();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.ensureListening();
+        const events = await readCommittedAfter(this.pool, this.checkpoint!, this.options.batchSize ?? 1000);
+        const last = events[events.length - 1];
+        if (!last) {
+          await this.wakeup.wait(this.options.pollIntervalMs ?? 250);
+          continue;
+        }
+        this.checkpoint = checkpointOf(last);
+        for (const listener of this.listeners) listener(events);
+      } catch (error) {
+        this.options.onError?.(error);
+        this.listener?.release(true);
+        this.listener = null;
+        await this.wakeup.wait(500);
+      }
+    }
+    this.listener?.release(true);
+    this.listener = null;
+  }
+
+  private async ensureListening(): Promise<void> {
+    if (this.listener) return;
+    const client = await this.pool.connect();
+    client.on('notification', () => this.wakeup.wake());
+    client.on('error', () => {
+      if (this.listener === client) {
+        this.listener = null;
+        client.release(true);
+      }
+      this.wakeup.wake();
+    });
+    await client.query('LISTEN onceport_events');
+    this.listener = client;
+  }
+}
