@@ -1,2 +1,9 @@
-// wired in by the service's issue
-export {};
+import { IntakeModule, intakeEnvShape } from '@onceport/feature-intake';
+import { bootstrapService } from '@onceport/runtime';
+
+void bootstrapService({
+  serviceName: 'intake',
+  defaultPort: 3001,
+  envShape: intakeEnvShape,
+  module: (runtime, env, base) => IntakeModule.forRoot(runtime, env, base.ONCEPORT_CONTRACTS_DIR),
+});

@@ -1,1 +1,2 @@
 export { type AppProcess, startAppProcess } from './testing/app-process';
+export { type FixtureActor, type GatewayFixture, writeGatewayFixture } from './testing/gateway-fixture';

@@ -1,0 +1,59 @@
+import type { KnownExecutionState } from '@onceport/domain';
+import type { ResultStore } from '@onceport/runtime';
+import type { AgentAnswer, AnswerResult } from './agent-answer';
+import { nextStepSentence } from './next-step';
+
+/** Turns an execution's folded state into the answer an agent gets (the result body read by reference). */
+export async function buildAnswer(state: KnownExecutionState, results: ResultStore, how: { attached: boolean }): Promise<AgentAnswer> {
+  const executionId = state.facts.executionId;
+  const targetStatus = state.progress.lastTargetStatus;
+  const reason = reasonOf(state);
+  const result = await readResult(state, results);
+  // A stored result handed to a call that did not cause it is a replay.
+  const replay = how.attached && result !== null;
+  return {
+    execution_id: executionId,
+    tool: state.facts.tool,
+    state: state.status,
+    replay,
+    attached: how.attached,
+    target_status: targetStatus,
+    next_step: nextStepSentence(state.status, executionId, { replay, targetStatus, reason }),
+    result,
+    denial: state.status === 'denied' ? { code: state.denial.code, reason: state.denial.reason } : null,
+  };
+}
+
+function reasonOf(state: KnownExecutionState): string | null {
+  switch (state.status) {
+    case 'denied':
+      return state.denial.reason;
+    case 'failed':
+      return state.failure.reason;
+    case 'dispatched_unknown':
+      return state.unknown.reason;
+    case 'needs_review':
+      return state.review.reason;
+    case 'awaiting_approval':
+      return state.approvalRequest.reason;
+    default:
+      return null;
+  }
+}
+
+async function readResult(state: KnownExecutionState, results: ResultStore): Promise<AnswerResult | null> {
+  const reference = state.progress.lastResult;
+  if (!reference) return null;
+  const stored = await results.get(reference.ref);
+  if (!stored) return null;
+  const text = stored.body.toString('utf8');
+  let body: unknown = text;
+  if (reference.contentType?.includes('json')) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text; // a target that says JSON but sends something else: hand it over as text
+    }
+  }
+  return { content_type: reference.contentType, digest: reference.digest, size: reference.size, body };
+}

@@ -1,0 +1,53 @@
+import { executionIdOfStream } from '@onceport/contracts';
+import { StoreChangeFeed } from '@onceport/event-store';
+import type { Pool } from 'pg';
+
+/**
+ * Wakes calls waiting on an execution when its stream grows. The store is the only truth: a
+ * woken waiter re-reads the stream; the feed only says "look again".
+ */
+export class ExecutionWatcher {
+  private readonly feed: StoreChangeFeed;
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(pool: Pool, onError: (error: unknown) => void) {
+    this.feed = new StoreChangeFeed(pool, { pollIntervalMs: 250, onError });
+    this.feed.onEvents((events) => {
+      for (const event of events) {
+        const executionId = executionIdOfStream(event.streamId);
+        const waiting = executionId ? this.waiters.get(executionId) : undefined;
+        if (!waiting) continue;
+        for (const wake of waiting) wake();
+      }
+    });
+  }
+
+  start(): Promise<void> {
+    return this.feed.start();
+  }
+
+  stop(): Promise<void> {
+    return this.feed.stop();
+  }
+
+  /** This process just appended: look now rather than at the next notification. */
+  nudge(): void {
+    this.feed.nudge();
+  }
+
+  /** Resolves on the next change of the execution, or at the deadline, whichever comes first. */
+  nextChange(executionId: string, deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const set = this.waiters.get(executionId) ?? new Set<() => void>();
+      this.waiters.set(executionId, set);
+      const done = (): void => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (set.size === 0) this.waiters.delete(executionId);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      set.add(done);
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type { ArgumentIssue } from '@onceport/domain';
+
+/** The tool is not declared in any contract. No execution is created. */
+export class UnknownToolError extends Error {
+  readonly code = 'unknown_tool';
+  constructor(readonly tool: string, known: readonly string[]) {
+    super(`unknown tool "${tool}"; this gateway offers: ${known.join(', ') || '(none)'}`);
+    this.name = 'UnknownToolError';
+  }
+}
+
+/** The arguments violate the tool contract's schema. No execution is created. */
+export class InvalidArgumentsError extends Error {
+  readonly code = 'invalid_arguments';
+  constructor(readonly tool: string, readonly issues: readonly ArgumentIssue[]) {
+    super(`invalid arguments for ${tool}: ${issues.map((i) => i.message).join('; ')}`);
+    this.name = 'InvalidArgumentsError';
+  }
+}
+
+/** The execution does not exist, or belongs to another actor (indistinguishable on purpose). */
+export class ExecutionNotFoundError extends Error {
+  readonly code = 'execution_not_found';
+  constructor(readonly executionId: string) {
+    super(`no execution ${executionId} for this caller`);
+    this.name = 'ExecutionNotFoundError';
+  }
+}

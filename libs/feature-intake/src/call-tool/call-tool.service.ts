@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import {
+  type ExecutionCommand,
+  type KnownExecutionState,
+  type ToolContract,
+  fingerprintIntent,
+  matchRetry,
+  newExecutionId,
+  retryCandidateOf,
+  validateArguments,
+} from '@onceport/domain';
+import { type CausationContext, type LoadedExecution, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
+import { buildAnswer } from '../answer/build-answer';
+import { ExecutionWatcher } from '../await-outcome/execution-watcher';
+import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
+import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
+import { type ToolCallRequest, defaultIntentScope } from './call-tool.request';
+import { type IntentClaim, claimIntent, intentStreamId, readIntentClaims } from './intent-stream';
+
+/** How many of an intent's newest executions matching looks at. */
+const CANDIDATES = 10;
+/** A claim whose execution stream is still empty after this long belongs to an intake that died in between. */
+const CLAIM_GRACE_MS = 5_000;
+
+export interface CallOutcome {
+  readonly answer: AgentAnswer;
+  /** Set when this call created the execution; false when it attached to (or replayed) an earlier one. */
+  readonly created: boolean;
+}
+
+/**
+ * The heart of intake: one tool call becomes a new execution, or attaches to the execution of the
+ * same intent (DESIGN.md §5) — decided from the store, never from the transport — and is answered
+ * with the truth once it is known or the wait is over.
+ */
+@Injectable()
+export class CallToolService {
+  constructor(
+    @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
+    private readonly watcher: ExecutionWatcher,
+  ) {}
+
+  /** Accepts or attaches, then waits for the answer (MCP and REST without an idempotency key). */
+  call(request: ToolCallRequest): Promise<CallOutcome> {
+    return this.withSpan(request, async (contract, args) => {
+      const started = await this.acceptOrAttach(request, contract, args);
+      return this.finish(started.executionId, started.created, request.waitMs);
+    });
+  }
+
+  /**
+   * The two halves of `call`, for REST with an `Idempotency-Key`: the key is bound to the execution
+   * between them, so a reuse while this call still waits already finds it (and gets 409).
+   */
+  start(request: ToolCallRequest, between: (executionId: string) => Promise<void>): Promise<CallOutcome> {
+    return this.withSpan(request, async (contract, args) => {
+      const started = await this.acceptOrAttach(request, contract, args);
+      await between(started.executionId);
+      return this.finish(started.executionId, started.created, request.waitMs);
+    });
+  }
+
+  private async finish(executionId: string, created: boolean, waitMs: number): Promise<CallOutcome> {
+    const state = await this.awaitAnswerable(executionId, waitMs);
+    return { answer: await buildAnswer(state, this.deps.runtime.results, { attached: !created }), created };
+  }
+
+  private withSpan(request: ToolCallRequest, work: (contract: ToolContract, args: Record<string, unknown>) => Promise<CallOutcome>): Promise<CallOutcome> {
+    const contract = this.deps.contracts.get(request.tool);
+    if (!contract) throw new UnknownToolError(request.tool, [...this.deps.contracts.keys()]);
+    const validation = validateArguments(contract, request.arguments);
+    if (!validation.ok) throw new InvalidArgumentsError(request.tool, validation.issues);
+    const parent = request.traceparent ? contextFromTraceparent(request.traceparent, request.tracestate) : ROOT_CONTEXT;
+    const attributes = { 'onceport.tool': contract.name, 'onceport.actor': request.actor, 'onceport.transport': request.correlation.transport };
+    return inSpan(this.deps.runtime.tracer, `intake call ${contract.name}`, parent, attributes, async (span) => {
+      const outcome = await work(contract, validation.value);
+      span.setAttribute('onceport.execution_id', outcome.answer.execution_id);
+      span.setAttribute('onceport.attached', !outcome.created);
+      span.setAttribute('onceport.state', outcome.answer.state);
+      return outcome;
+    });
+  }
+
+  private async acceptOrAttach(request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>): Promise<{ executionId: string; created: boolean }> {
+    const intentScope = request.intentScope ?? defaultIntentScope(request.actor);
+    const intent = fingerprintIntent({ contract, actor: request.actor, intentScope, arguments: args }, this.deps.keyring);
+    const streams = intent.matching.map((fingerprint) => intentStreamId(fingerprint, request.actor, intentScope));
+    const context = this.causation(request);
+    for (;;) {
+      const { claims, version } = await readIntentClaims(this.deps.runtime.store, streams);
+      const candidates = await this.loadCandidates(claims.slice(-CANDIDATES));
+      if (candidates === 'claim_in_progress') {
+        await sleep(10);
+        continue;
+      }
+      const now = new Date();
+      const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);
+      if (match.kind !== 'new') {
+        await this.deps.runtime.executions.handle(match.executionId, (_loaded, at) => attachCommand(request, at), context);
+        return { executionId: match.executionId, created: false };
+      }
+      const executionId = newExecutionId(now.getTime(), randomBytes(10));
+      // Claim first, then accept: a lost race leaves no execution behind, only a re-read.
+      if (!(await claimIntent(this.deps.runtime.store, streams[0] ?? '', version, executionId, now))) continue;
+      const accept = (_loaded: LoadedExecution, at: Date): ExecutionCommand => ({
+        type: 'AcceptExecution',
+        metadata: { now: at },
+        data: {
+          executionId,
+          tool: contract.name,
+          channel: contract.channel,
+          actor: request.actor,
+          agentProcess: request.agentProcess,
+          intentScope,
+          fingerprint: intent.fingerprint,
+          record: intent.record,
+          arguments: args as Record<string, never>,
+          effectClass: contract.effect,
+          approval: contract.approval,
+          correlationWindowMs: contract.correlationWindowMs,
+          ledgerRetentionMs: contract.ledgerRetentionMs,
+          clientIdempotencyKey: request.clientIdempotencyKey,
+        },
+      });
+      await this.deps.runtime.executions.handle(executionId, accept, context);
+      this.deps.runtime.delivery.nudge();
+      return { executionId, created: true };
+    }
+  }
+
+  /** The claimed executions' states; a fresh claim whose acceptance is not written yet means "wait". */
+  private async loadCandidates(claims: readonly IntentClaim[]): Promise<KnownExecutionState[] | 'claim_in_progress'> {
+    const loaded = await Promise.all(claims.map((claim) => this.deps.runtime.executions.load(claim.executionId)));
+    const known: KnownExecutionState[] = [];
+    for (const [i, execution] of loaded.entries()) {
+      if (execution.state.status !== 'none') {
+        known.push(execution.state);
+        continue;
+      }
+      const claimedAt = Date.parse(claims[i]?.claimedAt ?? '');
+      if (Date.now() - claimedAt < CLAIM_GRACE_MS) return 'claim_in_progress';
+    }
+    return known;
+  }
+
+  /** Waits until the execution says something final for this call, or the wait is over. */
+  async awaitAnswerable(executionId: string, waitMs: number): Promise<KnownExecutionState> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      // Listen before reading, so a change between the read and the wait is not missed.
+      const change = this.watcher.nextChange(executionId, deadline);
+      const { state } = await this.deps.runtime.executions.load(executionId);
+      if (state.status === 'none') throw new Error(`execution ${executionId} has no events`);
+      if (ANSWERABLE_STATES.has(state.status) || Date.now() >= deadline) return state;
+      await change;
+    }
+  }
+
+  private causation(request: ToolCallRequest): CausationContext {
+    const trace = currentTraceContext();
+    return { causationId: requestIdOf(request), actor: request.actor, traceparent: trace.traceparent, tracestate: trace.tracestate };
+  }
+}
+
+function attachCommand(request: ToolCallRequest, now: Date): ExecutionCommand {
+  return {
+    type: 'AttachRetry',
+    metadata: { now },
+    data: { correlation: request.correlation, agentProcess: request.agentProcess, clientIdempotencyKey: request.clientIdempotencyKey },
+  };
+}
+
+function requestIdOf(request: ToolCallRequest): string {
+  const c = request.correlation;
+  return c.requestId ?? `${c.transport}:${c.sessionId ?? 'no-session'}:${String(c.jsonRpcId ?? 'no-id')}`;
+}

@@ -1,0 +1,29 @@
+import type { Keyring, ToolContract } from '@onceport/domain';
+import type { OnceportRuntime } from '@onceport/runtime';
+
+/** Who is calling, as proven by a bearer API key (never taken from the request body). */
+export interface AuthenticatedActor {
+  readonly id: string;
+}
+
+export interface ActorAuthenticator {
+  authenticate(bearerToken: string): AuthenticatedActor | null;
+}
+
+export interface IntakeSettings {
+  /** How long a call waits for the outcome before answering with the state it is in. */
+  readonly defaultWaitMs: number;
+  readonly maxWaitMs: number;
+  /** Bodies above this are refused with 413 before they are parsed. */
+  readonly maxBodyBytes: number;
+}
+
+export interface IntakeDependencies {
+  readonly runtime: OnceportRuntime;
+  readonly contracts: ReadonlyMap<string, ToolContract>;
+  readonly keyring: Keyring;
+  readonly actors: ActorAuthenticator;
+  readonly settings: IntakeSettings;
+}
+
+export const INTAKE_DEPENDENCIES = Symbol('INTAKE_DEPENDENCIES');

@@ -1,0 +1,90 @@
+import type { ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type CallToolResult, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestCorrelation } from '@onceport/contracts';
+import type { AgentAnswer } from '../answer/agent-answer';
+import { ExecutionNotFoundError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
+import type { CallToolService } from '../call-tool/call-tool.service';
+import type { RecordDeliveryService } from '../deliver-result/record-delivery.service';
+import type { IntakeDependencies } from '../intake-dependencies';
+import type { QueryExecutionService } from '../query-execution/query-execution.service';
+import { EXECUTION_STATUS_TOOL, toolCatalog } from './mcp-tool-catalog';
+
+export interface McpRequestScope {
+  readonly actor: string;
+  /** The session (agent process) this request belongs to; set by the transport on initialize. */
+  readonly sessionId: () => string | null;
+  /** The HTTP response carrying this request's answers: delivery is recorded when it finishes. */
+  readonly response: ServerResponse;
+  readonly traceparent: string | null;
+  readonly tracestate: string | null;
+}
+
+export interface McpServices {
+  readonly deps: IntakeDependencies;
+  readonly callTool: CallToolService;
+  readonly query: QueryExecutionService;
+  readonly delivery: RecordDeliveryService;
+}
+
+/** Intent scope travels in `_meta` so tool schemas stay the contract's own. */
+const INTENT_SCOPE_META = 'onceport/intent_scope';
+const WAIT_META = 'onceport/wait_ms';
+
+/** A low-level MCP server for one HTTP request: tools from the contracts, calls through intake. */
+export function createMcpServer(services: McpServices, scope: McpRequestScope): Server {
+  const server = new Server({ name: 'onceport', version: '0.1.0' }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolCatalog(services.deps.contracts) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const correlation: RequestCorrelation = { transport: 'mcp', jsonRpcId: extra.requestId, sessionId: scope.sessionId(), requestId: null };
+    const meta = request.params._meta ?? {};
+    try {
+      if (request.params.name === EXECUTION_STATUS_TOOL) {
+        const id = request.params.arguments?.['execution_id'];
+        const { answer } = await services.query.status(typeof id === 'string' ? id : '', scope.actor);
+        return toCallToolResult(answer);
+      }
+      const { answer } = await services.callTool.call({
+        actor: scope.actor,
+        agentProcess: scope.sessionId(),
+        tool: request.params.name,
+        arguments: request.params.arguments ?? {},
+        intentScope: typeof meta[INTENT_SCOPE_META] === 'string' ? (meta[INTENT_SCOPE_META] as string) : null,
+        correlation,
+        clientIdempotencyKey: null,
+        waitMs: waitOf(meta[WAIT_META], services.deps.settings),
+        traceparent: scope.traceparent,
+        tracestate: scope.tracestate,
+      });
+      // Delivered means written: the answer counts once this HTTP response has finished.
+      scope.response.once('finish', () => void services.delivery.delivered(answer, 'mcp', correlation).catch(() => undefined));
+      return toCallToolResult(answer);
+    } catch (error) {
+      throw toMcpError(error);
+    }
+  });
+  return server;
+}
+
+function toCallToolResult(answer: AgentAnswer): CallToolResult {
+  const isError = answer.state === 'failed' || answer.state === 'denied';
+  return {
+    content: [{ type: 'text', text: `${answer.next_step}\n\n${JSON.stringify(answer)}` }],
+    structuredContent: answer as unknown as Record<string, unknown>,
+    isError,
+  };
+}
+
+function toMcpError(error: unknown): Error {
+  if (error instanceof UnknownToolError) return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
+  if (error instanceof InvalidArgumentsError) {
+    return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code, issues: error.issues.map((i) => ({ path: i.path, message: i.message })) });
+  }
+  if (error instanceof ExecutionNotFoundError) return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function waitOf(value: unknown, settings: { defaultWaitMs: number; maxWaitMs: number }): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return settings.defaultWaitMs;
+  return Math.min(value, settings.maxWaitMs);
+}

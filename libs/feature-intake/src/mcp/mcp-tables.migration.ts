@@ -1,0 +1,24 @@
+import type { Migration } from '@onceport/event-store';
+
+/**
+ * MCP sessions and the events of their SSE streams live in PostgreSQL, so any intake replica can
+ * serve a session and replay a stream after `Last-Event-ID`.
+ */
+export const mcpTablesMigration: Migration = {
+  id: '200-mcp-sessions',
+  sql: `
+CREATE TABLE onceport.mcp_sessions (
+  session_id  text        PRIMARY KEY,
+  actor       text        NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE onceport.mcp_stream_events (
+  event_id    bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  stream_id   text        NOT NULL,
+  session_id  text        NOT NULL,
+  message     jsonb       NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX mcp_stream_events_stream_idx ON onceport.mcp_stream_events (stream_id, event_id);
+`,
+};

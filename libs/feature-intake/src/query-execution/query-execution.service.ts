@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentAnswer } from '../answer/agent-answer';
+import { buildAnswer } from '../answer/build-answer';
+import { ExecutionNotFoundError } from '../call-tool/call-tool.errors';
+import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
+
+export interface TimelineEntry {
+  readonly version: number;
+  readonly type: string;
+  readonly at: string;
+  readonly data: unknown;
+}
+
+/** An execution's state (and timeline) for the actor that owns it; anyone else gets "not found". */
+@Injectable()
+export class QueryExecutionService {
+  constructor(@Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies) {}
+
+  async status(executionId: string, actor: string): Promise<{ answer: AgentAnswer; timeline: TimelineEntry[] }> {
+    if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(executionId)) throw new ExecutionNotFoundError(executionId);
+    const loaded = await this.deps.runtime.executions.load(executionId);
+    if (loaded.state.status === 'none' || loaded.state.facts.actor !== actor) throw new ExecutionNotFoundError(executionId);
+    const answer = await buildAnswer(loaded.state, this.deps.runtime.results, { attached: true });
+    const timeline = loaded.events.map((event, i) => ({ version: i + 1, type: event.type, at: event.metadata.occurredAt, data: event.data }));
+    return { answer, timeline };
+  }
+}

@@ -1,0 +1,130 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { RequestCorrelation } from '@onceport/contracts';
+import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
+import { bearerToken } from '@onceport/config';
+import { ExecutionNotFoundError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
+import { CallToolService } from '../call-tool/call-tool.service';
+import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
+import { type AuthenticatedActor, INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
+import { QueryExecutionService } from '../query-execution/query-execution.service';
+import { parseExecutionRequest } from './execution-request';
+import { IdempotencyKeys } from './idempotency-keys';
+import { sendJson, sendProblem } from './problem';
+import { BodyTooLargeError, MalformedJsonError, readJsonBody } from './read-json-body';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** REST for runtimes that don't speak MCP: the same executions, the same answers. */
+@Controller('v1/executions')
+export class ExecutionsController {
+  private readonly keys: IdempotencyKeys;
+
+  constructor(
+    @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
+    private readonly callTool: CallToolService,
+    private readonly query: QueryExecutionService,
+    private readonly delivery: RecordDeliveryService,
+  ) {
+    this.keys = new IdempotencyKeys(deps.runtime.store);
+  }
+
+  @Post()
+  async create(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
+    const actor = this.authenticate(req, res);
+    if (!actor) return;
+    let raw: unknown;
+    try {
+      raw = await readJsonBody(req, this.deps.settings.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return sendProblem(res, 413, 'body-too-large', 'Request body too large', error.message);
+      if (error instanceof MalformedJsonError) return sendProblem(res, 400, 'malformed-json', 'Malformed JSON', error.message);
+      throw error;
+    }
+    const body = parseExecutionRequest(raw);
+    if ('error' in body) return sendProblem(res, 400, 'invalid-request', 'Invalid request', body.error);
+    const key = header(req, 'idempotency-key');
+    if (key !== null && !IDEMPOTENCY_KEY.test(key)) return sendProblem(res, 400, 'invalid-idempotency-key', 'Invalid Idempotency-Key', 'Idempotency-Key must be 1–255 visible ASCII characters');
+    const correlation: RequestCorrelation = { transport: 'rest', jsonRpcId: null, sessionId: null, requestId: header(req, 'x-request-id') ?? randomUUID() };
+    const request = {
+      actor: actor.id,
+      agentProcess: header(req, 'onceport-agent-process'),
+      tool: body.tool,
+      arguments: body.arguments,
+      intentScope: body.intent_scope,
+      correlation,
+      clientIdempotencyKey: key,
+      waitMs: Math.min(body.wait_ms ?? this.deps.settings.defaultWaitMs, this.deps.settings.maxWaitMs),
+      traceparent: header(req, 'traceparent'),
+      tracestate: header(req, 'tracestate'),
+    };
+    try {
+      if (key === null) return this.answer(res, (await this.callTool.call(request)).answer, correlation);
+      const digest = IdempotencyKeys.digest({ tool: body.tool, arguments: body.arguments, intent_scope: body.intent_scope });
+      const prior = await this.keys.lookup(actor.id, key);
+      if (prior) return await this.answerReusedKey(res, actor, key, prior, digest, correlation);
+      let conflict: { executionId: string; requestDigest: string } | null = null;
+      const outcome = await this.callTool.start(request, async (executionId) => {
+        if (await this.keys.bind(actor.id, key, { executionId, requestDigest: digest })) return;
+        conflict = await this.keys.lookup(actor.id, key);
+      });
+      if (conflict) return await this.answerReusedKey(res, actor, key, conflict, digest, correlation);
+      return this.answer(res, outcome.answer, correlation);
+    } catch (error) {
+      return this.sendError(res, error);
+    }
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string, @Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
+    const actor = this.authenticate(req, res);
+    if (!actor) return;
+    try {
+      const { answer, timeline } = await this.query.status(id, actor.id);
+      sendJson(res, 200, { ...answer, timeline });
+    } catch (error) {
+      this.sendError(res, error);
+    }
+  }
+
+  /** IETF httpapi idempotency-key draft: other payload → 422; still in flight → 409; done → the stored answer. */
+  private async answerReusedKey(res: ServerResponse, actor: AuthenticatedActor, key: string, prior: { executionId: string; requestDigest: string }, digest: string, correlation: RequestCorrelation): Promise<void> {
+    if (prior.requestDigest !== digest) {
+      return sendProblem(res, 422, 'idempotency-key-reused', 'Idempotency-Key reused with a different request', `the key "${key}" was first used for another request; use a new key for a new request`, { execution_id: prior.executionId });
+    }
+    const { answer } = await this.query.status(prior.executionId, actor.id);
+    if (!ANSWERABLE_STATES.has(answer.state)) {
+      return sendProblem(res, 409, 'request-in-flight', 'A request with this Idempotency-Key is still in flight', `execution ${prior.executionId} is ${answer.state}; ask GET /v1/executions/${prior.executionId}`, { execution_id: prior.executionId, state: answer.state });
+    }
+    return this.answer(res, { ...answer, replay: answer.result !== null }, correlation);
+  }
+
+  private answer(res: ServerResponse, answer: AgentAnswer, correlation: RequestCorrelation): void {
+    const status = ANSWERABLE_STATES.has(answer.state) ? 200 : 202;
+    res.once('finish', () => void this.delivery.delivered(answer, 'rest', correlation).catch(() => undefined));
+    sendJson(res, status, answer, { Location: `/v1/executions/${answer.execution_id}` });
+  }
+
+  private authenticate(req: IncomingMessage, res: ServerResponse): AuthenticatedActor | null {
+    const token = bearerToken(req.headers.authorization);
+    const actor = token ? this.deps.actors.authenticate(token) : null;
+    if (!actor) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="onceport"');
+      sendProblem(res, 401, 'unauthorized', 'Unauthorized', 'send Authorization: Bearer <your Onceport API key>');
+    }
+    return actor;
+  }
+
+  private sendError(res: ServerResponse, error: unknown): void {
+    if (error instanceof UnknownToolError) return sendProblem(res, 422, 'unknown-tool', 'Unknown tool', error.message);
+    if (error instanceof InvalidArgumentsError) return sendProblem(res, 422, 'invalid-arguments', 'Arguments violate the tool contract', error.message, { errors: error.issues.map((i) => ({ path: i.path, message: i.message })) });
+    if (error instanceof ExecutionNotFoundError) return sendProblem(res, 404, 'execution-not-found', 'Execution not found', error.message);
+    throw error;
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}

@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
+
+export interface FixtureActor {
+  readonly id: string;
+  readonly key: string;
+  readonly tools: readonly string[] | '*';
+  readonly sessionGrant?: 'automatic' | 'human';
+}
+
+export interface GatewayFixture {
+  readonly dir: string;
+  readonly contractsDir: string;
+  readonly actorsFile: string;
+  readonly hmacKeys: string;
+  readonly adminKey: string;
+  /** Environment shared by every Onceport process of a test. */
+  env(extra?: Record<string, string>): Record<string, string>;
+}
+
+/**
+ * Files a gateway needs to start, in a temp dir: the demo contracts aimed at `targetUrl`, an actors
+ * file with hashed keys, and an HMAC key — what an operator would write, made for one test.
+ */
+export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureActor[], databaseUrl: string, natsUrl: string): GatewayFixture {
+  const dir = mkdtempSync(join(tmpdir(), 'onceport-fixture-'));
+  const contractsDir = join(dir, 'contracts');
+  mkdirSync(contractsDir);
+  const demo = readFileSync(DEMO_CONTRACTS, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, `origin: ${targetUrl}`);
+  writeFileSync(join(contractsDir, 'demo.yaml'), demo);
+  const adminKey = `adm_${randomBytes(24).toString('base64url')}`;
+  const actorsFile = join(dir, 'actors.yaml');
+  const hash = (key: string): string => createHash('sha256').update(key).digest('hex');
+  const lines = ['actors:'];
+  for (const actor of actors) {
+    lines.push(`  - id: ${JSON.stringify(actor.id)}`, `    api_keys_sha256: [${hash(actor.key)}]`);
+    lines.push(`    tools: ${actor.tools === '*' ? '"*"' : JSON.stringify(actor.tools)}`, `    session_grant: ${actor.sessionGrant ?? 'automatic'}`);
+  }
+  lines.push('admins:', '  - id: "ops:test-admin"', `    api_keys_sha256: [${hash(adminKey)}]`);
+  writeFileSync(actorsFile, `${lines.join('\n')}\n`);
+  const hmacKeys = `k1:${randomBytes(32).toString('base64')}`;
+  return {
+    dir,
+    contractsDir,
+    actorsFile,
+    hmacKeys,
+    adminKey,
+    env: (extra = {}) => ({
+      DATABASE_URL: databaseUrl,
+      NATS_URL: natsUrl,
+      ONCEPORT_DELIVERY: 'jetstream',
+      ONCEPORT_CONTRACTS_DIR: contractsDir,
+      ONCEPORT_ACTORS_FILE: actorsFile,
+      ONCEPORT_HMAC_KEYS: hmacKeys,
+      ...extra,
+    }),
+  };
+}
