@@ -10,3 +10,4 @@ export {
   logLevel,
   LOG_LEVELS,
 } from './env/common-env';
+export * from './actors';

@@ -1,0 +1,50 @@
+import { TOOL_NAME_PATTERN } from '@onceport/domain';
+import { z } from 'zod';
+
+// The raw YAML shape. Every field carries its own "expected" text: those are what operators read.
+
+export const PRINCIPAL_ID_EXPECTED = 'an identity such as agent:deploy-bot or ops:alice (letters, digits and . _ : @ / + -, at most 128)';
+export const KEY_HASH_EXPECTED =
+  'the SHA-256 of an API key as 64 hex characters, never the key itself (see hashApiKey in @onceport/config for how to make one)';
+
+const PrincipalId = z.string({ error: PRINCIPAL_ID_EXPECTED }).regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, { error: PRINCIPAL_ID_EXPECTED });
+
+const KeyHashes = z
+  .array(z.string({ error: KEY_HASH_EXPECTED }).regex(/^[0-9a-fA-F]{64}$/, { error: KEY_HASH_EXPECTED }), { error: `a list of key hashes: ${KEY_HASH_EXPECTED}` })
+  .min(1, { error: 'at least one key hash (an identity nobody can authenticate as is a mistake)' });
+
+const TOOLS_EXPECTED = 'a list of tool names (possibly empty), or "*" for every tool';
+const Tools = z.union(
+  [z.literal('*'), z.array(z.string().regex(TOOL_NAME_PATTERN, { error: 'a tool name as declared in the tool contracts' }))],
+  { error: TOOLS_EXPECTED },
+);
+
+export const RawActor = z.strictObject(
+  {
+    id: PrincipalId,
+    api_keys_sha256: KeyHashes,
+    tools: Tools,
+    // A human in the loop unless the operator said otherwise: the safe reading of silence.
+    session_grant: z.enum(['automatic', 'human'], { error: 'automatic | human (what a new agent process of this actor gets)' }).default('human'),
+  },
+  { error: 'a mapping with id, api_keys_sha256, tools and session_grant' },
+);
+
+export const RawAdmin = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes }, { error: 'a mapping with id and api_keys_sha256' });
+
+export const RawActorsFile = z.strictObject(
+  {
+    actors: z.array(RawActor, { error: 'a list of actors (agent identities)' }),
+    admins: z.array(RawAdmin, { error: 'a list of admins (operators of the admin API)' }).default([]),
+  },
+  { error: 'a mapping with actors: and admins: lists' },
+);
+
+/** The fields each kind of mapping knows, for "did you mean" messages on unknown fields. */
+export const KNOWN_FIELDS = {
+  file: Object.keys(RawActorsFile.shape),
+  actor: Object.keys(RawActor.shape),
+  admin: Object.keys(RawAdmin.shape),
+} as const;
+
+export type RawActorsFile = z.output<typeof RawActorsFile>;

@@ -1,0 +1,3 @@
+export * from './session-stream';
+export * from './session-granted.event';
+export * from './session-event';
