@@ -1,9 +1,9 @@
-import { DispatcherModule } from '@onceport/feature-dispatcher';
+import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { bootstrapService } from '@onceport/runtime';
 
 void bootstrapService({
   serviceName: 'dispatcher',
   defaultPort: 3003,
-  envShape: {},
-  module: () => DispatcherModule.forRoot(),
+  envShape: dispatcherEnvShape,
+  module: (runtime, env, base) => DispatcherModule.forRoot({ runtime, env, base }),
 });

@@ -1,8 +1,10 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-
-@Module({})
-export class DispatcherModule {
-  static forRoot(): DynamicModule {
-    return { module: DispatcherModule };
-  }
-}
+export { DispatcherModule, type DispatcherModuleOptions } from './dispatcher.module';
+export { type DispatcherConfig, type DispatcherEnv, dispatcherConfigFrom, dispatcherEnvShape } from './dispatcher.config';
+export { DISPATCHER_DURABLE, type Dispatcher, type DispatcherInput, createDispatcher } from './create-dispatcher';
+export { DispatchExecutionHandler, type DispatchSummary } from './dispatch-execution/dispatch-execution.handler';
+export type { AttemptReport } from './dispatch-execution/dispatch-attempt';
+export { DISPATCH_TRIGGER_TYPES } from './dispatch-execution/dispatch-trigger';
+export { DispatcherStoppingError } from './dispatch-execution/dispatcher-stopping.error';
+export { SSH_NOT_AVAILABLE, type CredentialSource } from './dispatch-execution/target-sender';
+export { SecretScrubber } from './secrets/secret-scrubber';
+export { type DispatcherLog, jsonLinesLog } from './logging/dispatcher-log';

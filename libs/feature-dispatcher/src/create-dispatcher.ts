@@ -1,0 +1,71 @@
+import type { Tracer } from '@opentelemetry/api';
+import type { ToolContract } from '@onceport/domain';
+import { HttpChannel } from '@onceport/http-channel';
+import type { ConsumerSpec, ExecutionRepository, ResultStore } from '@onceport/runtime';
+import { type DispatcherConfig } from './dispatcher.config';
+import { DispatchExecutionHandler } from './dispatch-execution/dispatch-execution.handler';
+import { ackWaitMsFor, leaseMsFor } from './dispatch-execution/dispatch-timing';
+import { DISPATCH_TRIGGER_TYPES } from './dispatch-execution/dispatch-trigger';
+import { OutcomeRecorder } from './dispatch-execution/outcome-recorder';
+import { type CredentialSource, TargetSender } from './dispatch-execution/target-sender';
+import type { DispatcherLog } from './logging/dispatcher-log';
+import type { SecretScrubber } from './secrets/secret-scrubber';
+
+/** The durable consumer name every dispatcher replica shares. */
+export const DISPATCHER_DURABLE = 'dispatcher';
+
+export interface DispatcherInput {
+  readonly executions: ExecutionRepository;
+  readonly results: ResultStore;
+  readonly tracer: Tracer;
+  readonly contracts: readonly ToolContract[];
+  readonly config: DispatcherConfig;
+  readonly credentials: CredentialSource;
+  readonly secrets: SecretScrubber;
+  readonly log: DispatcherLog;
+  /** Delivery's nudge: publish what was just appended now, not at the next poll. */
+  readonly onAppended?: () => void;
+  /** One per process; made here when not given. */
+  readonly channel?: HttpChannel;
+}
+
+export interface Dispatcher {
+  readonly handler: DispatchExecutionHandler;
+  /** Closed by whoever owns the process, after the consumer stopped. */
+  readonly channel: HttpChannel;
+  readonly consumerSpec: ConsumerSpec;
+}
+
+/**
+ * Wires a dispatcher from its parts, outside of Nest, so the module and the tests build the very
+ * same thing.
+ *
+ * @example const { handler, consumerSpec, channel } = createDispatcher({ ...runtimeParts, contracts, config, credentials, secrets, log });
+ */
+export function createDispatcher(input: DispatcherInput): Dispatcher {
+  const channel = input.channel ?? new HttpChannel();
+  const byName = new Map(input.contracts.map((contract) => [contract.name, contract]));
+  const onAppended = input.onAppended ?? (() => undefined);
+  const policy = { retries: input.config.retries, backoffMs: input.config.retryBackoffMs };
+  const handler = new DispatchExecutionHandler({
+    executions: input.executions,
+    sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, secrets: input.secrets }),
+    recorder: new OutcomeRecorder({ executions: input.executions, results: input.results, policy, secrets: input.secrets, onAppended }),
+    tracer: input.tracer,
+    dispatcherId: input.config.dispatcherId,
+    leaseMsFor: (tool) => leaseMsFor(byName.get(tool), input.config.leaseMs),
+    onAppended,
+    log: input.log,
+    policy,
+  });
+  const consumerSpec: ConsumerSpec = {
+    durable: DISPATCHER_DURABLE,
+    eventTypes: DISPATCH_TRIGGER_TYPES,
+    // Not `transactional`: a dispatch reaches outside the database. Redelivery is made harmless by
+    // the stream (only an `authorized` execution is dispatched, and only by one writer).
+    inbox: 'record_after',
+    concurrency: input.config.concurrency,
+    ackWaitMs: ackWaitMsFor(input.contracts),
+  };
+  return { handler, channel, consumerSpec };
+}

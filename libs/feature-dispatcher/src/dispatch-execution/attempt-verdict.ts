@@ -1,0 +1,46 @@
+import type { HttpOutcome } from '@onceport/http-channel';
+
+/**
+ * What one try to reach the target came to, before it is recorded. The three kinds are the three
+ * events the dispatcher may close an attempt with (DESIGN.md §4).
+ */
+export type AttemptVerdict =
+  | {
+      readonly kind: 'observed';
+      readonly status: number;
+      readonly succeeded: boolean;
+      /** Already redacted by the channel; stored by reference, never put into an event. */
+      readonly body: Buffer;
+      readonly contentType: string | null;
+    }
+  | { readonly kind: 'failed_before_send'; readonly reason: string; readonly retryable: boolean }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+export type AttemptOutcomeKind = AttemptVerdict['kind'];
+
+/** A refusal decided by the dispatcher itself: no byte left, and sending again would fail the same way. */
+export function refusedBeforeSend(reason: string): AttemptVerdict {
+  return { kind: 'failed_before_send', reason, retryable: false };
+}
+
+/** Only a 2xx counts as the effect having succeeded (a per-contract rule can come later). */
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+export function verdictOf(outcome: HttpOutcome): AttemptVerdict {
+  switch (outcome.kind) {
+    case 'observed':
+      return { kind: 'observed', status: outcome.status, succeeded: isSuccessStatus(outcome.status), body: outcome.body, contentType: outcome.contentType };
+    case 'failed_before_send':
+      return { kind: 'failed_before_send', reason: `${outcome.code}: ${outcome.reason}`, retryable: outcome.retryable };
+    case 'unknown': {
+      const when = outcome.stage === 'request_written' ? 'after the request was written' : 'after the response had started';
+      return { kind: 'unknown', reason: `${outcome.code} ${when}: ${outcome.reason}` };
+    }
+    default: {
+      const _exhaustive: never = outcome;
+      return _exhaustive;
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type ExecutionFacts, IllegalTransitionError } from '@onceport/domain';
+import { type CausationContext, type ExecutionRepository, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import type { DispatcherLog } from '../logging/dispatcher-log';
+import type { AttemptOutcomeKind, AttemptVerdict } from './attempt-verdict';
+import type { DispatchCause } from './dispatch-trigger';
+import type { OutcomeRecorder, RecordedOutcome } from './outcome-recorder';
+import type { TargetSender } from './target-sender';
+
+/** Who the dispatcher's events are written by. */
+export const DISPATCHER_ACTOR = 'svc:dispatcher';
+
+export interface AttemptDeps {
+  readonly executions: ExecutionRepository;
+  readonly sender: TargetSender;
+  readonly recorder: OutcomeRecorder;
+  readonly tracer: Tracer;
+  readonly dispatcherId: string;
+  readonly leaseMsFor: (tool: string) => number;
+  readonly onAppended: () => void;
+  readonly log: DispatcherLog;
+}
+
+export type AttemptReport =
+  /** Another dispatcher started first, or the execution is no longer authorized: nothing was sent. */
+  | { readonly kind: 'not_started' }
+  | {
+      readonly kind: 'closed';
+      readonly attempt: number;
+      readonly outcome: AttemptOutcomeKind;
+      readonly retryable: boolean;
+      /** The event that closed the attempt; the cause of the next try. */
+      readonly closingEventId: string | null;
+    }
+  /** Sent, but the stream had moved on before the outcome could be written (see the log line). */
+  | { readonly kind: 'superseded'; readonly attempt: number; readonly outcome: AttemptOutcomeKind };
+
+/**
+ * One dispatch attempt, in its own span (`dispatch <tool>`, a child of the trace the trigger
+ * carried): DispatchStarted is appended — durably, before any byte leaves — and only the writer who
+ * got it appended sends; the outcome then closes the attempt. Every event carries this span's
+ * trace context, and so does the request to the target.
+ */
+export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: DispatchCause): Promise<AttemptReport> {
+  const attributes = { 'onceport.execution_id': facts.executionId, 'onceport.tool': facts.tool };
+  return inSpan(deps.tracer, `dispatch ${facts.tool}`, contextFromTraceparent(cause.traceparent, cause.tracestate), attributes, async (span) => {
+    const trace = currentTraceContext();
+    const causedBy = (causationId: string): CausationContext => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
+    const started = await startDispatch(deps, facts, causedBy(cause.eventId));
+    if (started === null) {
+      span.setAttribute('onceport.outcome', 'not_started');
+      deps.log('debug', 'dispatch not started: another dispatcher went first, or the execution moved on', { executionId: facts.executionId, tool: facts.tool });
+      return { kind: 'not_started' };
+    }
+    span.setAttribute('onceport.attempt', started.attempt);
+    const traceHeaders: Record<string, string> = {};
+    if (trace.traceparent) traceHeaders['traceparent'] = trace.traceparent;
+    if (trace.tracestate) traceHeaders['tracestate'] = trace.tracestate;
+    const verdict = await deps.sender.send({ executionId: facts.executionId, tool: facts.tool, arguments: facts.arguments, traceHeaders });
+    const recorded = await deps.recorder.record(facts.executionId, started.attempt, verdict, causedBy(started.eventId));
+    annotate(span, verdict, recorded);
+    logAttempt(deps.log, facts, started.attempt, verdict, recorded);
+    if (recorded.kind === 'superseded') return { kind: 'superseded', attempt: started.attempt, outcome: verdict.kind };
+    return { kind: 'closed', attempt: started.attempt, outcome: verdict.kind, retryable: recorded.retryable, closingEventId: recorded.event?.metadata.eventId ?? null };
+  });
+}
+
+/** The attempt number and DispatchStarted's id when this call won the right to send; null when it did not. */
+async function startDispatch(deps: AttemptDeps, facts: ExecutionFacts, context: CausationContext): Promise<{ attempt: number; eventId: string } | null> {
+  const leaseMs = deps.leaseMsFor(facts.tool);
+  try {
+    const handled = await deps.executions.handle(
+      facts.executionId,
+      // Declining (null) rather than letting the decider refuse: losing the race is the normal case
+      // for all but one replica, not an error.
+      (loaded, now) => (loaded.state.status === 'authorized' ? { type: 'StartDispatch', data: { dispatcherId: deps.dispatcherId, leaseMs }, metadata: { now } } : null),
+      context,
+    );
+    const started = handled.appended.find((event) => event.type === 'DispatchStarted');
+    if (started?.type !== 'DispatchStarted') return null;
+    deps.onAppended();
+    return { attempt: started.data.attempt, eventId: started.metadata.eventId };
+  } catch (error) {
+    if (error instanceof IllegalTransitionError) return null;
+    throw error;
+  }
+}
+
+function annotate(span: Span, verdict: AttemptVerdict, recorded: RecordedOutcome): void {
+  span.setAttribute('onceport.outcome', verdict.kind);
+  if (verdict.kind === 'observed') span.setAttribute('http.response.status_code', verdict.status);
+  if (recorded.kind === 'recorded') span.setAttribute('onceport.retryable', recorded.retryable);
+  else span.setAttribute('onceport.superseded', true);
+  const fine = verdict.kind === 'observed' && verdict.succeeded;
+  // The status message is the outcome kind only: reasons are in the events, already scrubbed.
+  if (!fine) span.setStatus({ code: SpanStatusCode.ERROR, message: verdict.kind === 'observed' ? `target answered ${verdict.status}` : verdict.kind });
+}
+
+function logAttempt(log: DispatcherLog, facts: ExecutionFacts, attempt: number, verdict: AttemptVerdict, recorded: RecordedOutcome): void {
+  const fields = {
+    executionId: facts.executionId,
+    tool: facts.tool,
+    attempt,
+    outcome: verdict.kind,
+    targetStatus: verdict.kind === 'observed' ? verdict.status : null,
+    reason: verdict.kind === 'observed' ? null : verdict.reason,
+  };
+  if (recorded.kind === 'superseded') log('warn', 'dispatch outcome not recorded: the execution moved on', { ...fields, why: recorded.reason });
+  else log(verdict.kind === 'unknown' ? 'warn' : 'info', 'dispatch attempt closed', { ...fields, retryable: recorded.retryable });
+}

@@ -1,0 +1,53 @@
+import { waitFor } from '@onceport/messaging/testing';
+import { OnceportRuntime } from '@onceport/runtime';
+import { DispatchHarness } from '../../test/dispatch-harness';
+import { createDispatcher } from '../create-dispatcher';
+import { SecretScrubber } from '../secrets/secret-scrubber';
+import { DispatchTriggersConsumer } from './dispatch-triggers.consumer';
+
+describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real PostgreSQL, real HTTP)', () => {
+  let harness: DispatchHarness;
+  let runtime: OnceportRuntime;
+
+  beforeEach(async () => {
+    harness = await DispatchHarness.start();
+    harness.target.setBehavior({ honour_idempotency: false });
+    runtime = await OnceportRuntime.create({ serviceName: 'dispatcher', databaseUrl: harness.db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 4, log: () => undefined });
+  });
+  afterEach(async () => {
+    await runtime.close();
+    await harness.close();
+  });
+
+  it('dispatches what the store says was authorized, and on shutdown lets the attempt in flight be recorded', async () => {
+    const dispatcher = createDispatcher({
+      executions: runtime.executions,
+      results: runtime.results,
+      tracer: runtime.tracer,
+      contracts: harness.contracts,
+      config: { dispatcherId: 'embedded', concurrency: 4, leaseMs: 60_000, retries: 1, retryBackoffMs: 10 },
+      credentials: { resolve: () => 'embedded-secret' },
+      secrets: new SecretScrubber(['embedded-secret']),
+      log: () => undefined,
+      onAppended: () => runtime.delivery.nudge(),
+    });
+    const lifecycle = new DispatchTriggersConsumer(runtime, dispatcher);
+    await lifecycle.onApplicationBootstrap();
+    const quick = await harness.seed();
+    runtime.delivery.nudge();
+    await waitFor(async () => (await harness.status(quick)) === 'completed_result_not_delivered', 20_000, 'the first dispatch');
+
+    harness.target.setBehavior({ route: 'deployments', delay_ms: 2_000, times: 1 });
+    const slow = await harness.seed();
+    runtime.delivery.nudge();
+    await waitFor(async () => (await harness.events(slow)).some((e) => e.type === 'DispatchStarted'), 20_000, 'the second dispatch to start');
+    const stoppingAt = Date.now();
+    await lifecycle.beforeApplicationShutdown();
+    await lifecycle.onApplicationShutdown();
+
+    expect(await harness.status(slow)).toBe('completed_result_not_delivered');
+    const observed = (await harness.events(slow)).at(-1);
+    expect(observed?.type === 'OutcomeObserved' && Date.parse(observed.data.observedAt)).toBeGreaterThan(stoppingAt);
+    expect(harness.target.effectCount()).toBe(2);
+  });
+});

@@ -1,0 +1,77 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExecutionEventEnvelope } from '@onceport/contracts';
+import { IllegalTransitionError } from '@onceport/domain';
+import type { CausationContext, ExecutionRepository, ResultStore } from '@onceport/runtime';
+import type { SecretScrubber } from '../secrets/secret-scrubber';
+import type { AttemptVerdict } from './attempt-verdict';
+import { type RecordableVerdict, outcomeCommand } from './outcome-command';
+import type { RetryPolicy } from './retry-policy';
+
+/** Tries of a write that failed for a reason other than the execution's rules (a database hiccup). */
+const WRITE_TRIES = 5;
+
+export interface OutcomeRecorderDeps {
+  readonly executions: ExecutionRepository;
+  readonly results: ResultStore;
+  readonly policy: RetryPolicy;
+  readonly secrets: SecretScrubber;
+  /** Called after each append, so delivery publishes it now rather than at its next poll. */
+  readonly onAppended: () => void;
+}
+
+export type RecordedOutcome =
+  /** `event` is null when the stream already held this outcome (a repeated write). */
+  | { readonly kind: 'recorded'; readonly event: ExecutionEventEnvelope | null; readonly retryable: boolean }
+  /** The stream moved on before we wrote (e.g. the reconciler took over an expired lease). */
+  | { readonly kind: 'superseded'; readonly reason: string };
+
+/**
+ * Closes an attempt in the stream. Once bytes may have left, losing the outcome costs a probe (or a
+ * human), so database trouble is retried a few times; the deciders make a repeated write harmless.
+ */
+export class OutcomeRecorder {
+  constructor(private readonly deps: OutcomeRecorderDeps) {}
+
+  async record(executionId: string, attempt: number, verdict: AttemptVerdict, context: CausationContext): Promise<RecordedOutcome> {
+    const recordable = await this.recordable(verdict);
+    try {
+      const handled = await persistently(() =>
+        this.deps.executions.handle(executionId, (loaded, now) => outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, now), context),
+      );
+      this.deps.onAppended();
+      const event = handled.appended[0] ?? null;
+      return { kind: 'recorded', event, retryable: event?.type === 'DispatchFailedBeforeSend' && event.data.retryable };
+    } catch (error) {
+      if (error instanceof IllegalTransitionError) return { kind: 'superseded', reason: error.message };
+      throw error;
+    }
+  }
+
+  private async recordable(verdict: AttemptVerdict): Promise<RecordableVerdict> {
+    switch (verdict.kind) {
+      case 'observed': {
+        const result = await persistently(() => this.deps.results.put(verdict.body, verdict.contentType));
+        return { kind: 'observed', status: verdict.status, succeeded: verdict.succeeded, result };
+      }
+      case 'failed_before_send':
+        return { ...verdict, reason: this.deps.secrets.scrub(verdict.reason) };
+      case 'unknown':
+        return { ...verdict, reason: this.deps.secrets.scrub(verdict.reason) };
+      default: {
+        const _exhaustive: never = verdict;
+        return _exhaustive;
+      }
+    }
+  }
+}
+
+async function persistently<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof IllegalTransitionError || attempt >= WRITE_TRIES) throw error;
+      await sleep(100 * 2 ** attempt);
+    }
+  }
+}

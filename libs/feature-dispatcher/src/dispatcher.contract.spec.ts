@@ -1,0 +1,102 @@
+// Contract test of the dispatcher (CONVENTIONS.md, "recorded histories as fixtures"): it must handle
+// every schema version of every event it consumes, as recorded, and write only events every
+// consumer can read.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { executionEventRegistry, executionStreamId, parseEvent } from '@onceport/contracts';
+import { recordedHistories } from '@onceport/contracts/testing';
+import { type HttpToolContract, type ToolContract, newExecutionId } from '@onceport/domain';
+import type { JsonObject } from '@onceport/event-store';
+import { DispatchHarness, NO_HEADERS, deadOrigin } from '../test/dispatch-harness';
+import { DISPATCH_TRIGGER_TYPES } from './dispatch-execution/dispatch-trigger';
+
+interface RecordedEvent {
+  readonly type: string;
+  readonly schemaVersion: number;
+  readonly data: JsonObject & { readonly executionId: string; readonly tool?: string; readonly channel?: string };
+  readonly metadata: JsonObject & { readonly eventId: string };
+}
+
+const consumed: readonly string[] = DISPATCH_TRIGGER_TYPES;
+const histories = Object.entries(recordedHistories).map(([name, events]) => ({ name, events: events as readonly RecordedEvent[] }));
+const triggerCases = histories.flatMap(({ name, events }) =>
+  events.flatMap((event, index) => (consumed.includes(event.type) ? [{ name, index, type: event.type, version: event.schemaVersion, events }] : [])),
+);
+
+/** A copy of a history's first events under fresh execution and event ids, so cases never share a stream. */
+function relabel(events: readonly RecordedEvent[], count: number): { executionId: string; events: RecordedEvent[] } {
+  const first = events[0];
+  if (!first) throw new Error('empty history');
+  const executionId = newExecutionId(Date.now(), randomBytes(10));
+  let text = JSON.stringify(events.slice(0, count)).split(first.data.executionId).join(executionId);
+  for (const event of events) text = text.split(event.metadata.eventId).join(randomUUID());
+  return { executionId, events: JSON.parse(text) as RecordedEvent[] };
+}
+
+describe('dispatcher contract', () => {
+  let harness: DispatchHarness;
+  let contracts: ToolContract[];
+
+  beforeAll(async () => {
+    harness = await DispatchHarness.start();
+    harness.target.setBehavior({ honour_idempotency: false });
+    // Every recorded HTTP tool becomes a contract on the test target; the SSH one is the SSH demo.
+    const template = harness.contract('create_deployment') as HttpToolContract;
+    const tools = new Set(histories.flatMap(({ events }) => (events[0]?.data.channel === 'http' && events[0].data.tool ? [events[0].data.tool] : [])));
+    contracts = [...[...tools].map((name): ToolContract => ({ ...template, name, target: { ...template.target, path: '/v1/payments' } })), harness.contract('run_migration')];
+  });
+  afterAll(() => harness.close());
+
+  it('has a recorded example of every schema version of every event it consumes', () => {
+    const missing = consumed.flatMap((type) =>
+      Array.from({ length: executionEventRegistry.currentVersion(type) ?? 0 }, (_, i) => i + 1)
+        .filter((version) => !triggerCases.some((c) => c.type === type && c.version === version))
+        .map((version) => `${type} v${version}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it.each(triggerCases.map((c) => [c.name, c.index, c.type, c.version, c] as const))('handles %s #%d (%s v%d) as recorded', async (_n, index, _t, _v, testCase) => {
+    const { executionId, events } = relabel(testCase.events, index + 1);
+    const streamId = executionStreamId(executionId);
+    await harness.store.append(streamId, events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata })), { expectedVersion: 0 });
+    const before = await harness.executions.load(executionId);
+    const { handler } = harness.dispatcher({ contracts });
+
+    await handler.handle(await harness.wire(executionId, testCase.type), NO_HEADERS);
+
+    const appended = (await harness.store.readStream(streamId)).slice(events.length);
+    if (before.state.status === 'authorized') {
+      expect(appended[0]?.type).toBe('DispatchStarted');
+      expect(appended.length).toBeGreaterThanOrEqual(2);
+    } else {
+      expect(appended).toEqual([]);
+    }
+    for (const event of appended) {
+      expect(event.schemaVersion).toBe(executionEventRegistry.currentVersion(event.type));
+      expect(() => parseEvent({ type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } })).not.toThrow();
+    }
+  });
+
+  it('writes events that validate for every way an attempt can end', async () => {
+    const dead = await deadOrigin();
+    const runs: { behave: () => void; contracts?: readonly ToolContract[]; credentialEnv?: NodeJS.ProcessEnv }[] = [
+      { behave: () => harness.target.setBehavior({ normal: true }) },
+      { behave: () => harness.target.setBehavior({ fail_status: 422, times: 1 }) },
+      { behave: () => harness.target.setBehavior({ accept_then_drop: true, times: 1 }) },
+      { behave: () => undefined, contracts: harness.contractsAt(dead) },
+      { behave: () => undefined, credentialEnv: {} },
+    ];
+    const types = new Set<string>();
+    for (const run of runs) {
+      run.behave();
+      const executionId = await harness.seed();
+      const { handler } = harness.dispatcher({ config: { retries: 1, retryBackoffMs: 1 }, ...(run.contracts ? { contracts: run.contracts } : {}), ...(run.credentialEnv ? { credentialEnv: run.credentialEnv } : {}) });
+      await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
+      for (const event of (await harness.store.readStream(executionStreamId(executionId))).slice(2)) {
+        types.add(event.type);
+        expect(() => parseEvent({ type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } })).not.toThrow();
+      }
+    }
+    expect([...types].sort()).toEqual(['DispatchFailedBeforeSend', 'DispatchStarted', 'OutcomeObserved', 'OutcomeUnknown']);
+  });
+});

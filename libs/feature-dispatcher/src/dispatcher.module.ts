@@ -1,0 +1,46 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { loadToolContracts } from '@onceport/config';
+import { CredentialResolver, type OnceportRuntime, type RuntimeEnv } from '@onceport/runtime';
+import { createDispatcher } from './create-dispatcher';
+import { type DispatcherEnv, dispatcherConfigFrom } from './dispatcher.config';
+import { DISPATCHER, DispatchTriggersConsumer } from './dispatch-execution/dispatch-triggers.consumer';
+import { jsonLinesLog } from './logging/dispatcher-log';
+import { SecretScrubber } from './secrets/secret-scrubber';
+
+export interface DispatcherModuleOptions {
+  readonly runtime: OnceportRuntime;
+  readonly env: DispatcherEnv;
+  readonly base: RuntimeEnv;
+}
+
+/**
+ * The dispatcher service (DESIGN.md §8): consumes ExecutionAuthorized and re-dispatch orders,
+ * appends DispatchStarted before any byte leaves, sends through the HTTP channel with the
+ * credential only it holds, and records what came of it.
+ *
+ * @example bootstrapService({ serviceName: 'dispatcher', envShape: dispatcherEnvShape, module: (runtime, env, base) => DispatcherModule.forRoot({ runtime, env, base }), … })
+ */
+@Module({})
+export class DispatcherModule {
+  static async forRoot({ runtime, env, base }: DispatcherModuleOptions): Promise<DynamicModule> {
+    // Loaded once at start: a contract problem stops the start with every problem listed.
+    const { contracts } = await loadToolContracts(base.ONCEPORT_CONTRACTS_DIR);
+    const credentials = new CredentialResolver(process.env, env.ONCEPORT_CREDENTIALS_DIR ?? null);
+    const secrets = new SecretScrubber(credentials.secretValues());
+    const dispatcher = createDispatcher({
+      executions: runtime.executions,
+      results: runtime.results,
+      tracer: runtime.tracer,
+      contracts,
+      config: dispatcherConfigFrom(env),
+      credentials,
+      secrets,
+      log: jsonLinesLog('dispatcher', base.LOG_LEVEL, secrets),
+      onAppended: () => runtime.delivery.nudge(),
+    });
+    return {
+      module: DispatcherModule,
+      providers: [{ provide: DISPATCHER, useValue: dispatcher }, DispatchTriggersConsumer],
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { JsonValue } from '@onceport/contracts';
+import { type ExecutionCommand, type ToolContract, newExecutionId } from '@onceport/domain';
+import { acceptCommand } from '@onceport/domain/testing';
+import type { CausationContext, ExecutionRepository } from '@onceport/runtime';
+
+/** Arguments create_deployment (demo.yaml) accepts. */
+export const DEPLOY_ARGUMENTS: Readonly<Record<string, JsonValue>> = { project: 'shop', environment: 'staging', version: '1.4.2', strategy: 'rolling' };
+
+export interface SeedOptions {
+  readonly arguments?: Readonly<Record<string, JsonValue>>;
+  readonly traceparent?: string;
+  /** Default true; false leaves it `accepted`. */
+  readonly authorize?: boolean;
+}
+
+/**
+ * An execution of `contract` accepted and authorized through the repository: what intake and
+ * authorization will have written before the dispatcher hears of it.
+ */
+export async function seedExecution(executions: ExecutionRepository, contract: ToolContract, options: SeedOptions = {}): Promise<string> {
+  const executionId = newExecutionId(Date.now(), randomBytes(10));
+  const context: CausationContext = { causationId: 'test:seed', actor: 'agent:test', traceparent: options.traceparent ?? null };
+  const sample = acceptCommand();
+  if (sample.type !== 'AcceptExecution') throw new Error('acceptCommand() should build an AcceptExecution');
+  const target = contract.channel === 'http' ? contract.target.origin : `ssh://${contract.target.user}@${contract.target.host}:${contract.target.port}`;
+  const args = options.arguments ?? DEPLOY_ARGUMENTS;
+  const accept: ExecutionCommand = acceptCommand({
+    executionId,
+    tool: contract.name,
+    channel: contract.channel,
+    arguments: args,
+    effectClass: contract.effect,
+    record: { ...sample.data.record, tool: contract.name, channel: contract.channel, target, credential_ref: contract.credentialRef, arguments: args },
+  });
+  await executions.handle(executionId, (_loaded, now) => ({ ...accept, metadata: { now } }), context);
+  if (options.authorize !== false) {
+    await executions.handle(executionId, (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test-policy' }, metadata: { now } }), context);
+  }
+  return executionId;
+}
+
+/** A fresh W3C traceparent, as intake would start one. */
+export function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+}
