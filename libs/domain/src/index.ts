@@ -2,3 +2,4 @@ export * from './execution';
 export * from './matching';
 export * from './tool-contracts';
 export * from './fingerprint';
+export * from './authorization';

@@ -1,1 +1,17 @@
-export {};
+export { AuthorizationModule } from './authorization.module';
+export { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorization.options';
+export { type AuthorizationEnv, authorizationEnvShape, loadAuthorizationOptions } from './authorization.settings';
+export {
+  AUTHORIZATION_SERVICE,
+  VAULT_LOCKED_REASON,
+  type AuthorizationDecision,
+  type AuthorizationInput,
+  type AuthorizationRung,
+  approvalIdFor,
+  decideAuthorization,
+} from './authorize-execution/decide-authorization';
+export { type AuthorizationOutcome, AuthorizeExecutionHandler, type AuthorizeExecutionDependencies } from './authorize-execution/authorize-execution.handler';
+export { AUTHORIZATION_DURABLE } from './authorize-execution/execution-accepted.consumer';
+export { SessionGrants } from './sessions/session-grants';
+export { VaultRepository } from './vault/vault.repository';
+export { type Log, jsonLog } from './shared/log';

@@ -1,7 +1,17 @@
 import { TOOL_NAME_PATTERN } from '@onceport/domain';
 import { z } from 'zod';
 
-// The raw YAML shape. Every field carries its own "expected" text: those are what operators read.
+// The raw YAML shape of ONCEPORT_ACTORS_FILE. Every field carries its own "expected" text: those
+// are what operators read.
+//
+//   actors:
+//     - id: agent:deploy-bot                 # the authenticated identity that enters fingerprints
+//       api_keys_sha256: [<64 hex>, …]       # hashes only; several while a key rotates (see api-key.ts)
+//       tools: [create_deployment]           # or "*"
+//       session_grant: automatic             # automatic | human (default): what a new agent process gets
+//   admins:                                  # operators of the admin API
+//     - id: ops:alice
+//       api_keys_sha256: [<64 hex>]
 
 export const PRINCIPAL_ID_EXPECTED = 'an identity such as agent:deploy-bot or ops:alice (letters, digits and . _ : @ / + -, at most 128)';
 export const KEY_HASH_EXPECTED =

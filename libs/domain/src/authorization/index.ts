@@ -1,0 +1,3 @@
+export { type VaultState, NEVER_LOCKED, evolveVault, vaultState } from './vault-state';
+export { type VaultCommand, decideVault } from './decide-vault';
+export { type SessionGrant, effectiveAgentProcess, sessionGranted } from './session-grant';
