@@ -3,7 +3,7 @@ import type { AppendResult, NewEvent, StoredEvent } from './event';
 import { DuplicateEventError, WrongExpectedVersionError } from './errors';
 import type { AppendOptions, EventStore, ReadAllOptions } from './event-store.port';
 import { contentHash } from './hash-chain';
-import type { Queryable } from './queryable';
+import { type ClientPool, type Queryable, inTransaction } from './queryable';
 import { STORED_EVENT_COLUMNS, rowToStoredEvent, type StoredEventRow } from './stored-event-row';
 
 const INSERT_EVENTS = `
@@ -16,9 +16,6 @@ ORDER BY e.n
 RETURNING global_position::text AS global_position`;
 
 const CURRENT_VERSION = `SELECT coalesce(max(stream_version), 0) AS version FROM onceport.events WHERE stream_id = $1`;
-
-// How often an `expectedVersion: 'any'` append re-reads the stream end after losing a race.
-const ANY_VERSION_ATTEMPTS = 10;
 
 export class PostgresEventStore implements EventStore {
   constructor(
@@ -34,15 +31,16 @@ export class PostgresEventStore implements EventStore {
       if (!Number.isInteger(expected) || expected < 0) throw new RangeError(`append to ${streamId}: bad expected version ${expected}`);
       return this.insert(db, streamId, events, expected);
     }
-    for (let attempt = 1; ; attempt++) {
-      const current = await db.query<{ version: number }>(CURRENT_VERSION, [streamId]);
-      try {
-        return await this.insert(db, streamId, events, current.rows[0]?.version ?? 0);
-      } catch (error) {
-        // Inside a caller's transaction a failed statement aborts it: retrying there is pointless.
-        if (!(error instanceof WrongExpectedVersionError) || options.tx || attempt >= ANY_VERSION_ATTEMPTS) throw error;
-      }
-    }
+    // Appends "wherever the stream ends" take turns on a per-stream advisory lock: optimistic
+    // retries would make a herd of fifty writers cost seconds of failed inserts.
+    const appendAtEnd = async (tx: Queryable): Promise<AppendResult> => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [streamId]);
+      const current = await tx.query<{ version: number }>(CURRENT_VERSION, [streamId]);
+      return this.insert(tx, streamId, events, current.rows[0]?.version ?? 0);
+    };
+    if (options.tx) return appendAtEnd(options.tx);
+    if (!isClientPool(this.db)) return appendAtEnd(this.db);
+    return inTransaction(this.db, appendAtEnd);
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
@@ -101,4 +99,8 @@ function translateAppendError(error: unknown, streamId: string, expected: number
     return new DuplicateEventError(streamId, error.detail ?? error.message);
   }
   return error;
+}
+
+function isClientPool(db: Queryable): db is ClientPool {
+  return typeof (db as Partial<ClientPool>).connect === 'function';
 }

@@ -1,5 +1,5 @@
 export { type CausationContext, fromStoredEvent, toNewEvent } from './execution/envelopes';
-export { ExecutionRepository, type HandledCommand, type LoadedExecution } from './execution/execution-repository';
+export { ExecutionRepository, type HandleOptions, type HandledCommand, type LoadedExecution } from './execution/execution-repository';
 export type { ConsumerSpec, EventConsumer, EventDelivery } from './delivery/event-delivery.port';
 export { InProcessDelivery } from './delivery/in-process-delivery';
 export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jetstream-delivery';

@@ -49,7 +49,8 @@ export class StoreChangeFeed {
     while (this.running) {
       try {
         await this.ensureListening();
-        const events = await readCommittedAfter(this.pool, this.checkpoint!, this.options.batchSize ?? 1000);
+        this.checkpoint ??= await headCheckpoint(this.pool);
+        const events = await readCommittedAfter(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
         const last = events[events.length - 1];
         if (!last) {
           await this.wakeup.wait(this.options.pollIntervalMs ?? 250);

@@ -1,6 +1,12 @@
-import { executionIdOfStream } from '@onceport/contracts';
+import { EXECUTION_EVENT_TYPES, executionIdOfStream } from '@onceport/contracts';
 import { StoreChangeFeed } from '@onceport/event-store';
 import type { Pool } from 'pg';
+
+// A retry attaching or an answer being delivered changes nothing a waiting call would say; waking
+// fifty waiters for each of fifty attaching retries is what would make a herd slow.
+const CHANGES_THE_ANSWER: ReadonlySet<string> = new Set<string>(
+  EXECUTION_EVENT_TYPES.filter((type) => type !== 'RetryAttached' && type !== 'ResultDelivered'),
+);
 
 /**
  * Wakes calls waiting on an execution when its stream grows. The store is the only truth: a
@@ -14,6 +20,7 @@ export class ExecutionWatcher {
     this.feed = new StoreChangeFeed(pool, { pollIntervalMs: 250, onError });
     this.feed.onEvents((events) => {
       for (const event of events) {
+        if (!CHANGES_THE_ANSWER.has(event.type)) continue;
         const executionId = executionIdOfStream(event.streamId);
         const waiting = executionId ? this.waiters.get(executionId) : undefined;
         if (!waiting) continue;

@@ -90,9 +90,10 @@ export class CallToolService {
     const intent = fingerprintIntent({ contract, actor: request.actor, intentScope, arguments: args }, this.deps.keyring);
     const streams = intent.matching.map((fingerprint) => intentStreamId(fingerprint, request.actor, intentScope));
     const context = this.causation(request);
+    const receivedAt = Date.now();
     for (;;) {
       const { claims, version } = await readIntentClaims(this.deps.runtime.store, streams);
-      const candidates = await this.loadCandidates(claims.slice(-CANDIDATES));
+      const candidates = await this.loadCandidates(claims.slice(-CANDIDATES), receivedAt);
       if (candidates === 'claim_in_progress') {
         await sleep(10);
         continue;
@@ -100,7 +101,7 @@ export class CallToolService {
       const now = new Date();
       const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);
       if (match.kind !== 'new') {
-        await this.deps.runtime.executions.handle(match.executionId, (_loaded, at) => attachCommand(request, at), context);
+        await this.deps.runtime.executions.handle(match.executionId, (_loaded, at) => attachCommand(request, at), context, { appendAnywhere: true });
         return { executionId: match.executionId, created: false };
       }
       const executionId = newExecutionId(now.getTime(), randomBytes(10));
@@ -133,12 +134,12 @@ export class CallToolService {
   }
 
   /** The claimed executions' states; a fresh claim whose acceptance is not written yet means "wait". */
-  private async loadCandidates(claims: readonly IntentClaim[]): Promise<KnownExecutionState[] | 'claim_in_progress'> {
+  private async loadCandidates(claims: readonly IntentClaim[], receivedAt: number): Promise<KnownExecutionState[] | 'claim_in_progress'> {
     const loaded = await Promise.all(claims.map((claim) => this.deps.runtime.executions.load(claim.executionId)));
     const known: KnownExecutionState[] = [];
     for (const [i, execution] of loaded.entries()) {
       if (execution.state.status !== 'none') {
-        known.push(execution.state);
+        known.push(asSeenWhenReceived(execution, receivedAt));
         continue;
       }
       const claimedAt = Date.parse(claims[i]?.claimedAt ?? '');
@@ -164,6 +165,18 @@ export class CallToolService {
     const trace = currentTraceContext();
     return { causationId: requestIdOf(request), actor: request.actor, traceparent: trace.traceparent, tracestate: trace.tracestate };
   }
+}
+
+/**
+ * A call that arrived while the prior execution's result was not yet delivered is a retry of it,
+ * however long this replica took to get to it: judge it by the state at arrival, not at processing.
+ */
+function asSeenWhenReceived(execution: LoadedExecution, receivedAt: number): KnownExecutionState {
+  const state = execution.state as KnownExecutionState;
+  if (state.status !== 'completed') return state;
+  const firstDelivery = execution.events.find((event) => event.type === 'ResultDelivered');
+  if (!firstDelivery || Date.parse(firstDelivery.metadata.occurredAt) <= receivedAt) return state;
+  return { ...state, status: 'completed_result_not_delivered' };
 }
 
 function attachCommand(request: ToolCallRequest, now: Date): ExecutionCommand {

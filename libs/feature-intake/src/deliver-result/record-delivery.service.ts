@@ -19,6 +19,8 @@ export class RecordDeliveryService {
         answer.execution_id,
         (_loaded, now) => ({ type: 'RecordDelivery', metadata: { now }, data: { transport, replay: answer.replay, correlation } }),
         { causationId: correlation.requestId ?? `${transport}:${String(correlation.jsonRpcId ?? '')}` },
+        // Deliveries are facts about connections; they commute with everything else on the stream.
+        { appendAnywhere: true },
       );
     } catch (error) {
       // A second "first" delivery (two callers answered at once) is refused by the decider: the

@@ -11,6 +11,14 @@ export interface LoadedExecution {
   readonly events: readonly ExecutionEventEnvelope[];
 }
 
+export interface HandleOptions {
+  /**
+   * Append wherever the stream ends instead of at the loaded version: only for commands whose
+   * events commute with anything else (a retry attaching), so a herd of them doesn't fight.
+   */
+  readonly appendAnywhere?: boolean;
+}
+
 export interface HandledCommand extends LoadedExecution {
   /** What this call appended; empty when the decider saw nothing new to record (a redelivery). */
   readonly appended: readonly ExecutionEventEnvelope[];
@@ -46,6 +54,7 @@ export class ExecutionRepository {
     executionId: string,
     commandFor: (loaded: LoadedExecution, now: Date) => ExecutionCommand | null,
     context: CausationContext,
+    options: HandleOptions = {},
   ): Promise<HandledCommand> {
     for (let attempt = 1; ; attempt++) {
       const loaded = await this.load(executionId);
@@ -55,8 +64,11 @@ export class ExecutionRepository {
       const decided = decide(command, loaded.state);
       if (decided.length === 0) return { ...loaded, appended: [] };
       const newEvents = decided.map((event) => toNewEvent(executionId, event, context, now));
+      let loadedVersionAfter = loaded.version + newEvents.length;
       try {
-        await this.store.append(executionStreamId(executionId), newEvents, { expectedVersion: loaded.version });
+        const expectedVersion = options.appendAnywhere ? 'any' : loaded.version;
+        const appendedAt = await this.store.append(executionStreamId(executionId), newEvents, { expectedVersion });
+        loadedVersionAfter = appendedAt.nextExpectedVersion;
       } catch (error) {
         if (error instanceof WrongExpectedVersionError && attempt < CONFLICT_RETRIES) {
           // Jitter spreads a herd of writers (e.g. many retries attaching at once) over time.
@@ -68,7 +80,7 @@ export class ExecutionRepository {
       const appended = newEvents.map((e, i) => ({ ...decided[i], schemaVersion: e.schemaVersion, metadata: e.metadata }) as unknown as ExecutionEventEnvelope);
       let state = loaded.state;
       for (const event of appended) state = evolve(state, event);
-      return { state, version: loaded.version + appended.length, events: [...loaded.events, ...appended], appended };
+      return { state, version: loadedVersionAfter, events: [...loaded.events, ...appended], appended };
     }
   }
 }

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { TestNatsServer } from '@onceport/messaging/testing';
+import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type TestTarget, startTestTarget } from '@onceport/test-target';
+
+/** Secrets configured for the demo contracts' credential refs; scenario 8 looks for leaks of these. */
+export const SECRETS = {
+  ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-deploy-4f1e9c2a7b',
+  ONCEPORT_CREDENTIAL_MAIL_API: 'sekret-mail-8d3c1f0e55',
+  ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-pay-77aa91c3d0',
+  ONCEPORT_CREDENTIAL_CI_READONLY: 'sekret-ci-0b6e2d4f19',
+};
+
+export const KEYS = { a: 'key-agent-a-3k9s', b: 'key-agent-b-7q2w', limited: 'key-limited-5t8e' };
+
+/** Three Onceport services as separate processes over a private JetStream and a fresh database, aimed at a real test target. */
+export interface Pipeline {
+  readonly db: TestDatabase;
+  readonly nats: TestNatsServer;
+  readonly target: TestTarget;
+  readonly fixture: GatewayFixture;
+  readonly intake: AppProcess;
+  readonly authorization: AppProcess;
+  readonly dispatcher: AppProcess;
+  readonly traceFile: string;
+  stop(): Promise<void>;
+}
+
+export async function startPipeline(): Promise<Pipeline> {
+  const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
+  const fixture = writeGatewayFixture(
+    target.url,
+    [
+      { id: 'agent:a', key: KEYS.a, tools: '*' },
+      { id: 'agent:b', key: KEYS.b, tools: '*' },
+      { id: 'agent:limited', key: KEYS.limited, tools: ['get_build_status'] },
+    ],
+    db.url,
+    nats.url,
+  );
+  const traceFile = join(fixture.dir, 'spans.jsonl');
+  const env = fixture.env({ ...SECRETS, ONCEPORT_TRACE_FILE: traceFile, ONCEPORT_ANSWER_WAIT_MS: '8000' });
+  // Authorization and dispatcher first: intake's calls should find them consuming.
+  const [authorization, dispatcher] = await Promise.all([startAppProcess('authorization', env), startAppProcess('dispatcher', env)]);
+  const intake = await startAppProcess('intake', env);
+  return {
+    db,
+    nats,
+    target,
+    fixture,
+    intake,
+    authorization,
+    dispatcher,
+    traceFile,
+    async stop() {
+      await Promise.all([intake.stop(), authorization.stop(), dispatcher.stop()]);
+      await Promise.all([target.stop(), nats.stop()]);
+      await db.drop();
+    },
+  };
+}
+
+export async function mcpClient(pipeline: Pipeline, key: string): Promise<Client> {
+  const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${pipeline.intake.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  return client;
+}
+
+export interface Answer {
+  execution_id: string;
+  state: string;
+  replay: boolean;
+  attached: boolean;
+  target_status: number | null;
+  next_step: string;
+  result: { body: unknown } | null;
+  denial: { code: string; reason: string } | null;
+}
+
+export function answerOf(result: unknown): Answer {
+  return (result as CallToolResult).structuredContent as unknown as Answer;
+}
+
+export async function rest(pipeline: Pipeline, method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${pipeline.intake.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+export async function timeline(pipeline: Pipeline, executionId: string, key: string): Promise<string[]> {
+  const { body } = await rest(pipeline, 'GET', `/v1/executions/${executionId}`, key);
+  return ((body['timeline'] as { type: string }[]) ?? []).map((entry) => entry.type);
+}
+
+export async function executionCount(pipeline: Pipeline): Promise<number> {
+  const result = await pipeline.db.pool.query<{ n: string }>("SELECT count(*) AS n FROM onceport.events WHERE event_type = 'ExecutionAccepted'");
+  return Number(result.rows[0]?.n);
+}
+
+export function spans(pipeline: Pipeline): { traceId: string; name: string; service: string; attributes: Record<string, unknown> }[] {
+  try {
+    return readFileSync(pipeline.traceFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
+}
+
+export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

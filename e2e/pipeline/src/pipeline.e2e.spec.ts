@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { EXECUTION_STREAM_NAME } from '@onceport/messaging';
+import { type Answer, KEYS, SECRETS, type Pipeline, answerOf, executionCount, mcpClient, rest, spans, startPipeline, timeline, until } from './pipeline-harness';
+
+/**
+ * The product's first path, end to end: intake, authorization and dispatcher as separate processes
+ * over JetStream and PostgreSQL, an MCP SDK client, and a real HTTP target that counts effects.
+ */
+describe('agents call tools through Onceport (three processes, JetStream, PostgreSQL)', () => {
+  let pipeline: Pipeline;
+
+  beforeAll(async () => {
+    pipeline = await startPipeline();
+  }, 180_000);
+  afterAll(() => pipeline?.stop(), 60_000);
+
+  const deployments = (project: string): number =>
+    pipeline.target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === project).length;
+  const deploy = (project: string, extra: Record<string, unknown> = {}) => ({
+    name: 'create_deployment',
+    arguments: { project, environment: 'staging', version: '1.4.2', notes: 'first draft', ...extra },
+  });
+
+  it('1. a call completes: the agent gets the result and the execution id; 1 effect', async () => {
+    const client = await mcpClient(pipeline, KEYS.a);
+    const answer = answerOf(await client.callTool(deploy('one')));
+    expect(answer).toMatchObject({ state: 'completed_result_not_delivered', replay: false, attached: false, target_status: 201 });
+    expect(answer.execution_id).toMatch(/^exe_/);
+    expect(answer.result?.body).toMatchObject({ params: { project: 'one' }, idempotency_key: answer.execution_id });
+    expect(deployments('one')).toBe(1);
+    const events = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('ResultDelivered'));
+    expect(events).toEqual(['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved', 'ResultDelivered']);
+    await client.close();
+  });
+
+  it('2. the client connection drops after the target applied; a re-issued call on a new session gets the stored result as a replay; 1 effect', async () => {
+    pipeline.target.setBehavior({ route: 'deployments', delay_ms: 1500, times: 1 });
+    const first = await mcpClient(pipeline, KEYS.a);
+    const sessionId = (first.transport as unknown as { sessionId: string }).sessionId;
+    // A raw POST we abort: the connection drops while the target is still working.
+    const aborted = new AbortController();
+    const dropped = fetch(`${pipeline.intake.url}/mcp`, {
+      method: 'POST',
+      signal: aborted.signal,
+      headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: deploy('two') }),
+    }).then((r) => r.text()).catch(() => 'dropped');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    aborted.abort();
+    expect(await dropped).toBe('dropped');
+    await until(async () => deployments('two'), (n) => n === 1);
+
+    const second = await mcpClient(pipeline, KEYS.a); // new session, new JSON-RPC id
+    const answer = answerOf(await second.callTool(deploy('two')));
+    expect(answer).toMatchObject({ state: 'completed_result_not_delivered', replay: true, attached: true, target_status: 201 });
+    expect(deployments('two')).toBe(1);
+    const events = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('ResultDelivered'));
+    expect(events).toContain('RetryAttached');
+    expect(events.filter((t) => t === 'ResultDelivered')).toHaveLength(1);
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('3. a re-drafted generated argument attaches (1 effect); another actor or another intent scope is a new execution', async () => {
+    const emails = (campaign: string): number =>
+      pipeline.target.effects({ route: 'emails' }).filter((e) => (e.body as { campaign_id?: string }).campaign_id === campaign).length;
+    const email = (body: string) => ({
+      name: 'send_email',
+      arguments: { recipient: 'Ana@Example.com', campaign_id: 'spring-launch', subject: 'Hello', body },
+    });
+    const a = await mcpClient(pipeline, KEYS.a);
+    const original = answerOf(await a.callTool(email('Dear Ana, first draft.')));
+    expect(original.state).toBe('completed_result_not_delivered');
+    // The model re-drafts the body (a generated argument) and calls again on a new session.
+    const again = await mcpClient(pipeline, KEYS.a);
+    const redrafted = answerOf(await again.callTool(email('Hi Ana — a rewritten body.')));
+    expect(redrafted).toMatchObject({ execution_id: original.execution_id, attached: true, replay: true });
+    expect(emails('spring-launch')).toBe(1);
+
+    const b = await mcpClient(pipeline, KEYS.b);
+    const otherActor = answerOf(await b.callTool(email('Dear Ana, first draft.')));
+    expect(otherActor.execution_id).not.toBe(original.execution_id);
+    const otherScope = answerOf(await a.callTool({ ...email('Dear Ana, first draft.'), _meta: { 'onceport/intent_scope': 'run:another' } }));
+    expect(otherScope.execution_id).not.toBe(original.execution_id);
+    expect(emails('spring-launch')).toBe(3);
+    await Promise.all([a.close(), again.close(), b.close()]);
+  });
+
+  it('4. 50 concurrent identical calls from one actor: one execution, 1 effect, every caller told the same id', async () => {
+    pipeline.target.setBehavior({ route: 'deployments', delay_ms: 300, times: 1 });
+    const clients = await Promise.all(Array.from({ length: 10 }, () => mcpClient(pipeline, KEYS.a)));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % clients.length]!.callTool(deploy('four'), undefined, { timeout: 60_000 }).then(answerOf)));
+    expect(new Set(answers.map((x) => x.execution_id)).size).toBe(1);
+    expect(deployments('four')).toBe(1);
+    await Promise.all(clients.map((c) => c.close()));
+  });
+
+  it('5. the target accepts then resets: "outcome unknown", never "failed"; a retry is not re-sent; at most 1 effect', async () => {
+    pipeline.target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
+    const client = await mcpClient(pipeline, KEYS.a);
+    const answer = answerOf(await client.callTool(deploy('five')));
+    expect(answer.state).toBe('dispatched_unknown');
+    expect(answer.next_step).toMatch(/do not call again/);
+    const retry = answerOf(await client.callTool(deploy('five')));
+    expect(retry).toMatchObject({ execution_id: answer.execution_id, state: 'dispatched_unknown', attached: true });
+    expect(deployments('five')).toBe(1);
+    await client.close();
+  });
+
+  it('6. a JetStream message delivered twice to the dispatcher: 1 effect', async () => {
+    const client = await mcpClient(pipeline, KEYS.a);
+    const answer = answerOf(await client.callTool(deploy('six')));
+    expect(deployments('six')).toBe(1);
+    const authorized = await pipeline.db.pool.query(
+      `SELECT event_id, event_type, schema_version, data, metadata, stream_id, stream_version, global_position::text AS position
+       FROM onceport.events WHERE stream_id = $1 AND event_type = 'ExecutionAuthorized'`,
+      [`execution-${answer.execution_id}`],
+    );
+    const row = authorized.rows[0];
+    const nc = await connect({ servers: pipeline.nats.url });
+    const wire = { type: row.event_type, schemaVersion: row.schema_version, data: row.data, metadata: { ...row.metadata, eventId: row.event_id }, stream: { id: row.stream_id, version: row.stream_version, position: row.position } };
+    // A different Nats-Msg-Id gets past JetStream's dedup, as a redelivery after an ack was lost would.
+    await jetstream(nc).publish('onceport.execution.execution-authorized.v1', JSON.stringify(wire), { msgID: randomUUID() });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await nc.close();
+    expect(deployments('six')).toBe(1);
+    expect(EXECUTION_STREAM_NAME).toBe('ONCEPORT_EXECUTION');
+    await client.close();
+  });
+
+  it('7. an actor not allowed the tool, and a locked vault: denied, 0 effects, and a retry gets the same denial', async () => {
+    const limited = await mcpClient(pipeline, KEYS.limited);
+    const denied = answerOf(await limited.callTool(deploy('seven')));
+    expect(denied).toMatchObject({ state: 'denied', denial: { code: 'actor_not_allowed' } });
+    const again = answerOf(await limited.callTool(deploy('seven')));
+    expect(again).toMatchObject({ execution_id: denied.execution_id, state: 'denied', attached: true });
+
+    const lock = await fetch(`${pipeline.authorization.url}/v1/admin/vault/lock`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pipeline.fixture.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'incident 42' }),
+    });
+    expect(lock.status).toBeLessThan(300);
+    const a = await mcpClient(pipeline, KEYS.a);
+    const locked = answerOf(await a.callTool(deploy('seven-locked')));
+    expect(locked).toMatchObject({ state: 'denied', denial: { code: 'vault_locked' } });
+    expect(answerOf(await a.callTool(deploy('seven-locked')))).toMatchObject({ execution_id: locked.execution_id, state: 'denied' });
+    await fetch(`${pipeline.authorization.url}/v1/admin/vault/unlock`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pipeline.fixture.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'incident over' }),
+    });
+    expect(deployments('seven') + deployments('seven-locked')).toBe(0);
+    await Promise.all([limited.close(), a.close()]);
+  });
+
+  it('8. a configured secret never appears in the events table, the logs or the spans', async () => {
+    const dump = await pipeline.db.pool.query<{ t: string }>('SELECT string_agg(e::text, E"\\n") AS t FROM onceport.events e'.replace('E"\\n"', "E'\\n'"));
+    const logs = [pipeline.intake, pipeline.authorization, pipeline.dispatcher].map((p) => p.output()).join('\n');
+    await new Promise((resolve) => setTimeout(resolve, 500)); // spans are exported in batches
+    const spanText = JSON.stringify(spans(pipeline));
+    expect(spanText.length).toBeGreaterThan(100);
+    for (const secret of Object.values(SECRETS)) {
+      expect(dump.rows[0]?.t ?? '').not.toContain(secret);
+      expect(logs).not.toContain(secret);
+      expect(spanText).not.toContain(secret);
+    }
+    // ...while the target did receive it, so the test would see a leak if there were one.
+    expect(pipeline.target.effects({ route: 'deployments' }).length).toBeGreaterThan(0);
+  });
+
+  it('traces: one trace per execution across intake, authorization and dispatcher', async () => {
+    const client = await mcpClient(pipeline, KEYS.a);
+    const answer = answerOf(await client.callTool(deploy('traced')));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const all = spans(pipeline);
+    const intakeSpan = all.find((s) => s.attributes['onceport.execution_id'] === answer.execution_id && s.name.startsWith('intake'));
+    expect(intakeSpan).toBeDefined();
+    const services = new Set(all.filter((s) => s.traceId === intakeSpan?.traceId).map((s) => s.service));
+    expect(services).toEqual(new Set(['intake', 'authorization', 'dispatcher']));
+    await client.close();
+  });
+
+  describe('bad input gets a clear error and creates nothing', () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${pipeline.intake.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+
+    it('malformed JSON → -32700; valid JSON that is not JSON-RPC → -32600; no key or a wrong key → 401', async () => {
+      const before = await executionCount(pipeline);
+      const malformed = await post('{"jsonrpc": "2.0", "method": ');
+      expect(malformed.status).toBe(400);
+      expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
+      const notRpc = await post(JSON.stringify({ hello: 'world' }));
+      expect(((await notRpc.json()) as { error: { code: number } }).error.code).toBe(-32600);
+      expect((await post('{}', { authorization: 'Bearer wrong' })).status).toBe(401);
+      expect((await rest(pipeline, 'POST', '/v1/executions', null, { tool: 'create_deployment', arguments: {} })).status).toBe(401);
+      expect(await executionCount(pipeline)).toBe(before);
+    });
+
+    it('unknown tool and schema violations → -32602 naming the failing path; oversized body → 413', async () => {
+      const before = await executionCount(pipeline);
+      const client = await mcpClient(pipeline, KEYS.a);
+      await expect(client.callTool({ name: 'launch_rocket', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.callTool({ name: 'create_deployment', arguments: { project: 'Bad Name!', environment: 'staging', version: '1' } })).rejects.toThrow(/\$\.project/);
+      const huge = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, { tool: 'create_deployment', arguments: { project: 'x', environment: 'staging', version: 'v', notes: 'n'.repeat(2 * 1024 * 1024) } });
+      expect(huge.status).toBe(413);
+      expect(await executionCount(pipeline)).toBe(before);
+      await client.close();
+    });
+  });
+
+  describe('REST with Idempotency-Key (IETF httpapi draft)', () => {
+    const body = (project: string) => ({ tool: 'create_deployment', arguments: { project, environment: 'staging', version: '9.9.9' } });
+
+    it('same key, same payload after completion → the stored response; other payload → 422; in flight → 409', async () => {
+      const key = `idem-${randomUUID()}`;
+      const first = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-one'), { 'idempotency-key': key });
+      expect(first.status).toBe(200);
+      const again = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-one'), { 'idempotency-key': key });
+      expect(again.body).toMatchObject({ execution_id: first.body['execution_id'], replay: true });
+      const other = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-other'), { 'idempotency-key': key });
+      expect(other.status).toBe(422);
+      expect(deployments('rest-one') + deployments('rest-other')).toBe(1);
+
+      pipeline.target.setBehavior({ route: 'deployments', delay_ms: 2500, times: 1 });
+      const slowKey = `idem-${randomUUID()}`;
+      const slow = rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-slow'), { 'idempotency-key': slowKey });
+      await until(async () => deployments('rest-slow'), (n) => n === 1, 10_000);
+      const inFlight = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-slow'), { 'idempotency-key': slowKey });
+      expect(inFlight.status).toBe(409);
+      expect(inFlight.body['execution_id']).toBe((await slow).body['execution_id']);
+    });
+
+    it('GET /v1/executions/{id} shows state and timeline to its actor, and nothing to another', async () => {
+      const created = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-get'));
+      const id = String(created.body['execution_id']);
+      const mine = await rest(pipeline, 'GET', `/v1/executions/${id}`, KEYS.a);
+      expect(mine.status).toBe(200);
+      expect((mine.body['timeline'] as unknown[]).length).toBeGreaterThan(2);
+      expect((await rest(pipeline, 'GET', `/v1/executions/${id}`, KEYS.b)).status).toBe(404);
+    });
+  });
+});
+
+export type { Answer };
