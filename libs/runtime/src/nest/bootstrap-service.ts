@@ -64,7 +64,8 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   @Module({ imports: [RuntimeModule.forRoot(runtime), feature], providers: [RuntimeLifecycle] })
   class ServiceModule {}
   const app = await NestFactory.create(ServiceModule, { logger: ['error', 'warn'], bodyParser: false });
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  // useProcessExit: a clean stop exits 0 instead of re-raising the signal (which looks like a kill).
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.listen(env.PORT, process.env['HOST'] ?? '0.0.0.0');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
