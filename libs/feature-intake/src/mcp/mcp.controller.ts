@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { All, Controller, Inject, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type JSONRPCResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { ExecutionStatus } from '@onceport/contracts';
 import { bearerToken } from '@onceport/config';
+import type { AgentAnswer } from '../answer/agent-answer';
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
@@ -11,6 +14,7 @@ import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '../rest/rea
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
 import { McpSessions } from './mcp-sessions';
 import { createMcpServer } from './mcp-server.factory';
+import { resumeStream } from './mcp-stream-resumption';
 import { PgMcpEventStore } from './pg-mcp-event-store';
 
 /**
@@ -58,6 +62,8 @@ export class McpController {
       if (owner !== actor.id) return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
     }
     if (req.method === 'DELETE' && claimedSession) await this.sessions.end(claimedSession);
+    const lastEventId = headerOf(req, 'last-event-id');
+    if (req.method === 'GET' && claimedSession && lastEventId) return this.resume(req, res, claimedSession, lastEventId);
 
     let sessionId: string | null = claimedSession;
     const transport = new StreamableHTTPServerTransport({
@@ -66,7 +72,7 @@ export class McpController {
         sessionId = id;
         await this.sessions.register(id, actor.id);
       },
-      eventStore: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId ?? undefined),
+      eventStore: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId ?? undefined, requestIdsOf(body)),
     });
     if (claimedSession) adoptSession(transport, claimedSession);
     const server = createMcpServer(
@@ -76,6 +82,54 @@ export class McpController {
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
+
+  /** A dropped stream picked up again, on whichever replica the client reached (see {@link resumeStream}). */
+  private async resume(req: IncomingMessage, res: ServerResponse, sessionId: string, lastEventId: string): Promise<void> {
+    if (!headerOf(req, 'accept')?.includes('text/event-stream')) return send(res, 406, jsonRpcError(-32000, 'Not Acceptable: Client must accept text/event-stream'));
+    const version = headerOf(req, 'mcp-protocol-version');
+    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return send(res, 400, jsonRpcError(-32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`));
+    }
+    await resumeStream(
+      res,
+      {
+        store: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId),
+        sessionId,
+        lastEventId,
+        // An answer written here was delivered here: the POST that started the call never finished.
+        onResponseWritten: (response) => this.recordDelivery(response, sessionId),
+      },
+      { pollMs: RESUME_POLL_MS, keepAliveMs: KEEP_ALIVE_MS, followMs: this.deps.settings.maxWaitMs + RESUME_FOLLOW_MARGIN_MS },
+    );
+  }
+
+  private recordDelivery(response: JSONRPCResponse, sessionId: string): void {
+    const answer = answerIn(response);
+    if (!answer) return;
+    void this.delivery.delivered(answer, 'mcp', { transport: 'mcp', jsonRpcId: response.id ?? null, sessionId, requestId: null }).catch(() => undefined);
+  }
+}
+
+/** A resumed stream is looked at this often for events stored by the replica answering the call. */
+const RESUME_POLL_MS = 100;
+const KEEP_ALIVE_MS = 15_000;
+/** A call is answered at most the longest wait after it started; past that, the client resumes again. */
+const RESUME_FOLLOW_MARGIN_MS = 30_000;
+
+/** The JSON-RPC requests of a POST body: its stream is complete once each has its response. */
+function requestIdsOf(body: unknown): RequestId[] {
+  const messages: unknown[] = Array.isArray(body) ? body : body === undefined ? [] : [body];
+  return messages.flatMap((message) => (isJSONRPCRequest(message) ? [message.id] : []));
+}
+
+/** The agent answer a tool call's result carries (see `toCallToolResult`), or null. */
+function answerIn(response: JSONRPCResponse): AgentAnswer | null {
+  if (!isJSONRPCResultResponse(response)) return null;
+  const content = response.result['structuredContent'];
+  if (typeof content !== 'object' || content === null) return null;
+  const answer = content as Partial<AgentAnswer>;
+  const ok = typeof answer.execution_id === 'string' && typeof answer.replay === 'boolean' && ExecutionStatus.safeParse(answer.state).success;
+  return ok ? (answer as AgentAnswer) : null;
 }
 
 /**

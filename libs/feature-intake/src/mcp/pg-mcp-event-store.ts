@@ -1,6 +1,14 @@
 import type { EventStore as McpEventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Queryable } from '@onceport/event-store';
+
+/** Where the priming event of a request stream keeps the ids of the requests the stream answers. */
+const AWAITS = 'onceport/awaits';
+
+export interface StoredStreamEvent {
+  readonly eventId: string;
+  readonly message: unknown;
+}
 
 /**
  * The SSE events of one MCP session, in PostgreSQL. Bound to the session it serves: a client can
@@ -10,12 +18,17 @@ export class PgMcpEventStore implements McpEventStore {
   constructor(
     private readonly db: Queryable,
     private readonly sessionId: () => string | undefined,
+    /** The JSON-RPC requests of the POST this store's transport serves (none for GET and DELETE). */
+    private readonly awaitedRequests: readonly RequestId[] = [],
   ) {}
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    // The SDK primes a request stream with an empty message. We keep there which requests the stream
+    // answers: a replica resuming the stream knows from it when the stream is complete.
+    const stored = isPriming(message) ? { [AWAITS]: this.awaitedRequests } : message;
     const result = await this.db.query<{ event_id: string }>(
       'INSERT INTO onceport.mcp_stream_events (stream_id, session_id, message) VALUES ($1, $2, $3) RETURNING event_id::text AS event_id',
-      [streamId, this.sessionId() ?? '', JSON.stringify(message)],
+      [streamId, this.sessionId() ?? '', JSON.stringify(stored)],
     );
     return result.rows[0]?.event_id ?? '';
   }
@@ -27,21 +40,44 @@ export class PgMcpEventStore implements McpEventStore {
   async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
     const anchor = await this.find(lastEventId);
     if (!anchor) throw new Error('unknown Last-Event-ID for this session');
-    const later = await this.db.query<{ event_id: string; message: JSONRPCMessage }>(
-      `SELECT event_id::text AS event_id, message FROM onceport.mcp_stream_events
-       WHERE stream_id = $1 AND session_id = $2 AND event_id > $3 ORDER BY event_id`,
-      [anchor.stream_id, this.sessionId() ?? '', lastEventId],
-    );
-    for (const row of later.rows) await send(row.event_id, row.message);
+    for (const event of await this.eventsAfter(anchor.stream_id, lastEventId)) {
+      if (isMessage(event.message)) await send(event.eventId, event.message as JSONRPCMessage);
+    }
     return anchor.stream_id;
   }
 
+  /** Every event of one of this session's streams after `afterEventId` ('0': all), oldest first, priming events included. */
+  async eventsAfter(streamId: string, afterEventId: string): Promise<StoredStreamEvent[]> {
+    const later = await this.db.query<{ event_id: string; message: unknown }>(
+      `SELECT event_id::text AS event_id, message FROM onceport.mcp_stream_events
+       WHERE stream_id = $1 AND session_id = $2 AND event_id > $3 ORDER BY event_id`,
+      [streamId, this.sessionId() ?? '', afterEventId],
+    );
+    return later.rows.map((row) => ({ eventId: row.event_id, message: row.message }));
+  }
+
   private async find(eventId: string): Promise<{ stream_id: string } | undefined> {
-    if (!/^\d{1,19}$/.test(eventId)) return undefined;
+    if (!/^\d{1,18}$/.test(eventId)) return undefined;
     const result = await this.db.query<{ stream_id: string }>(
       'SELECT stream_id FROM onceport.mcp_stream_events WHERE event_id = $1 AND session_id = $2',
       [eventId, this.sessionId() ?? ''],
     );
     return result.rows[0];
   }
+}
+
+/** The requests a stream answers, from its priming event; null for any other event. */
+export function awaitedRequestsOf(message: unknown): readonly RequestId[] | null {
+  if (typeof message !== 'object' || message === null || !(AWAITS in message)) return null;
+  const awaits = (message as Record<string, unknown>)[AWAITS];
+  return Array.isArray(awaits) ? awaits.filter((id): id is RequestId => typeof id === 'string' || typeof id === 'number') : null;
+}
+
+/** A JSON-RPC message (what a client may be sent), as opposed to a priming event. */
+export function isMessage(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && 'jsonrpc' in message;
+}
+
+function isPriming(message: JSONRPCMessage): boolean {
+  return Object.keys(message).length === 0;
 }

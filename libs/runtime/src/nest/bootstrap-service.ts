@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadEnvConfig } from '@onceport/config';
+import { ActorsFileError, loadEnvConfig } from '@onceport/config';
+import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
 import { OnceportRuntime } from '../onceport-runtime';
 import { runtimeEnvShape } from '../runtime-env';
@@ -60,7 +61,17 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     delivery: env.ONCEPORT_DELIVERY,
     streamReplicas: env.ONCEPORT_STREAM_REPLICAS,
   });
-  const feature = await definition.module(runtime, own, env);
+  let feature: DynamicModule;
+  try {
+    feature = await definition.module(runtime, own, env);
+  } catch (error) {
+    // A broken contract or actors file is the operator's to fix: the message names the file, the
+    // field and the fix; exit like a bad variable does.
+    if (!(error instanceof ToolContractError || error instanceof ActorsFileError)) throw error;
+    process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
+    await runtime.close();
+    process.exit(78); // EX_CONFIG
+  }
   @Module({ imports: [RuntimeModule.forRoot(runtime), feature], providers: [RuntimeLifecycle] })
   class ServiceModule {}
   const app = await NestFactory.create(ServiceModule, { logger: ['error', 'warn'], bodyParser: false });
