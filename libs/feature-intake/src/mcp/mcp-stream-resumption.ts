@@ -1,0 +1,103 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type JSONRPCResponse, type RequestId, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { jsonRpcError } from './json-rpc-shape';
+import { type PgMcpEventStore, awaitedRequestsOf, isMessage } from './pg-mcp-event-store';
+
+/** The SDK's id for a session's standalone GET stream: it never completes. */
+const STANDALONE_STREAM = '_GET_stream';
+
+export interface ResumptionTiming {
+  /** How often the stream is looked at for events another replica stored. */
+  readonly pollMs: number;
+  readonly keepAliveMs: number;
+  /** After this long without completing, the stream ends and the client resumes again. */
+  readonly followMs: number;
+}
+
+export interface ResumedStream {
+  readonly store: PgMcpEventStore;
+  readonly sessionId: string;
+  readonly lastEventId: string;
+  /** Called once each JSON-RPC response has been written to this connection. */
+  readonly onResponseWritten: (response: JSONRPCResponse) => void;
+}
+
+/**
+ * `GET /mcp` with `Last-Event-ID`, served from PostgreSQL instead of the SDK's transport.
+ *
+ * The SDK replays what its event store holds at the moment of the GET and then only passes on what
+ * *its own transport instance* sends. A call whose connection dropped is still being answered by the
+ * transport of the original POST — on another replica, or in another transport on this one — so
+ * through the SDK the resumed stream would never see the answer arrive, and would never end. Here the
+ * stream is followed in the store until every request it answers has its response, then closed.
+ */
+export async function resumeStream(res: ServerResponse, resumed: ResumedStream, timing: ResumptionTiming): Promise<void> {
+  const { store, lastEventId } = resumed;
+  const streamId = await store.getStreamIdForEventId(lastEventId);
+  if (!streamId) {
+    res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify(jsonRpcError(-32000, 'Bad Request: Last-Event-ID is not an event of this session')));
+    return;
+  }
+  const progress = new StreamProgress(streamId);
+  const events = await store.eventsAfter(streamId, '0');
+  for (const event of events) if (BigInt(event.eventId) <= BigInt(lastEventId)) progress.see(event.message);
+
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no', 'mcp-session-id': resumed.sessionId });
+  res.flushHeaders();
+  let closed = false;
+  res.once('close', () => (closed = true));
+  const keepAlive = setInterval(() => res.write(': keepalive\n\n'), timing.keepAliveMs);
+  keepAlive.unref();
+  const deadline = Date.now() + timing.followMs;
+  let cursor = lastEventId;
+  let pending = events.filter((event) => BigInt(event.eventId) > BigInt(lastEventId));
+  try {
+    for (;;) {
+      for (const event of pending) {
+        if (isMessage(event.message)) write(res, event.eventId, event.message, resumed.onResponseWritten);
+        progress.see(event.message);
+        cursor = event.eventId;
+      }
+      if (progress.complete() || closed || Date.now() >= deadline) return;
+      await sleep(timing.pollMs);
+      if (closed) return;
+      pending = await store.eventsAfter(streamId, cursor);
+    }
+  } catch {
+    // The store failed mid-stream: ending the stream is the protocol's way to say "resume again",
+    // and the client still holds the id of the last event it got.
+    return;
+  } finally {
+    clearInterval(keepAlive);
+    if (!closed) res.end();
+  }
+}
+
+function write(res: ServerResponse, eventId: string, message: unknown, onResponseWritten: (response: JSONRPCResponse) => void): void {
+  const response = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message : null;
+  res.write(`event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`, (error) => {
+    if (!error && response) onResponseWritten(response);
+  });
+}
+
+/** Which of the stream's requests have their response: a request stream is complete once all do. */
+class StreamProgress {
+  private awaited: readonly RequestId[] | null = null;
+  private readonly answered = new Set<RequestId>();
+
+  constructor(private readonly streamId: string) {}
+
+  see(message: unknown): void {
+    const awaited = awaitedRequestsOf(message);
+    if (awaited) this.awaited = awaited;
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) this.answered.add(message.id);
+  }
+
+  complete(): boolean {
+    if (this.streamId === STANDALONE_STREAM) return false;
+    // A stream without a priming event (an older client) can only be resumed from its response.
+    if (this.awaited === null) return this.answered.size > 0;
+    return this.awaited.every((id) => this.answered.has(id));
+  }
+}
