@@ -1,3 +1,4 @@
+import type { StoredEvent } from '@onceport/event-store';
 import type { EventHandler, InboxMode } from '@onceport/messaging';
 
 export interface ConsumerSpec {
@@ -25,6 +26,12 @@ export interface EventDelivery {
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer;
   /** Something was just appended in this process: deliver it now rather than at the next poll. */
   nudge(): void;
+  /**
+   * Delivers a stored event again (the reconciler's backstop for a message the broker lost):
+   * consumers' inboxes make it harmless if it was handled. In-process delivery reads the store
+   * itself and never loses one, so there it does nothing.
+   */
+  redeliver(event: StoredEvent): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
   isReady(): boolean;

@@ -23,6 +23,10 @@ export class InProcessDelivery implements EventDelivery {
     for (const consumer of this.consumers) consumer.nudge();
   }
 
+  redeliver(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** Nothing to connect: the consumers tail the store themselves. */
   start(): Promise<void> {
     return Promise.resolve();

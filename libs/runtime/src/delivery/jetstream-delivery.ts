@@ -1,6 +1,7 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { executionIdOfStream } from '@onceport/contracts';
+import { eventSubject, executionIdOfStream } from '@onceport/contracts';
+import type { StoredEvent } from '@onceport/event-store';
 import {
   EXECUTION_STREAM_NAME,
   type EventHandler,
@@ -9,6 +10,7 @@ import {
   connectToNats,
   ensureStream,
   executionStreamSpec,
+  toWireEvent,
 } from '@onceport/messaging';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
@@ -65,6 +67,12 @@ export class JetStreamDelivery implements EventDelivery {
     }, handler);
     this.consumers.push(consumer);
     return consumer;
+  }
+
+  async redeliver(event: StoredEvent): Promise<void> {
+    if (!this.js) throw new Error('JetStreamDelivery.start() must run first');
+    // A new message id on purpose: the original id may still sit in the dedup window.
+    await this.js.publish(eventSubject(event.type, event.schemaVersion), JSON.stringify(toWireEvent(event)), { msgID: `${event.eventId}:redelivered:${Date.now()}` });
   }
 
   nudge(): void {

@@ -1,0 +1,67 @@
+import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { ActorDirectory, loadToolContracts } from '@onceport/config';
+import { HttpChannel } from '@onceport/http-channel';
+import { CredentialResolver, type OnceportRuntime } from '@onceport/runtime';
+import type { ReconcilerEnv } from './reconciler.config';
+import { ADMINS, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
+import { ReviewController } from './resolve-review/review.controller';
+import { OutcomeUnknownConsumer } from './settle-execution/outcome-unknown.consumer';
+import { SettleExecutionHandler } from './settle-execution/settle-execution.handler';
+import { Sweeper } from './sweep/sweeper';
+
+@Injectable()
+class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    @Inject(SWEEPER) private readonly sweeper: Sweeper,
+    @Inject(HttpChannel) private readonly channel: HttpChannel,
+  ) {}
+
+  onModuleInit(): void {
+    this.sweeper.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.sweeper.stop();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.channel.close();
+  }
+}
+
+/** Settles unknown outcomes: OutcomeUnknown from JetStream, and a sweep of the store for what was missed. */
+@Module({})
+export class ReconcilerModule {
+  static async forRoot(runtime: OnceportRuntime, env: ReconcilerEnv, contractsDir: string): Promise<DynamicModule> {
+    const { byName } = await loadToolContracts(contractsDir);
+    const channel = new HttpChannel();
+    const log = (level: string, message: string, fields: Record<string, unknown> = {}): void =>
+      void process.stderr.write(`${JSON.stringify({ level, service: 'reconciler', message, ...fields, time: new Date().toISOString() })}\n`);
+    const settle = new SettleExecutionHandler({
+      runtime,
+      contracts: byName,
+      channel,
+      credentials: new CredentialResolver(),
+      reconcilerId: env.ONCEPORT_RECONCILER_ID,
+      limits: {
+        maxProbes: env.ONCEPORT_PROBE_MAX,
+        probeBackoffMs: env.ONCEPORT_PROBE_BACKOFF_MS,
+        maxProbeBackoffMs: env.ONCEPORT_PROBE_BACKOFF_MAX_MS,
+        maxAttempts: env.ONCEPORT_DISPATCH_MAX_ATTEMPTS,
+      },
+    });
+    const sweeper = new Sweeper(runtime, settle, { intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS, redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS, batch: 200 }, log);
+    return {
+      module: ReconcilerModule,
+      controllers: [ReviewController],
+      providers: [
+        { provide: SETTLE_HANDLER, useValue: settle },
+        { provide: SWEEPER, useValue: sweeper },
+        { provide: HttpChannel, useValue: channel },
+        { provide: ADMINS, useValue: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE) },
+        OutcomeUnknownConsumer,
+        SweeperLifecycle,
+      ],
+    };
+  }
+}

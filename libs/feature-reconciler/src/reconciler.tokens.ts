@@ -1,0 +1,3 @@
+export const SETTLE_HANDLER = Symbol('SETTLE_HANDLER');
+export const SWEEPER = Symbol('SWEEPER');
+export const ADMINS = Symbol('ADMINS');

@@ -1,0 +1,114 @@
+import type { ExecutionCommand, HttpToolContract, KnownExecutionState, ToolContract } from '@onceport/domain';
+import type { HttpChannel } from '@onceport/http-channel';
+import { type CausationContext, type CredentialResolver, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
+
+export interface SettleDependencies {
+  readonly runtime: OnceportRuntime;
+  readonly contracts: ReadonlyMap<string, ToolContract>;
+  readonly channel: HttpChannel;
+  readonly credentials: CredentialResolver;
+  readonly limits: SettlementLimits;
+  readonly reconcilerId: string;
+}
+
+export type SettleOutcome = { readonly done: SettlementPlan['kind']; readonly status: string; readonly nextCheckAtMs: number | null };
+
+/** Steps a plan may take in one call before handing back (a probe, its record, the settlement…). */
+const MAX_STEPS = 8;
+
+/**
+ * Carries out settlement plans for one execution until it is settled or has to wait. Every write is
+ * fenced on the stream version the plan was made from: a second reconciler (or a late dispatcher)
+ * that changed the stream meanwhile makes this one stand down, so nobody settles or re-sends twice.
+ */
+export class SettleExecutionHandler {
+  constructor(private readonly deps: SettleDependencies) {}
+
+  async settle(executionId: string, causation: { causationId: string; traceparent?: string | null }): Promise<SettleOutcome> {
+    let loaded = await this.deps.runtime.executions.load(executionId);
+    if (loaded.state.status === 'none') return { done: 'nothing', status: 'none', nextCheckAtMs: null };
+    const parent = contextFromTraceparent(causation.traceparent ?? traceOf(loaded), null);
+    return inSpan(this.deps.runtime.tracer, `reconcile ${loaded.state.facts.tool}`, parent ?? ROOT_CONTEXT, { 'onceport.execution_id': executionId }, async (span) => {
+      for (let step = 0; step < MAX_STEPS; step++) {
+        const state = loaded.state as KnownExecutionState;
+        const contract = this.deps.contracts.get(state.facts.tool) ?? null;
+        const plan = planSettlement({ state, contract, nowMs: Date.now(), lastProbeAtMs: lastProbeAt(loaded), limits: this.deps.limits });
+        span.addEvent(`plan ${plan.kind}`);
+        if (plan.kind === 'nothing') return { done: 'nothing', status: state.status, nextCheckAtMs: null };
+        if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs };
+        const command = plan.kind === 'probe' ? await this.probe(state, contract as HttpToolContract, plan.attempt, plan.probeNumber) : commandOf(plan);
+        const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
+        if (!next) return { done: 'nothing', status: 'changed_elsewhere', nextCheckAtMs: null };
+        loaded = next;
+        span.setAttribute('onceport.state', loaded.state.status);
+        if (plan.kind === 'settle') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null };
+      }
+      return { done: 'wait', status: loaded.state.status, nextCheckAtMs: Date.now() };
+    });
+  }
+
+  private async probe(state: KnownExecutionState, contract: HttpToolContract, attempt: number, probeNumber: number): Promise<ExecutionCommand> {
+    let credential: string | null = null;
+    try {
+      credential = contract.credentialRef ? this.deps.credentials.resolve(contract.credentialRef) : null;
+    } catch {
+      return recordProbe(attempt, probeNumber, 'cant_tell', 'the probe credential is not configured');
+    }
+    const result = await this.deps.channel.probe({
+      contract,
+      executionId: state.facts.executionId,
+      arguments: state.facts.arguments,
+      credential,
+      traceHeaders: headersOf(currentTraceContext()),
+    });
+    return recordProbe(attempt, probeNumber, result.verdict, result.detail);
+  }
+
+  /** Appends only if the stream is still at the version the plan saw; null when someone else moved it. */
+  private async appendFenced(executionId: string, seenVersion: number, command: ExecutionCommand, causationId: string): Promise<LoadedExecution | null> {
+    const trace = currentTraceContext();
+    const context: CausationContext = { causationId, actor: `svc:reconciler:${this.deps.reconcilerId}`, traceparent: trace.traceparent, tracestate: trace.tracestate };
+    let changed = false;
+    const handled = await this.deps.runtime.executions.handle(
+      executionId,
+      (loaded, now) => {
+        if (loaded.version !== seenVersion) {
+          changed = true;
+          return null;
+        }
+        return { ...command, metadata: { now } } as ExecutionCommand;
+      },
+      context,
+    );
+    return changed ? null : handled;
+  }
+}
+
+function commandOf(plan: Extract<SettlementPlan, { kind: 'mark_unknown' | 'settle' }>): ExecutionCommand {
+  const metadata = { now: new Date() };
+  if (plan.kind === 'mark_unknown') return { type: 'MarkOutcomeUnknown', metadata, data: { attempt: plan.attempt, reason: plan.reason } };
+  return { type: 'SettleOutcome', metadata, data: { attempt: plan.attempt, settlement: plan.settlement, reason: plan.reason, targetStatus: null, result: null } };
+}
+
+function recordProbe(attempt: number, probeNumber: number, verdict: 'applied' | 'not_applied' | 'cant_tell', detail: string): ExecutionCommand {
+  return { type: 'RecordProbe', metadata: { now: new Date() }, data: { attempt, probeNumber, verdict, detail: detail.slice(0, 500) } };
+}
+
+function lastProbeAt(loaded: LoadedExecution): number | null {
+  for (let i = loaded.events.length - 1; i >= 0; i--) {
+    const event = loaded.events[i];
+    if (event?.type === 'ProbeAttempted') return Date.parse(event.data.probedAt);
+    if (event?.type === 'OutcomeUnknown') return null;
+  }
+  return null;
+}
+
+function traceOf(loaded: LoadedExecution): string | null {
+  return loaded.events[0]?.metadata.traceparent ?? null;
+}
+
+function headersOf(trace: { traceparent: string | null; tracestate: string | null }): Record<string, string> {
+  return { ...(trace.traceparent ? { traceparent: trace.traceparent } : {}), ...(trace.tracestate ? { tracestate: trace.tracestate } : {}) };
+}

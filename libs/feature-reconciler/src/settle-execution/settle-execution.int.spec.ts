@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadToolContracts } from '@onceport/config';
+import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
+import { HttpChannel } from '@onceport/http-channel';
+import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { type TestTarget, startTestTarget } from '@onceport/test-target';
+import { SettleExecutionHandler } from './settle-execution.handler';
+
+const DEMO = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
+const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
+
+describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
+  let db: TestDatabase;
+  let runtime: OnceportRuntime;
+  let target: TestTarget;
+  let contracts: ReadonlyMap<string, ToolContract>;
+  let channel: HttpChannel;
+  const handler = (id = 'r1', maxProbes = 3) =>
+    new SettleExecutionHandler({
+      runtime,
+      contracts,
+      channel,
+      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't', ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 't', ONCEPORT_CREDENTIAL_MAIL_API: 't' }, null),
+      reconcilerId: id,
+      limits: { maxProbes, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
+    });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    target = await startTestTarget();
+    runtime = await OnceportRuntime.create({ serviceName: 'reconciler-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    const dir = mkdtempSync(join(tmpdir(), 'reconciler-contracts-'));
+    writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, `origin: ${target.url}`));
+    contracts = (await loadToolContracts(dir)).byName;
+    channel = new HttpChannel();
+  });
+  afterAll(async () => {
+    await channel.close();
+    await runtime.close();
+    await target.stop();
+    await db.drop();
+  });
+
+  /** Drives an execution to `dispatched` (and `dispatched_unknown` unless `lease` says the dispatcher died). */
+  async function dispatched(tool: string, args: Record<string, unknown>, how: { unknown: boolean; leaseMs?: number }): Promise<string> {
+    const contract = contracts.get(tool) as HttpToolContract;
+    const executionId = newExecutionId(Date.now(), randomBytes(10));
+    const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: args }, keyring);
+    const steps: ((now: Date) => ExecutionCommand)[] = [
+      (now) => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId, tool, channel: 'http', actor: 'agent:t', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: args as Record<string, never>, effectClass: contract.effect, approval: 'none', correlationWindowMs: 3_600_000, ledgerRetentionMs: null, clientIdempotencyKey: null } }),
+      (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
+      (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: how.leaseMs ?? 60_000 } }),
+    ];
+    if (how.unknown) steps.push((now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'reset after the request was written' } }));
+    for (const step of steps) await runtime.executions.handle(executionId, (_l, now) => step(now), { causationId: 'test' });
+    return executionId;
+  }
+  const types = async (id: string) => (await runtime.executions.load(id)).events.map((e) => e.type);
+  const deploy = (project: string) => ({ project, environment: 'staging', version: '1', strategy: 'rolling' });
+  /** The request reached the target before the connection died: the effect is there under the execution id. */
+  const applyAtTarget = (id: string, project: string) => channel.send({ contract: contracts.get('create_deployment') as HttpToolContract, executionId: id, arguments: deploy(project), credential: 't' });
+
+  it('idempotent, the effect happened: the probe finds it and settles completed without re-sending; 1 effect', async () => {
+    const id = await dispatched('create_deployment', deploy('probe-applied'), { unknown: true });
+    await applyAtTarget(id, 'probe-applied');
+    const outcome = await handler().settle(id, { causationId: 'test' });
+    expect(outcome).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
+    expect(await types(id)).toEqual(expect.arrayContaining(['ProbeAttempted', 'OutcomeSettled']));
+    expect(target.effectCount({ route: 'deployments', idempotencyKey: id })).toBe(1);
+  });
+
+  it('idempotent, nothing happened: the probe says so and the execution is authorized again for a re-dispatch', async () => {
+    const id = await dispatched('create_deployment', deploy('probe-missing'), { unknown: true });
+    const outcome = await handler().settle(id, { causationId: 'test' });
+    expect(outcome.status).toBe('authorized');
+    expect(target.effectCount({ idempotencyKey: id })).toBe(0);
+  });
+
+  it('a dispatcher that died after DispatchStarted: past the lease the outcome becomes unknown, then the probe settles it', async () => {
+    const id = await dispatched('create_deployment', deploy('dead-dispatcher'), { unknown: false, leaseMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const outcome = await handler().settle(id, { causationId: 'test' });
+    expect(await types(id)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
+    expect(outcome.status).toBe('authorized');
+  });
+
+  it('irreversible: never re-sent, straight to needs_review (the probe may still prove it applied)', async () => {
+    const id = await dispatched('charge_payment', { customer_id: 'cus_1', amount_cents: 100, currency: 'EUR', card_token: 'tok_visa_4242' }, { unknown: true });
+    const outcome = await handler().settle(id, { causationId: 'test' });
+    expect(outcome.status).toBe('needs_review');
+    expect(target.effectCount({ route: 'payments' })).toBe(0);
+  });
+
+  it("a probe that keeps failing ends in needs_review after the bound", async () => {
+    target.setBehavior({ route: 'deployments.status', fail_status: 503 });
+    try {
+      const id = await dispatched('create_deployment', deploy('flaky-probe'), { unknown: true });
+      for (let i = 0; i < 10; i++) {
+        const outcome = await handler('r1', 2).settle(id, { causationId: 'test' });
+        if (outcome.done === 'settle') break;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      expect((await runtime.executions.load(id)).state.status).toBe('needs_review');
+      expect((await types(id)).filter((t) => t === 'ProbeAttempted')).toHaveLength(2);
+    } finally {
+      target.setBehavior({ route: 'deployments.status', normal: true });
+    }
+  });
+
+  it('two reconcilers racing on one unknown execution: exactly one settles, each probe number recorded once', async () => {
+    const id = await dispatched('create_deployment', deploy('race'), { unknown: true });
+    await applyAtTarget(id, 'race');
+    await Promise.all([handler('a').settle(id, { causationId: 'a' }), handler('b').settle(id, { causationId: 'b' }), handler('c').settle(id, { causationId: 'c' })]);
+    const events = await types(id);
+    expect(events.filter((t) => t === 'OutcomeSettled')).toHaveLength(1);
+    expect(events.filter((t) => t === 'ProbeAttempted')).toHaveLength(1);
+    expect((await runtime.executions.load(id)).state.status).toBe('completed_result_not_delivered');
+  });
+});
