@@ -27,6 +27,7 @@ export interface Pipeline {
   readonly intake: AppProcess;
   readonly authorization: AppProcess;
   readonly dispatcher: AppProcess;
+  readonly reconciler: AppProcess;
   readonly traceFile: string;
   stop(): Promise<void>;
 }
@@ -44,9 +45,20 @@ export async function startPipeline(): Promise<Pipeline> {
     nats.url,
   );
   const traceFile = join(fixture.dir, 'spans.jsonl');
-  const env = fixture.env({ ...SECRETS, ONCEPORT_TRACE_FILE: traceFile, ONCEPORT_ANSWER_WAIT_MS: '8000' });
-  // Authorization and dispatcher first: intake's calls should find them consuming.
-  const [authorization, dispatcher] = await Promise.all([startAppProcess('authorization', env), startAppProcess('dispatcher', env)]);
+  const env = fixture.env({
+    ...SECRETS,
+    ONCEPORT_TRACE_FILE: traceFile,
+    ONCEPORT_ANSWER_WAIT_MS: '8000',
+    ONCEPORT_RECONCILE_SWEEP_MS: '300',
+    ONCEPORT_PROBE_BACKOFF_MS: '100',
+    ONCEPORT_PROBE_MAX: '2',
+  });
+  // The consumers first: intake's calls should find them consuming.
+  const [authorization, dispatcher, reconciler] = await Promise.all([
+    startAppProcess('authorization', env),
+    startAppProcess('dispatcher', env),
+    startAppProcess('reconciler', env),
+  ]);
   const intake = await startAppProcess('intake', env);
   return {
     db,
@@ -56,9 +68,10 @@ export async function startPipeline(): Promise<Pipeline> {
     intake,
     authorization,
     dispatcher,
+    reconciler,
     traceFile,
     async stop() {
-      await Promise.all([intake.stop(), authorization.stop(), dispatcher.stop()]);
+      await Promise.all([intake.stop(), authorization.stop(), dispatcher.stop(), reconciler.stop()]);
       await Promise.all([target.stop(), nats.stop()]);
       await db.drop();
     },

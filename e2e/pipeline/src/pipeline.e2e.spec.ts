@@ -96,16 +96,49 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     await Promise.all(clients.map((c) => c.close()));
   });
 
-  it('5. the target accepts then resets: "outcome unknown", never "failed"; a retry is not re-sent; at most 1 effect', async () => {
+  it('5. the target accepts then resets: "outcome unknown", never "failed"; a retry is not re-sent; the reconciler settles it by probe; 1 effect', async () => {
     pipeline.target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
     const client = await mcpClient(pipeline, KEYS.a);
     const answer = answerOf(await client.callTool(deploy('five')));
-    expect(answer.state).toBe('dispatched_unknown');
-    expect(answer.next_step).toMatch(/do not call again/);
+    expect(answer.state).not.toBe('failed');
+    expect(['dispatched_unknown', 'completed_result_not_delivered']).toContain(answer.state);
+    if (answer.state === 'dispatched_unknown') expect(answer.next_step).toMatch(/do not call again/);
     const retry = answerOf(await client.callTool(deploy('five')));
-    expect(retry).toMatchObject({ execution_id: answer.execution_id, state: 'dispatched_unknown', attached: true });
+    expect(retry).toMatchObject({ execution_id: answer.execution_id, attached: true });
+    // The probe finds the deployment under the execution id: completed, without sending it again.
+    const settled = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('OutcomeSettled'));
+    expect(settled).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
+    const status = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
+    expect(status.state).toMatch(/^completed/);
     expect(deployments('five')).toBe(1);
     await client.close();
+  });
+
+  it('5b. probes that cannot tell end in needs_review; an operator resolves it through the admin API and the agent sees it', async () => {
+    pipeline.target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
+    pipeline.target.setBehavior({ route: 'deployments.status', fail_status: 503 });
+    const client = await mcpClient(pipeline, KEYS.a);
+    try {
+      const answer = answerOf(await client.callTool(deploy('five-review')));
+      await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('OutcomeSettled'));
+      const review = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
+      expect(review.state).toBe('needs_review');
+      const resolve = (key: string) =>
+        fetch(`${pipeline.reconciler.url}/v1/admin/executions/${answer.execution_id}/resolve`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ resolution: 'applied', reason: 'checked the deploy dashboard: it is live' }),
+        });
+      expect((await resolve(KEYS.a)).status).toBe(401); // an agent key is not an admin key
+      expect((await resolve(pipeline.fixture.adminKey)).status).toBe(200);
+      const resolved = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
+      expect(resolved.state).toMatch(/^completed/);
+      expect(await timeline(pipeline, answer.execution_id, KEYS.a)).toContain('ReviewResolved');
+      expect(deployments('five-review')).toBe(1);
+    } finally {
+      pipeline.target.setBehavior({ route: 'deployments.status', normal: true });
+      await client.close();
+    }
   });
 
   it('6. a JetStream message delivered twice to the dispatcher: 1 effect', async () => {

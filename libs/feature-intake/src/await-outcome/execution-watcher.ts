@@ -42,19 +42,26 @@ export class ExecutionWatcher {
     this.feed.nudge();
   }
 
-  /** Resolves on the next change of the execution, or at the deadline, whichever comes first. */
-  nextChange(executionId: string, deadline: number): Promise<void> {
-    return new Promise((resolve) => {
+  /**
+   * Resolves `next` on the next change of the execution, or at the deadline, whichever comes first.
+   * `cancel` stops waiting: a caller that got its answer otherwise must not leave a waiter (and a
+   * timer) behind until the deadline.
+   */
+  nextChange(executionId: string, deadline: number): { readonly next: Promise<void>; cancel(): void } {
+    let cancel = (): void => undefined;
+    const next = new Promise<void>((resolve) => {
       const set = this.waiters.get(executionId) ?? new Set<() => void>();
       this.waiters.set(executionId, set);
       const done = (): void => {
         clearTimeout(timer);
         set.delete(done);
-        if (set.size === 0) this.waiters.delete(executionId);
+        if (set.size === 0 && this.waiters.get(executionId) === set) this.waiters.delete(executionId);
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
       set.add(done);
+      cancel = done;
     });
+    return { next, cancel };
   }
 }

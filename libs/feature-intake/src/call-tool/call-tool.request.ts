@@ -14,6 +14,8 @@ export interface ToolCallRequest {
   readonly waitMs: number;
   readonly traceparent: string | null;
   readonly tracestate: string | null;
+  /** When the HTTP request arrived: a call is judged by the state its intent was in then (ms). */
+  readonly receivedAt: number;
 }
 
 export function defaultIntentScope(actor: string): string {

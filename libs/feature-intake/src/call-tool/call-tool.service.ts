@@ -90,7 +90,7 @@ export class CallToolService {
     const intent = fingerprintIntent({ contract, actor: request.actor, intentScope, arguments: args }, this.deps.keyring);
     const streams = intent.matching.map((fingerprint) => intentStreamId(fingerprint, request.actor, intentScope));
     const context = this.causation(request);
-    const receivedAt = Date.now();
+    const receivedAt = request.receivedAt;
     for (;;) {
       const { claims, version } = await readIntentClaims(this.deps.runtime.store, streams);
       const candidates = await this.loadCandidates(claims.slice(-CANDIDATES), receivedAt);
@@ -154,10 +154,14 @@ export class CallToolService {
     for (;;) {
       // Listen before reading, so a change between the read and the wait is not missed.
       const change = this.watcher.nextChange(executionId, deadline);
-      const { state } = await this.deps.runtime.executions.load(executionId);
-      if (state.status === 'none') throw new Error(`execution ${executionId} has no events`);
-      if (ANSWERABLE_STATES.has(state.status) || Date.now() >= deadline) return state;
-      await change;
+      try {
+        const { state } = await this.deps.runtime.executions.load(executionId);
+        if (state.status === 'none') throw new Error(`execution ${executionId} has no events`);
+        if (ANSWERABLE_STATES.has(state.status) || Date.now() >= deadline) return state;
+        await change.next;
+      } finally {
+        change.cancel();
+      }
     }
   }
 

@@ -18,6 +18,7 @@ export interface McpRequestScope {
   readonly response: ServerResponse;
   readonly traceparent: string | null;
   readonly tracestate: string | null;
+  readonly receivedAt: number;
 }
 
 export interface McpServices {
@@ -55,6 +56,7 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
         waitMs: waitOf(meta[WAIT_META], services.deps.settings),
         traceparent: scope.traceparent,
         tracestate: scope.tracestate,
+        receivedAt: scope.receivedAt,
       });
       // Delivered means written: the answer counts once this HTTP response has finished.
       scope.response.once('finish', () => void services.delivery.delivered(answer, 'mcp', correlation).catch(() => undefined));

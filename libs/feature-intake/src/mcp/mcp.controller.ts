@@ -37,6 +37,7 @@ export class McpController {
 
   @All()
   async handle(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
+    const receivedAt = Date.now();
     const token = bearerToken(req.headers.authorization);
     const actor = token ? this.deps.actors.authenticate(token) : null;
     if (!actor) {
@@ -77,7 +78,7 @@ export class McpController {
     if (claimedSession) adoptSession(transport, claimedSession);
     const server = createMcpServer(
       { deps: this.deps, callTool: this.callTool, query: this.query, delivery: this.delivery },
-      { actor: actor.id, sessionId: () => sessionId, response: res, traceparent: headerOf(req, 'traceparent'), tracestate: headerOf(req, 'tracestate') },
+      { actor: actor.id, sessionId: () => sessionId, response: res, traceparent: headerOf(req, 'traceparent'), tracestate: headerOf(req, 'tracestate'), receivedAt },
     );
     await server.connect(transport);
     await transport.handleRequest(req, res, body);

@@ -32,6 +32,7 @@ export class ExecutionsController {
 
   @Post()
   async create(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
+    const receivedAt = Date.now();
     const actor = this.authenticate(req, res);
     if (!actor) return;
     let raw: unknown;
@@ -58,6 +59,7 @@ export class ExecutionsController {
       waitMs: Math.min(body.wait_ms ?? this.deps.settings.defaultWaitMs, this.deps.settings.maxWaitMs),
       traceparent: header(req, 'traceparent'),
       tracestate: header(req, 'tracestate'),
+      receivedAt,
     };
     try {
       if (key === null) return this.answer(res, (await this.callTool.call(request)).answer, correlation);
