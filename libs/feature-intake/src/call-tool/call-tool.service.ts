@@ -1,3 +1,4 @@
+import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
@@ -128,6 +129,7 @@ export class CallToolService {
         },
       });
       await this.deps.runtime.executions.handle(executionId, accept, context);
+      faultPoint(FAULT_POINTS.intakeAfterAccept);
       this.deps.runtime.delivery.nudge();
       return { executionId, created: true };
     }

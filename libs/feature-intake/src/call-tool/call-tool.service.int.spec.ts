@@ -1,0 +1,175 @@
+import { executionStreamId } from '@onceport/contracts';
+import type { StoredEvent } from '@onceport/event-store';
+import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
+import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
+
+/**
+ * Matching a retry (DESIGN.md §5) against a real store, with no authorization or dispatcher
+ * running: every execution stays `accepted` unless a test moves it on.
+ */
+describe('CallToolService (real PostgreSQL, in-process delivery, nothing consuming)', () => {
+  let h: IntakeHarness;
+
+  beforeAll(async () => {
+    h = await startIntakeHarness();
+  });
+  afterAll(() => h?.close());
+  afterEach(() => expect(h.watcherErrors).toEqual([]));
+
+  const deploy = (project: string, extra: Record<string, unknown> = {}) => ({ project, environment: 'staging', version: '1.0.0', notes: 'first draft', ...extra });
+  const streamOf = (executionId: string): Promise<StoredEvent[]> => h.runtime.store.readStream(executionStreamId(executionId));
+  const typesOf = async (executionId: string): Promise<string[]> => (await streamOf(executionId)).map((e) => e.type);
+  const accepted = async (): Promise<number> => (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').length;
+
+  it('a first call creates an execution: accepted, its intent claimed, generated arguments kept out of the record', async () => {
+    const { answer, created } = await h.callTool.call(h.request({ arguments: deploy('first') }));
+    expect(created).toBe(true);
+    expect(answer).toMatchObject({ tool: 'create_deployment', state: 'accepted', attached: false, replay: false, result: null, denial: null, target_status: null });
+    expect(answer.execution_id).toMatch(/^exe_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(answer.next_step).toMatch(/Still in progress; do not call again/);
+    const [event] = await streamOf(answer.execution_id);
+    expect(event?.type).toBe('ExecutionAccepted');
+    expect(event?.data).toMatchObject({ actor: 'agent:a', intentScope: 'default:agent:a', tool: 'create_deployment', agentProcess: 'mcp-sess-test', effectClass: 'idempotent' });
+    expect(String(event?.data['fingerprint'])).toMatch(/^hmac-sha256:k1:[0-9a-f]{64}$/);
+    expect(event?.data['record']).toMatchObject({ arguments: { project: 'first', environment: 'staging', version: '1.0.0' } });
+    expect(JSON.stringify(event?.data['record'])).not.toContain('first draft');
+    const claims = (await h.allEvents()).filter((e) => e.type === 'IntentClaimed' && e.data['executionId'] === answer.execution_id);
+    expect(claims).toHaveLength(1);
+    expect(claims[0]?.streamId).toMatch(/^intent-[0-9a-f]{64}$/);
+  });
+
+  it('a second identical call attaches: same execution id, RetryAttached with its own correlation, no second acceptance', async () => {
+    const first = await h.callTool.call(h.request({ arguments: deploy('second') }));
+    const retry = h.request({ arguments: deploy('second'), agentProcess: 'mcp-sess-other', correlation: { transport: 'mcp', jsonRpcId: 'retry-1', sessionId: 'mcp-sess-other', requestId: null } });
+    const second = await h.callTool.call(retry);
+    expect(second.created).toBe(false);
+    expect(second.answer).toMatchObject({ execution_id: first.answer.execution_id, state: 'accepted', attached: true, replay: false });
+    const events = await streamOf(first.answer.execution_id);
+    expect(events.map((e) => e.type)).toEqual(['ExecutionAccepted', 'RetryAttached']);
+    expect(events[1]?.data).toMatchObject({ correlation: { transport: 'mcp', jsonRpcId: 'retry-1', sessionId: 'mcp-sess-other' }, agentProcess: 'mcp-sess-other' });
+  });
+
+  it('20 concurrent identical calls: 1 ExecutionAccepted, 19 RetryAttached, every caller told the same id', async () => {
+    const before = await accepted();
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => h.callTool.call(h.request({ arguments: deploy('herd') }))));
+    const ids = new Set(outcomes.map((o) => o.answer.execution_id));
+    expect(ids.size).toBe(1);
+    expect(outcomes.filter((o) => o.created)).toHaveLength(1);
+    expect(await accepted()).toBe(before + 1);
+    const types = await typesOf([...ids][0] ?? '');
+    expect(types.filter((t) => t === 'ExecutionAccepted')).toHaveLength(1);
+    expect(types.filter((t) => t === 'RetryAttached')).toHaveLength(19);
+  });
+
+  it('a re-drafted generated argument attaches to the same execution', async () => {
+    const first = await h.callTool.call(h.request({ arguments: deploy('redraft') }));
+    const redrafted = await h.callTool.call(h.request({ arguments: deploy('redraft', { notes: 'a completely rewritten release note' }) }));
+    const withoutNotes = await h.callTool.call(h.request({ arguments: { project: 'redraft', environment: 'staging', version: '1.0.0' } }));
+    expect(redrafted.answer).toMatchObject({ execution_id: first.answer.execution_id, attached: true });
+    expect(withoutNotes.answer).toMatchObject({ execution_id: first.answer.execution_id, attached: true });
+  });
+
+  it('another identity argument, another actor or another intent scope is a new execution (and each attaches its own retries)', async () => {
+    const original = await h.callTool.call(h.request({ arguments: deploy('scoped') }));
+    const otherVersion = await h.callTool.call(h.request({ arguments: deploy('scoped', { version: '1.0.1' }) }));
+    const otherActor = await h.callTool.call(h.request({ arguments: deploy('scoped'), actor: 'agent:b' }));
+    const otherScope = await h.callTool.call(h.request({ arguments: deploy('scoped'), intentScope: 'run:another' }));
+    const ids = [original, otherVersion, otherActor, otherScope].map((o) => o.answer.execution_id);
+    expect(new Set(ids).size).toBe(4);
+    expect([otherVersion, otherActor, otherScope].every((o) => o.created && !o.answer.attached)).toBe(true);
+    expect((await streamOf(otherScope.answer.execution_id))[0]?.data).toMatchObject({ intentScope: 'run:another' });
+
+    const actorRetry = await h.callTool.call(h.request({ arguments: deploy('scoped'), actor: 'agent:b' }));
+    const scopeRetry = await h.callTool.call(h.request({ arguments: deploy('scoped'), intentScope: 'run:another' }));
+    expect(actorRetry.answer).toMatchObject({ execution_id: otherActor.answer.execution_id, attached: true });
+    expect(scopeRetry.answer).toMatchObject({ execution_id: otherScope.answer.execution_id, attached: true });
+  });
+
+  it('an unknown tool or arguments that violate the contract throw the typed errors and append nothing', async () => {
+    const before = (await h.allEvents()).length;
+    const unknown = Promise.resolve().then(() => h.callTool.call(h.request({ tool: 'launch_rocket', arguments: {} })));
+    await expect(unknown).rejects.toBeInstanceOf(UnknownToolError);
+    await expect(unknown).rejects.toMatchObject({ code: 'unknown_tool', tool: 'launch_rocket', message: expect.stringContaining('create_deployment') });
+
+    const invalid = Promise.resolve().then(() => h.callTool.call(h.request({ arguments: { project: 'Bad Name!', environment: 'qa' } })));
+    await expect(invalid).rejects.toBeInstanceOf(InvalidArgumentsError);
+    const error = (await invalid.catch((e: unknown) => e)) as InvalidArgumentsError;
+    expect(error.code).toBe('invalid_arguments');
+    const paths = error.issues.map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['$.project', '$.environment']));
+    expect(error.message).toMatch(/^invalid arguments for create_deployment: /);
+
+    const notAnObject = Promise.resolve().then(() => h.callTool.call(h.request({ arguments: ['web'] })));
+    await expect(notAnObject).rejects.toBeInstanceOf(InvalidArgumentsError);
+    expect((await h.allEvents()).length).toBe(before);
+  });
+
+  it('awaitAnswerable returns the state the execution is in when the wait is over', async () => {
+    const started = Date.now();
+    const { answer } = await h.callTool.call(h.request({ arguments: deploy('deadline'), waitMs: 400 }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(answer.state).toBe('accepted');
+    expect(answer.next_step).toMatch(/Still in progress/);
+
+    const waited = Date.now();
+    const state = await h.callTool.awaitAnswerable(answer.execution_id, 250);
+    expect(Date.now() - waited).toBeGreaterThanOrEqual(240);
+    expect(state.status).toBe('accepted');
+    expect(state.facts.executionId).toBe(answer.execution_id);
+  });
+
+  it('a waiting call is woken by an answer-changing event and answers with it, long before its deadline', async () => {
+    const { answer } = await h.callTool.call(h.request({ arguments: deploy('woken') }));
+    const started = Date.now();
+    const waiting = h.callTool.call(h.request({ arguments: deploy('woken'), waitMs: 20_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.runtime.executions.handle(answer.execution_id, (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'not during the freeze' }, metadata: { now } }), { causationId: 'test' });
+    const woken = await waiting;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(woken.answer).toMatchObject({ execution_id: answer.execution_id, state: 'denied', attached: true, denial: { code: 'policy', reason: 'not during the freeze' } });
+    expect(woken.answer.next_step).toMatch(/^Denied: not during the freeze\./);
+  });
+
+  it('a call answered before its deadline leaves no waiter behind in the watcher', async () => {
+    const waiters = (h.watcher as unknown as { waiters: Map<string, Set<unknown>> }).waiters;
+    const { answer } = await h.callTool.call(h.request({ arguments: deploy('no-leak') }));
+    const waiting = h.callTool.call(h.request({ arguments: deploy('no-leak'), waitMs: 30_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(waiters.get(answer.execution_id)?.size).toBe(1);
+    await h.runtime.executions.handle(answer.execution_id, (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'no' }, metadata: { now } }), { causationId: 'test' });
+    await waiting;
+    expect(waiters.has(answer.execution_id)).toBe(false);
+  });
+
+  it('a completed but undelivered execution answers a retry with the stored result, marked as a replay; delivered, it no longer matches', async () => {
+    const first = await h.callTool.call(h.request({ arguments: deploy('ledger') }));
+    await h.complete(first.answer.execution_id, { status: 201, body: { id: 'dep_7', project: 'ledger' } });
+    const retry = await h.callTool.call(h.request({ arguments: deploy('ledger') }));
+    expect(retry.answer).toMatchObject({
+      execution_id: first.answer.execution_id,
+      state: 'completed_result_not_delivered',
+      attached: true,
+      replay: true,
+      target_status: 201,
+      result: { content_type: 'application/json', body: { id: 'dep_7', project: 'ledger' } },
+    });
+    expect(retry.answer.next_step).toMatch(/nothing was sent again/);
+
+    await h.delivery.delivered(retry.answer, 'mcp', h.request().correlation);
+    // create_deployment keeps no ledger: once delivered, the same call is a new, deliberate intent.
+    const later = await h.callTool.call(h.request({ arguments: deploy('ledger') }));
+    expect(later.created).toBe(true);
+    expect(later.answer.execution_id).not.toBe(first.answer.execution_id);
+  });
+
+  it('a tool with a ledger retention answers a later identical call from the ledger, even after delivery', async () => {
+    const email = (body: string) => ({ recipient: 'Ana@Example.com', campaign_id: 'spring', subject: 'Hello', body });
+    const first = await h.callTool.call(h.request({ tool: 'send_email', arguments: email('Dear Ana') }));
+    await h.complete(first.answer.execution_id, { status: 202, body: { id: 'msg_1' } });
+    const finished = await h.callTool.awaitAnswerable(first.answer.execution_id, 0);
+    expect(finished.status).toBe('completed_result_not_delivered');
+    await h.delivery.delivered({ ...first.answer, state: finished.status, replay: false }, 'mcp', h.request().correlation);
+    const hit = await h.callTool.call(h.request({ tool: 'send_email', arguments: email('Hi Ana, rewritten'), actor: 'agent:a' }));
+    expect(hit.answer).toMatchObject({ execution_id: first.answer.execution_id, state: 'completed', replay: true, attached: true, result: { body: { id: 'msg_1' } } });
+  });
+});

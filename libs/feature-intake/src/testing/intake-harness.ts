@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { loadToolContracts } from '@onceport/config';
+import type { RequestCorrelation } from '@onceport/contracts';
+import { parseKeyring } from '@onceport/domain';
+import { type StoredEvent } from '@onceport/event-store';
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { ExecutionWatcher } from '../await-outcome/execution-watcher';
+import type { ToolCallRequest } from '../call-tool/call-tool.request';
+import { CallToolService } from '../call-tool/call-tool.service';
+import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
+import type { IntakeDependencies } from '../intake-dependencies';
+import { mcpTablesMigration } from '../mcp/mcp-tables.migration';
+import { QueryExecutionService } from '../query-execution/query-execution.service';
+
+/** The demo contracts; their origins are never reached (nothing here dispatches). */
+export const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
+
+/**
+ * Intake's services over a fresh database and a real runtime with in-process delivery, and no
+ * authorization or dispatcher consuming: executions stay where intake leaves them.
+ */
+export interface IntakeHarness {
+  readonly db: TestDatabase;
+  readonly runtime: OnceportRuntime;
+  readonly deps: IntakeDependencies;
+  readonly watcher: ExecutionWatcher;
+  readonly callTool: CallToolService;
+  readonly query: QueryExecutionService;
+  readonly delivery: RecordDeliveryService;
+  /** A tool call as MCP would hand it over; `overrides` replace any field. */
+  request(overrides?: Partial<ToolCallRequest>): ToolCallRequest;
+  /** Every event in the store, oldest first. */
+  allEvents(): Promise<StoredEvent[]>;
+  /**
+   * Plays authorization and dispatcher for one execution: authorized, dispatched, and the target's
+   * answer observed (stored by reference) — `completed_result_not_delivered` for a 2xx.
+   */
+  complete(executionId: string, answer?: { status: number; body: unknown }): Promise<void>;
+  /** What the execution watcher's change feed failed with (expected: nothing). */
+  readonly watcherErrors: readonly unknown[];
+  close(): Promise<void>;
+}
+
+let calls = 0;
+
+export async function startIntakeHarness(): Promise<IntakeHarness> {
+  const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), mcpTablesMigration]);
+  const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: () => undefined });
+  const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
+  const deps: IntakeDependencies = {
+    runtime,
+    contracts: byName,
+    keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
+    actors: { authenticate: () => null },
+    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024 },
+  };
+  const watcherErrors: unknown[] = [];
+  const watcher = new ExecutionWatcher(runtime.pool, (error) => watcherErrors.push(error));
+  await watcher.start();
+  return {
+    db,
+    runtime,
+    deps,
+    watcher,
+    callTool: new CallToolService(deps, watcher),
+    query: new QueryExecutionService(deps),
+    delivery: new RecordDeliveryService(deps),
+    request(overrides = {}) {
+      calls += 1;
+      const correlation: RequestCorrelation = { transport: 'mcp', jsonRpcId: calls, sessionId: 'mcp-sess-test', requestId: null };
+      return {
+        actor: 'agent:a',
+        agentProcess: 'mcp-sess-test',
+        tool: 'create_deployment',
+        arguments: { project: 'web', environment: 'staging', version: '1.0.0', notes: 'first draft' },
+        intentScope: null,
+        correlation,
+        clientIdempotencyKey: null,
+        waitMs: 0,
+        traceparent: null,
+        tracestate: null,
+        receivedAt: Date.now(),
+        ...overrides,
+      };
+    },
+    async complete(executionId, answer = { status: 201, body: { id: 'dep_1', state: 'live' } }) {
+      const context = { causationId: 'test-pipeline' };
+      const executions = runtime.executions;
+      await executions.handle(executionId, (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
+      await executions.handle(executionId, (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
+      const result = await runtime.results.put(Buffer.from(JSON.stringify(answer.body)), 'application/json');
+      await executions.handle(
+        executionId,
+        (_loaded, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: answer.status, succeeded: answer.status < 400, result }, metadata: { now } }),
+        context,
+      );
+    },
+    allEvents: () => runtime.store.readAll({ limit: 100_000 }),
+    watcherErrors,
+    async close() {
+      await watcher.stop();
+      await runtime.close();
+      await db.drop();
+    },
+  };
+}
