@@ -1,3 +1,4 @@
+import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { type ExecutionFacts, IllegalTransitionError } from '@onceport/domain';
 import { type CausationContext, type ExecutionRepository, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
@@ -53,10 +54,12 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
       return { kind: 'not_started' };
     }
     span.setAttribute('onceport.attempt', started.attempt);
+    faultPoint(FAULT_POINTS.dispatcherAfterDispatchStarted);
     const traceHeaders: Record<string, string> = {};
     if (trace.traceparent) traceHeaders['traceparent'] = trace.traceparent;
     if (trace.tracestate) traceHeaders['tracestate'] = trace.tracestate;
     const verdict = await deps.sender.send({ executionId: facts.executionId, tool: facts.tool, arguments: facts.arguments, traceHeaders });
+    faultPoint(FAULT_POINTS.dispatcherAfterSend);
     const recorded = await deps.recorder.record(facts.executionId, started.attempt, verdict, causedBy(started.eventId));
     annotate(span, verdict, recorded);
     logAttempt(deps.log, facts, started.attempt, verdict, recorded);

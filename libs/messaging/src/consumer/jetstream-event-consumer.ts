@@ -1,3 +1,4 @@
+import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { eventSubjectWildcard, kebabEventName } from '@onceport/contracts';
@@ -118,6 +119,7 @@ export class JetStreamEventConsumer {
         await this.handler(event, context);
         await claimInInbox(this.pool, durable, event.metadata.eventId);
       }
+      faultPoint(FAULT_POINTS.consumerBeforeAck(durable));
       message.ack();
     } catch (error) {
       this.options.onError?.(error);
