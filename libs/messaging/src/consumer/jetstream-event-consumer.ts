@@ -144,10 +144,13 @@ export class JetStreamEventConsumer {
           if (info.delivered.stream_seq <= stream.state.last_seq) continue;
           await this.jsm.consumers.delete(this.options.stream, this.consumerName(type));
           await this.ensureConsumer(type, stream.state.last_seq + 1);
-          await Promise.all([...this.active].map((messages) => messages.close()));
         }
       } catch (error) {
+        // The stream or a consumer is gone (a server that lost its storage): the loops recreate them.
         this.options.onError?.(error);
+      } finally {
+        // Restart every pull so each loop re-ensures its consumer against the server as it is now.
+        await Promise.all([...this.active].map((messages) => messages.close()));
       }
     }
   }

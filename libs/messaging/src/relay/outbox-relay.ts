@@ -3,11 +3,14 @@ import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-
 import { eventSubject } from '@onceport/contracts';
 import { CHECKPOINT_START, type Checkpoint, type StoredEvent, StoreSubscription, loadCheckpoint, overwriteCheckpoint } from '@onceport/event-store';
 import type { Pool } from 'pg';
+import { type StreamSpec, ensureStream, isNotFound } from '../jetstream/topology';
 import { toWireEvent } from '../wire-event';
 import { PublishJournal } from './publish-journal';
 
 export interface OutboxRelayOptions {
   readonly streamName: string;
+  /** Recreates the stream if the broker lost it (a server restarted with its storage wiped). */
+  readonly streamSpec?: StreamSpec;
   readonly subjectOf?: (event: StoredEvent) => string;
   /** Events of other streams stay in the store (default: publish everything). */
   readonly shouldPublish?: (event: StoredEvent) => boolean;
@@ -76,6 +79,8 @@ export class OutboxRelay {
   }
 
   private async publish(events: readonly StoredEvent[]): Promise<void> {
+    // Any failure below makes the loop re-read from the checkpoint; look at the broker first then.
+    this.verifyBroker = true;
     const from = this.subscription.position ?? (await loadCheckpoint(this.pool, RELAY_SUBSCRIPTION));
     const subjectOf = this.options.subjectOf ?? ((e: StoredEvent) => eventSubject(e.type, e.schemaVersion));
     const publishable = this.options.shouldPublish ? events.filter(this.options.shouldPublish) : events;
@@ -97,13 +102,13 @@ export class OutboxRelay {
       }),
     );
     this.journal.record(from, Math.max(...acks.map((ack) => ack.seq)), Date.now());
+    this.verifyBroker = false;
   }
 
   /** Before reading on: if the broker came back with fewer messages than it acknowledged, rewind. */
   private async checkBroker(): Promise<void> {
     if (!this.verifyBroker) return;
-    const info = await this.jsm.streams.info(this.options.streamName);
-    const lastSequence = info.state.last_seq;
+    const lastSequence = await this.lastSequenceOrRecreate();
     let rewindTo: Checkpoint | null = this.journal.rewindPointFor(lastSequence);
     if (lastSequence === 0) {
       // A stream that never held a message (created anew, or its server's storage was wiped):
@@ -116,6 +121,16 @@ export class OutboxRelay {
       this.journal.clear();
     }
     this.verifyBroker = false;
+  }
+
+  private async lastSequenceOrRecreate(): Promise<number> {
+    try {
+      return (await this.jsm.streams.info(this.options.streamName)).state.last_seq;
+    } catch (error) {
+      if (!isNotFound(error) || !this.options.streamSpec) throw error;
+      await ensureStream(this.jsm, this.options.streamSpec);
+      return 0;
+    }
   }
 
   private async watchConnection(): Promise<void> {

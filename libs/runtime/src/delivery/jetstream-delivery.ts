@@ -48,6 +48,7 @@ export class JetStreamDelivery implements EventDelivery {
     await ensureStream(this.jsm, executionStreamSpec(this.options.streamReplicas ?? 1));
     this.relay = new OutboxRelay(this.pool, this.nc, this.js, this.jsm, {
       streamName: EXECUTION_STREAM_NAME,
+      streamSpec: executionStreamSpec(this.options.streamReplicas ?? 1),
       onError: this.options.onError,
       shouldPublish: (event) => executionIdOfStream(event.streamId) !== null,
     });
