@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadToolContracts } from '@onceport/config';
+import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, matchRetry, newExecutionId, parseKeyring, retryCandidateOf, type KnownExecutionState } from '@onceport/domain';
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { HttpChannel } from '@onceport/http-channel';
+import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
+import { Sweeper } from './sweeper';
+
+const DEMO = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
+const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
+
+/** The sweep reads the store, not the broker: what no message announced still gets settled or expired. */
+describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
+  let db: TestDatabase;
+  let runtime: OnceportRuntime;
+  let contracts: ReadonlyMap<string, ToolContract>;
+  let channel: HttpChannel;
+  let sweeper: Sweeper;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    runtime = await OnceportRuntime.create({ serviceName: 'sweeper-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    const dir = mkdtempSync(join(tmpdir(), 'sweeper-contracts-'));
+    // A target nobody listens on: probes can't tell, and nothing is ever sent.
+    writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));
+    contracts = (await loadToolContracts(dir)).byName;
+    channel = new HttpChannel();
+    const settle = new SettleExecutionHandler({ runtime, contracts, channel, credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
+    sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 100 }, () => undefined);
+  });
+  afterAll(async () => {
+    await channel.close();
+    await runtime.close();
+    await db.drop();
+  });
+
+  async function seed(commands: ((id: string, now: Date) => ExecutionCommand)[], windowMs: number): Promise<{ id: string; fingerprint: string }> {
+    const contract = contracts.get('create_deployment') as HttpToolContract;
+    const args = { project: `p${randomBytes(3).toString('hex')}`, environment: 'staging', version: '1', strategy: 'rolling' };
+    const id = newExecutionId(Date.now(), randomBytes(10));
+    const intent = fingerprintIntent({ contract, actor: 'agent:s', intentScope: 'scope', arguments: args }, keyring);
+    const accept = (now: Date): ExecutionCommand => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId: id, tool: contract.name, channel: 'http', actor: 'agent:s', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: args, effectClass: contract.effect, approval: 'none', correlationWindowMs: windowMs, ledgerRetentionMs: null, clientIdempotencyKey: null } });
+    await runtime.executions.handle(id, (_l, now) => accept(now), { causationId: 't' });
+    for (const command of commands) await runtime.executions.handle(id, (_l, now) => command(id, now), { causationId: 't' });
+    return { id, fingerprint: intent.fingerprint };
+  }
+  const status = async (id: string) => (await runtime.executions.load(id)).state.status;
+
+  it('expires an unfinished execution whose correlation window closed; it stops matching', async () => {
+    const { id, fingerprint } = await seed([], 1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sweeper.sweepOnce();
+    expect(await status(id)).toBe('expired');
+    const state = (await runtime.executions.load(id)).state as KnownExecutionState;
+    const match = matchRetry([retryCandidateOf(state)], { fingerprints: [fingerprint as never], actor: 'agent:s', intentScope: 'scope' }, new Date());
+    expect(match.kind).toBe('new');
+  });
+
+  it('finds a dispatch whose dispatcher died (no OutcomeUnknown was ever published) and settles it', async () => {
+    const { id } = await seed(
+      [
+        (_id, now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
+        (_id, now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'dead', leaseMs: 1 } }),
+      ],
+      3_600_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sweeper.sweepOnce();
+    const events = (await runtime.executions.load(id)).events.map((e) => e.type);
+    expect(events).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
+    // The probe reached nobody: after its one allowed try the execution waits for a human.
+    expect(await status(id)).toBe('needs_review');
+  });
+});
