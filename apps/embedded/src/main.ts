@@ -7,6 +7,7 @@ import { loadEnvConfig } from '@onceport/config';
 import { AuthorizationModule, authorizationEnvShape, loadAuthorizationOptions } from '@onceport/feature-authorization';
 import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { IntakeModule, intakeEnvShape } from '@onceport/feature-intake';
+import { ReconcilerModule, reconcilerEnvShape } from '@onceport/feature-reconciler';
 import { OnceportRuntime, RuntimeModule, runtimeEnvShape } from '@onceport/runtime';
 import { startTestTarget } from '@onceport/test-target';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ const embeddedEnv = z.object({
 
 /**
  * `npm start`: the whole path in one process on embedded defaults — a real PostgreSQL from npm,
- * intake, authorization and dispatcher wired together with in-process event delivery (the same
+ * intake, authorization, dispatcher and reconciler wired together with in-process event delivery (the same
  * interface as JetStream), a demo HTTP target and demo contracts.
  */
 async function main(): Promise<void> {
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     await IntakeModule.forRoot(runtime, loadEnvConfig(z.object(intakeEnvShape), env), demo.contractsDir),
     AuthorizationModule.forRoot(await loadAuthorizationOptions(loadEnvConfig(z.object(authorizationEnvShape), env), demo.contractsDir)),
     await DispatcherModule.forRoot({ runtime, env: loadEnvConfig(z.object(dispatcherEnvShape), env), base: { ...base, PORT: settings.PORT } }),
+    await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), demo.contractsDir),
   ];
   @Module({ imports: [RuntimeModule.forRoot(runtime), ...features] })
   class EmbeddedModule {}
