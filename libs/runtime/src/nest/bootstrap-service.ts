@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ActorsFileError, loadEnvConfig } from '@onceport/config';
 import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
+import { createPool, migrate } from '../database';
 import { OnceportRuntime } from '../onceport-runtime';
 import { runtimeEnvShape } from '../runtime-env';
 import { RUNTIME, RuntimeModule } from './runtime.module';
@@ -53,6 +54,14 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   } catch (error) {
     process.stderr.write(`${definition.serviceName}: ${(error as Error).message}\n`);
     process.exit(78); // EX_CONFIG
+  }
+  if (process.env['ONCEPORT_MIGRATE_ONLY'] === 'true') {
+    // A Kubernetes init container or Job: the schema step alone (no NATS, no HTTP), then exit 0.
+    const pool = createPool(env.DATABASE_URL, 2);
+    const applied = await migrate(pool);
+    await pool.end();
+    process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'migrated', applied })}\n`);
+    process.exit(0);
   }
   const runtime = await OnceportRuntime.create({
     serviceName: definition.serviceName,
