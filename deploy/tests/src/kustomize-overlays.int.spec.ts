@@ -1,0 +1,269 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadEnvConfig, loadToolContracts } from '@onceport/config';
+import { authorizationEnvShape } from '@onceport/feature-authorization';
+import { dispatcherEnvShape } from '@onceport/feature-dispatcher';
+import { intakeEnvShape } from '@onceport/feature-intake';
+import { reconcilerEnvShape } from '@onceport/feature-reconciler';
+import { runtimeEnvShape } from '@onceport/runtime';
+import { z } from 'zod';
+import { ensureKubectl, renderKustomization } from './support/kubectl';
+import {
+  type IConfigMap,
+  type IDeployment,
+  type K8sObject,
+  type LabelSelector,
+  isConfigMap,
+  isDeployment,
+  isHpa,
+  isNetworkPolicy,
+  isPdb,
+  isService,
+  isServiceAccount,
+  quantity,
+  schemaErrors,
+  selects,
+} from './support/k8s-object';
+import { egressOf, ingressRulesOf, isIngressIsolated, reachesPort, targetsReachable } from './support/network-policy';
+import { type Container, containerEnvironment } from './support/pod-env';
+import { ALL_APPS, WORKSPACE_ROOT } from './support/workspace';
+
+const K8S = join(WORKSPACE_ROOT, 'deploy/k8s');
+const OVERLAYS = ['base', 'overlays/dev', 'overlays/prod'] as const;
+const SERVED = ['intake', 'authorization', 'reconciler']; // have a Service (the agents' door, the admin APIs)
+const TARGET_REACHERS = ['dispatcher', 'reconciler']; // may reach targets
+const AUTOSCALED = ['intake', 'dispatcher'];
+const APP_ENV: Record<string, z.ZodRawShape> = {
+  intake: intakeEnvShape,
+  authorization: authorizationEnvShape,
+  dispatcher: dispatcherEnvShape,
+  reconciler: reconcilerEnvShape,
+};
+const SECRET_LIKE = /KEY|SECRET|PASSWORD|TOKEN|CREDENTIAL(?!S_DIR)/;
+
+let kubectl: string;
+const rendered = new Map<string, K8sObject[]>();
+
+beforeAll(() => {
+  kubectl = ensureKubectl();
+  for (const overlay of OVERLAYS) rendered.set(overlay, renderKustomization(kubectl, join(K8S, overlay)));
+});
+
+const appOf = (deployment: IDeployment): string => deployment.spec?.template.metadata?.labels?.['app.kubernetes.io/name'] ?? '?';
+const podSpec = (deployment: IDeployment) => deployment.spec?.template.spec as NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>;
+const appContainer = (deployment: IDeployment): Container => podSpec(deployment).containers.find((c) => c.name === appOf(deployment)) as Container;
+const allContainers = (deployment: IDeployment): Container[] => [...(podSpec(deployment).initContainers ?? []), ...podSpec(deployment).containers];
+
+describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
+  const objects = (): K8sObject[] => rendered.get(overlay) ?? [];
+  const deployments = () => objects().filter(isDeployment);
+  const configMaps = () => new Map<string, IConfigMap>(objects().filter(isConfigMap).map((c) => [c.metadata.name, c]));
+  const deploymentOf = (app: string) => deployments().find((d) => appOf(d) === app);
+
+  it('renders, and every object is valid against the Kubernetes schemas', () => {
+    expect(objects().length).toBeGreaterThan(20);
+    expect(objects().flatMap((o) => schemaErrors(o).map((e) => `${o.kind}/${o.metadata.name}: ${e}`))).toEqual([]);
+  });
+
+  it('has a Deployment, ServiceAccount and PodDisruptionBudget for each of the four apps, Services where they serve, HPAs for intake and dispatcher', () => {
+    expect(deployments().map(appOf).sort()).toEqual([...ALL_APPS].sort());
+    for (const app of ALL_APPS) {
+      const deployment = deploymentOf(app) as IDeployment & K8sObject;
+      const labels = deployment.spec?.template.metadata?.labels;
+      const account = podSpec(deployment).serviceAccountName;
+      expect({ app, account: objects().filter(isServiceAccount).some((s) => s.metadata.name === account && s.automountServiceAccountToken === false) }).toEqual({ app, account: true });
+      expect(podSpec(deployment).automountServiceAccountToken).toBe(false);
+      // The PDB covers exactly this app's pods.
+      const budgets = objects().filter(isPdb).filter((p) => selects(p.spec?.selector as LabelSelector, labels));
+      expect({ app, budgets: budgets.length }).toEqual({ app, budgets: 1 });
+      for (const other of ALL_APPS.filter((a) => a !== app)) {
+        expect(selects(budgets[0]?.spec?.selector as LabelSelector, deploymentOf(other)?.spec?.template.metadata?.labels)).toBe(false);
+      }
+      expect(deployment.spec?.selector && selects(deployment.spec.selector as LabelSelector, labels)).toBe(true);
+    }
+    const services = objects().filter(isService);
+    expect(services.map((s) => deployments().find((d) => selects({ matchLabels: s.spec?.selector }, d.spec?.template.metadata?.labels))).map((d) => d && appOf(d)).sort()).toEqual([...SERVED].sort());
+    for (const service of services) {
+      const deployment = deployments().find((d) => selects({ matchLabels: service.spec?.selector }, d.spec?.template.metadata?.labels)) as IDeployment;
+      const ports = appContainer(deployment).ports?.map((p) => p.name) ?? [];
+      for (const port of service.spec?.ports ?? []) expect(ports).toContain(port.targetPort);
+    }
+    const hpas = objects().filter(isHpa);
+    expect(hpas.map((h) => appOf(deployments().find((d) => d.metadata.name === h.spec?.scaleTargetRef.name) as IDeployment)).sort()).toEqual([...AUTOSCALED].sort());
+    for (const hpa of hpas) {
+      expect(hpa.spec?.minReplicas ?? 1).toBeLessThanOrEqual(hpa.spec?.maxReplicas ?? 0);
+      // An apply must not reset what the autoscaler decided.
+      expect(deployments().find((d) => d.metadata.name === hpa.spec?.scaleTargetRef.name)?.spec?.replicas).toBeUndefined();
+    }
+  });
+
+  it('probes: readiness on /readyz and liveness on /healthz, on the container port the app listens on', () => {
+    for (const deployment of deployments()) {
+      const container = appContainer(deployment);
+      const port = container.ports?.find((p) => p.name === 'http');
+      const env = containerEnvironment(container, configMaps());
+      expect({ app: appOf(deployment), readiness: container.readinessProbe?.httpGet?.path, liveness: container.livenessProbe?.httpGet?.path }).toEqual({
+        app: appOf(deployment),
+        readiness: '/readyz',
+        liveness: '/healthz',
+      });
+      expect(container.readinessProbe?.httpGet?.port).toBe('http');
+      expect(container.livenessProbe?.httpGet?.port).toBe('http');
+      expect(env['PORT']).toBe(String(port?.containerPort));
+    }
+  });
+
+  it('resources: every container (migrations included) has CPU and memory requests and limits, requests within limits', () => {
+    for (const deployment of deployments()) {
+      for (const container of allContainers(deployment)) {
+        const { requests = {}, limits = {} } = container.resources ?? {};
+        for (const resource of ['cpu', 'memory']) {
+          const what = `${appOf(deployment)}/${container.name} ${resource}`;
+          expect({ what, request: quantity(requests[resource]) > 0, limit: quantity(limits[resource]) >= quantity(requests[resource]) }).toEqual({ what, request: true, limit: true });
+        }
+      }
+    }
+  });
+
+  it('security: non-root, no privilege escalation, read-only root filesystem, every capability dropped', () => {
+    for (const deployment of deployments()) {
+      const pod = podSpec(deployment).securityContext;
+      expect({ app: appOf(deployment), runAsNonRoot: pod?.runAsNonRoot, root: (pod?.runAsUser ?? 0) === 0, seccomp: pod?.seccompProfile?.type }).toEqual({
+        app: appOf(deployment),
+        runAsNonRoot: true,
+        root: false,
+        seccomp: 'RuntimeDefault',
+      });
+      for (const container of allContainers(deployment)) {
+        const context = container.securityContext;
+        expect({ container: container.name, escalation: context?.allowPrivilegeEscalation, readOnly: context?.readOnlyRootFilesystem, privileged: context?.privileged ?? false, drop: context?.capabilities?.drop }).toEqual({
+          container: container.name,
+          escalation: false,
+          readOnly: true,
+          privileged: false,
+          drop: ['ALL'],
+        });
+      }
+    }
+  });
+
+  it('graceful stop: a grace period above the preStop pause; migrations run in an init container of the same image before the app', () => {
+    for (const deployment of deployments()) {
+      const spec = podSpec(deployment);
+      expect(spec.terminationGracePeriodSeconds ?? 0).toBeGreaterThanOrEqual(30);
+      const migrate = spec.initContainers?.find((c) => c.name === 'migrate');
+      expect(migrate?.image).toBe(appContainer(deployment).image);
+      expect(migrate?.env?.find((e) => e.name === 'ONCEPORT_MIGRATE_ONLY')?.value).toBe('true');
+      expect(migrate?.env?.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef).toBeDefined();
+    }
+  });
+
+  it('configuration: every ConfigMap referenced is rendered, and each container environment passes its app validation', () => {
+    for (const deployment of deployments()) {
+      const spec = podSpec(deployment);
+      const referenced = [
+        ...allContainers(deployment).flatMap((c) => (c.envFrom ?? []).map((e) => e.configMapRef?.name)),
+        ...(spec.volumes ?? []).map((v) => v.configMap?.name),
+      ].filter((name): name is string => !!name);
+      for (const name of referenced) expect({ name, rendered: configMaps().has(name) }).toEqual({ name, rendered: true });
+      for (const container of allContainers(deployment)) {
+        const env = containerEnvironment(container, configMaps());
+        const shape = { ...runtimeEnvShape, ...APP_ENV[appOf(deployment)] };
+        expect(() => loadEnvConfig(z.object(shape), env)).not.toThrow();
+        expect(env['ONCEPORT_DELIVERY']).toBe('jetstream');
+      }
+    }
+  });
+
+  it('the tool contracts in the ConfigMap load as the services load them', async () => {
+    const contracts = [...configMaps().values()].find((c) => c.metadata?.name?.startsWith('onceport-contracts'));
+    const dir = mkdtempSync(join(tmpdir(), 'onceport-contracts-'));
+    try {
+      for (const [file, text] of Object.entries(contracts?.data ?? {})) writeFileSync(join(dir, file), text);
+      const loaded = await loadToolContracts(dir);
+      expect(loaded.contracts.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('secrets only by reference: no Secret objects, no secret-looking values inline, every reference documented in deploy/README.md', () => {
+    expect(objects().filter((o) => o.kind === 'Secret')).toEqual([]);
+    for (const configMap of configMaps().values()) {
+      expect(Object.keys(configMap.data ?? {}).filter((key) => SECRET_LIKE.test(key))).toEqual([]);
+      const url = configMap.data?.['DATABASE_URL'];
+      if (url) expect(new URL(url).password).toBe('');
+    }
+    const readme = readFileSync(join(WORKSPACE_ROOT, 'deploy/README.md'), 'utf8');
+    const references: string[] = [];
+    for (const deployment of deployments()) {
+      for (const container of allContainers(deployment)) {
+        for (const variable of container.env ?? []) {
+          if (SECRET_LIKE.test(variable.name)) expect({ variable: variable.name, fromSecret: !!variable.valueFrom?.secretKeyRef }).toEqual({ variable: variable.name, fromSecret: true });
+          const ref = variable.valueFrom?.secretKeyRef;
+          if (ref) references.push(ref.name as string, ref.key);
+        }
+      }
+      for (const volume of podSpec(deployment).volumes ?? []) {
+        if (volume.secret) references.push(volume.secret.secretName as string, ...(volume.secret.items ?? []).map((item) => item.key));
+      }
+    }
+    expect([...new Set(references)].filter((reference) => !readme.includes(`\`${reference}\``))).toEqual([]);
+  });
+
+  it('network: every pod is isolated; only dispatcher and reconciler reach targets; the others reach DNS, NATS, PostgreSQL and OTLP only', () => {
+    const policies = objects().filter(isNetworkPolicy);
+    for (const deployment of deployments()) {
+      const app = appOf(deployment);
+      const labels = deployment.spec?.template.metadata?.labels ?? {};
+      const egress = egressOf(policies, deployment.metadata.namespace, labels);
+      expect({ app, isolated: egress.isolated, ingressIsolated: isIngressIsolated(policies, deployment.metadata.namespace, labels) }).toEqual({ app, isolated: true, ingressIsolated: true });
+      for (const port of ['UDP/53', 'TCP/53', 'TCP/4222', 'TCP/5432', 'TCP/4318']) expect({ app, port, reaches: reachesPort(egress, port) }).toEqual({ app, port, reaches: true });
+      const reach = targetsReachable(egress);
+      if (TARGET_REACHERS.includes(app)) expect({ app, reachesTargets: reach.length > 0 }).toEqual({ app, reachesTargets: true });
+      else expect({ app, reach }).toEqual({ app, reach: [] });
+      // Ingress: the served apps on their HTTP port only; the others from no pod at all.
+      const ingress = ingressRulesOf(policies, deployment.metadata.namespace, labels);
+      if (SERVED.includes(app)) expect(ingress.flatMap((rule) => (rule.ports ?? [{ port: 'any' }]).map((p) => p.port))).toEqual(['http']);
+      else expect({ app, ingress }).toEqual({ app, ingress: [] });
+    }
+  });
+
+  if (overlay !== 'base') {
+    it('puts every object in the overlay namespace', () => {
+      const namespace = objects().find((o) => o.kind === 'Namespace');
+      expect(namespace?.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+      expect(objects().filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== namespace?.metadata.name).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
+    });
+  }
+
+  if (overlay === 'overlays/prod') {
+    it('prod: at least two replicas of every app (HPA minimum for the autoscaled), spread by pod anti-affinity', () => {
+      const hpas = objects().filter(isHpa);
+      for (const deployment of deployments()) {
+        const app = appOf(deployment);
+        const hpa = hpas.find((h) => h.spec?.scaleTargetRef.name === deployment.metadata.name);
+        const replicas = hpa ? (hpa.spec?.minReplicas ?? 1) : (deployment.spec?.replicas ?? 1);
+        expect({ app, replicas: replicas >= 2 }).toEqual({ app, replicas: true });
+        if (hpa) expect(hpa.spec?.maxReplicas ?? 0).toBeGreaterThan(hpa.spec?.minReplicas ?? 1);
+        const anti = podSpec(deployment).affinity?.podAntiAffinity;
+        const terms = [...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => t.podAffinityTerm), ...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? [])];
+        const own = terms.filter((t) => t.topologyKey === 'kubernetes.io/hostname' && selects(t.labelSelector as LabelSelector, deployment.spec?.template.metadata?.labels));
+        expect({ app, antiAffinity: own.length }).toEqual({ app, antiAffinity: 1 });
+      }
+    });
+
+    it('prod: a JetStream cluster with R3 streams and an HA PostgreSQL service, images pinned to a release', () => {
+      const env = [...configMaps().values()].find((c) => c.metadata?.name?.startsWith('onceport-env'))?.data ?? {};
+      expect(env['ONCEPORT_STREAM_REPLICAS']).toBe('3');
+      for (const url of [env['NATS_URL'] as string, env['DATABASE_URL'] as string]) {
+        expect(new URL(url).hostname).toMatch(/\.svc(\.cluster\.local)?$/);
+      }
+      expect(new URL(env['DATABASE_URL'] as string).hostname).toMatch(/-rw\./); // the primary's Service
+      for (const deployment of deployments()) {
+        for (const container of allContainers(deployment)) expect(container.image).toMatch(/^[\w.-]+(:\d+)?\/[\w./-]+:\d+\.\d+\.\d+$/);
+      }
+    });
+  }
+});
