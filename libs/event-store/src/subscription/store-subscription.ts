@@ -69,17 +69,26 @@ export class StoreSubscription {
   }
 
   /**
-   * Handles everything committed so far, then returns how many events it handled. For rebuilds,
-   * tools and tests; safe beside a running replica in transactional mode (the checkpoint is fenced).
+   * Handles everything committed before the call, then returns how many events it handled. For
+   * rebuilds, tools and tests; safe beside a running replica in transactional mode (the checkpoint
+   * is fenced). A transaction still open anywhere in the cluster holds later commits back (that is
+   * what keeps tailing from skipping them), so this waits for it, up to `timeoutMs`.
    */
-  async drain(): Promise<number> {
+  async drain(timeoutMs = 10_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    const newest = await this.pool.query<{ tx: string | null }>('SELECT max(transaction_id)::text AS tx FROM onceport.events');
+    const target = BigInt(newest.rows[0]?.tx ?? '0');
     let handled = 0;
     for (;;) {
       const from = this.checkpoint ?? (await loadCheckpoint(this.pool, this.options.subscriptionId));
       const events = await readCommittedAfter(this.pool, from, this.batchSize);
-      if (events.length === 0) return handled;
-      await this.handle(from, events);
-      handled += events.length;
+      if (events.length > 0) {
+        await this.handle(from, events);
+        handled += events.length;
+        continue;
+      }
+      if (from.transactionId >= target || Date.now() > deadline) return handled;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 
