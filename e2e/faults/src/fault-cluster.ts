@@ -46,8 +46,8 @@ export class FaultCluster {
     readonly fixture: GatewayFixture,
   ) {}
 
-  static async start(faults: Partial<Record<AppName, string>> = {}): Promise<FaultCluster> {
-    const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
+  static async start(faults: Partial<Record<AppName, string>> = {}, database?: TestDatabase): Promise<FaultCluster> {
+    const [db, nats, target] = await Promise.all([database ?? createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
     const fixture = writeGatewayFixture(target.url, [{ id: 'agent:fault', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
     const extra = readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', target.url);
     writeFileSync(join(fixture.contractsDir, 'faults.yaml'), extra);

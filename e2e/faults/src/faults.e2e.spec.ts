@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { FAULT_POINTS } from '@onceport/fault-points';
+import { PostgresCluster } from '@onceport/fault-kit';
 import { startAppProcess } from '@onceport/runtime/testing';
+import { Pool } from 'pg';
 import { FaultCluster, type Verdict, printTable, sleep } from './fault-cluster';
 
 /**
@@ -97,6 +99,36 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     const verdict = await judge('5 nats killed, then wiped');
     expect(verdict.executions).toBe(30);
     expect(verdict.effects).toBe(30);
+  });
+
+  it('6. PostgreSQL restarted in immediate mode mid-run: no acknowledged execution lost, no duplicate effect', async () => {
+    const postgres = await PostgresCluster.create();
+    try {
+      const admin = new Pool({ connectionString: postgres.url(), max: 1 });
+      await admin.query('CREATE DATABASE onceport');
+      await admin.end();
+      const pool = new Pool({ connectionString: postgres.url('onceport'), max: 5 });
+      pool.on('error', () => undefined); // the restart breaks idle connections; queries reconnect
+      cluster = await FaultCluster.start({}, { url: postgres.url('onceport'), pool, drop: () => pool.end() });
+      const c = cluster;
+      const batch = (from: number) => Promise.all(Array.from({ length: 8 }, (_, i) => c.call('fast_deployment', deploy(`s6-${from + i}`), `s6-${from + i}`)));
+      const running = batch(0);
+      await sleep(200);
+      await postgres.stop('immediate');
+      await sleep(1000);
+      await postgres.start();
+      await running;
+      await batch(8);
+      const verdict = await judge('6 postgres immediate restart');
+      // Every answer that named an execution (acknowledged) is in the store: judge() checked lost = 0.
+      const acknowledged = c.history.filter((op) => op.executionId !== null).length;
+      expect(acknowledged).toBeGreaterThanOrEqual(8);
+      expect(verdict.effects).toBeLessThanOrEqual(verdict.executions);
+    } finally {
+      await cluster?.stop();
+      cluster = null;
+      await postgres.destroy();
+    }
   });
 
   it('7. the target answers after the dispatcher gave up waiting (the effect happened): settled completed by the probe; 1 effect', async () => {
