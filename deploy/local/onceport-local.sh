@@ -23,6 +23,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+if [[ -n ${ONCEPORT_LOCAL_ENV_FILE:-} ]]; then set -a; source "$ONCEPORT_LOCAL_ENV_FILE"; set +a; fi
 RUN_DIR=${ONCEPORT_LOCAL_DIR:-$ROOT/tmp/local}
 DIST=${ONCEPORT_LOCAL_DIST:-$ROOT/dist}
 REPLICAS=${ONCEPORT_LOCAL_REPLICAS:-2}
@@ -139,7 +140,6 @@ targets() {
 
 command=${1:-}
 shift || true
-if [[ -n ${ONCEPORT_LOCAL_ENV_FILE:-} ]]; then set -a; source "$ONCEPORT_LOCAL_ENV_FILE"; set +a; fi
 case $command in
   start)
     read -r -a list <<<"$(targets "$@")"

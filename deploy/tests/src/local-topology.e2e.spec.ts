@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -50,17 +50,20 @@ describe('deploy/local: two replicas of every service, one of each killed betwee
     [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
     fixture = writeGatewayFixture(target.url, [{ id: 'agent:local', key: KEY, tools: '*' }], db.url, nats.url);
     runDir = mkdtempSync(join(tmpdir(), 'onceport-local-'));
-    const { NODE_ENV: _jestSetsTest, ...inherited } = process.env;
     const basePort = await freeBasePort(REPLICAS);
-    local = new LocalTopology(apps, REPLICAS, basePort, {
-      ...inherited,
+    // Everything through ONCEPORT_LOCAL_ENV_FILE, as an operator would write it.
+    const settings = {
       ...fixture.env({ ...CREDENTIALS, ONCEPORT_ANSWER_WAIT_MS: '8000' }),
       ONCEPORT_LOCAL_DIR: runDir,
       ONCEPORT_LOCAL_DIST: join(runDir, 'dist'),
       ONCEPORT_LOCAL_APPS: apps.join(' '),
       ONCEPORT_LOCAL_REPLICAS: String(REPLICAS),
       ONCEPORT_LOCAL_BASE_PORT: String(basePort),
-    });
+    };
+    const envFile = join(runDir, 'local.env');
+    writeFileSync(envFile, Object.entries(settings).map(([key, value]) => `${key}='${value}'\n`).join(''));
+    const { NODE_ENV: _jestSetsTest, ...inherited } = process.env;
+    local = new LocalTopology(apps, REPLICAS, basePort, { ...inherited, ONCEPORT_LOCAL_ENV_FILE: envFile });
   }, 60_000);
 
   afterAll(async () => {
