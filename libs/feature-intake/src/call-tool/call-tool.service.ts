@@ -1,19 +1,22 @@
-import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { executionStreamId } from '@onceport/contracts';
 import {
   type ExecutionCommand,
   type KnownExecutionState,
   type ToolContract,
+  decide,
   fingerprintIntent,
+  initialState,
   matchRetry,
   newExecutionId,
   retryCandidateOf,
   validateArguments,
 } from '@onceport/domain';
-import { type CausationContext, type LoadedExecution, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import { WrongExpectedVersionError, inTransaction } from '@onceport/event-store';
+import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
+import { type CausationContext, type LoadedExecution, contextFromTraceparent, currentTraceContext, inSpan, toNewEvent } from '@onceport/runtime';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
@@ -24,8 +27,6 @@ import { type IntentClaim, claimIntent, intentStreamId, readIntentClaims } from 
 
 /** How many of an intent's newest executions matching looks at. */
 const CANDIDATES = 10;
-/** A claim whose execution stream is still empty after this long belongs to an intake that died in between. */
-const CLAIM_GRACE_MS = 5_000;
 
 export interface CallOutcome {
   readonly answer: AgentAnswer;
@@ -95,10 +96,6 @@ export class CallToolService {
     for (;;) {
       const { claims, version } = await readIntentClaims(this.deps.runtime.store, streams);
       const candidates = await this.loadCandidates(claims.slice(-CANDIDATES), receivedAt);
-      if (candidates === 'claim_in_progress') {
-        await sleep(10);
-        continue;
-      }
       const now = new Date();
       const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);
       if (match.kind !== 'new') {
@@ -106,11 +103,9 @@ export class CallToolService {
         return { executionId: match.executionId, created: false };
       }
       const executionId = newExecutionId(now.getTime(), randomBytes(10));
-      // Claim first, then accept: a lost race leaves no execution behind, only a re-read.
-      if (!(await claimIntent(this.deps.runtime.store, streams[0] ?? '', version, executionId, now))) continue;
-      const accept = (_loaded: LoadedExecution, at: Date): ExecutionCommand => ({
+      const accept: ExecutionCommand = {
         type: 'AcceptExecution',
-        metadata: { now: at },
+        metadata: { now },
         data: {
           executionId,
           tool: contract.name,
@@ -127,27 +122,29 @@ export class CallToolService {
           ledgerRetentionMs: contract.ledgerRetentionMs,
           clientIdempotencyKey: request.clientIdempotencyKey,
         },
-      });
-      await this.deps.runtime.executions.handle(executionId, accept, context);
+      };
+      // The claim and the acceptance commit together: a lost race leaves nothing behind (re-read and
+      // attach), and no caller ever sees a claim whose execution is not written yet.
+      const newEvents = decide(accept, initialState()).map((event) => toNewEvent(executionId, event, context, now));
+      try {
+        await inTransaction(this.deps.runtime.pool, async (tx) => {
+          await claimIntent(this.deps.runtime.store, streams[0] ?? '', version, executionId, now, tx);
+          await this.deps.runtime.store.append(executionStreamId(executionId), newEvents, { expectedVersion: 0, tx });
+        });
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) continue;
+        throw error;
+      }
       faultPoint(FAULT_POINTS.intakeAfterAccept);
       this.deps.runtime.delivery.nudge();
       return { executionId, created: true };
     }
   }
 
-  /** The claimed executions' states; a fresh claim whose acceptance is not written yet means "wait". */
-  private async loadCandidates(claims: readonly IntentClaim[], receivedAt: number): Promise<KnownExecutionState[] | 'claim_in_progress'> {
+  /** The claimed executions' states, each as it was when this call arrived. */
+  private async loadCandidates(claims: readonly IntentClaim[], receivedAt: number): Promise<KnownExecutionState[]> {
     const loaded = await Promise.all(claims.map((claim) => this.deps.runtime.executions.load(claim.executionId)));
-    const known: KnownExecutionState[] = [];
-    for (const [i, execution] of loaded.entries()) {
-      if (execution.state.status !== 'none') {
-        known.push(asSeenWhenReceived(execution, receivedAt));
-        continue;
-      }
-      const claimedAt = Date.parse(claims[i]?.claimedAt ?? '');
-      if (Date.now() - claimedAt < CLAIM_GRACE_MS) return 'claim_in_progress';
-    }
-    return known;
+    return loaded.filter((execution) => execution.state.status !== 'none').map((execution) => asSeenWhenReceived(execution, receivedAt));
   }
 
   /** Waits until the execution says something final for this call, or the wait is over. */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { IntentClaimedEvent } from '@onceport/contracts';
-import { type EventStore, WrongExpectedVersionError } from '@onceport/event-store';
+import type { EventStore, Queryable } from '@onceport/event-store';
 
 /** One stream per (fingerprint, actor, intent scope): the lock-free serialisation point for identical calls. */
 export function intentStreamId(fingerprint: string, actor: string, intentScope: string): string {
@@ -32,16 +32,13 @@ export async function readIntentClaims(store: EventStore, streamIds: readonly st
   return { claims, version: streams[0]?.length ?? 0 };
 }
 
-/** Claims the intent for a new execution; false when another call claimed first (read again). */
-export async function claimIntent(store: EventStore, streamId: string, version: number, executionId: string, now: Date): Promise<boolean> {
+/**
+ * Claims the intent for a new execution, inside the caller's transaction (with the acceptance).
+ * Throws `WrongExpectedVersionError` when another call claimed first: roll back, read again, attach.
+ */
+export async function claimIntent(store: EventStore, streamId: string, version: number, executionId: string, now: Date, tx: Queryable): Promise<void> {
   const data = IntentClaimedEvent.data.parse({ executionId, claimedAt: now.toISOString() });
   const eventId = randomUUID();
   const metadata = { eventId, correlationId: executionId, causationId: executionId, occurredAt: now.toISOString() };
-  try {
-    await store.append(streamId, [{ eventId, type: IntentClaimedEvent.type, schemaVersion: IntentClaimedEvent.schemaVersion, data, metadata }], { expectedVersion: version });
-    return true;
-  } catch (error) {
-    if (error instanceof WrongExpectedVersionError) return false;
-    throw error;
-  }
+  await store.append(streamId, [{ eventId, type: IntentClaimedEvent.type, schemaVersion: IntentClaimedEvent.schemaVersion, data, metadata }], { expectedVersion: version, tx });
 }
