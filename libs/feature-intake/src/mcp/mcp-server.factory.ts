@@ -7,7 +7,9 @@ import { ExecutionNotFoundError, InvalidArgumentsError, UnknownToolError } from 
 import type { CallToolService } from '../call-tool/call-tool.service';
 import type { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
+import type { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { QueryExecutionService } from '../query-execution/query-execution.service';
+import { TASKS_CAPABILITY, registerTaskHandlers, taskOf } from './mcp-tasks';
 import { EXECUTION_STATUS_TOOL, toolCatalog } from './mcp-tool-catalog';
 
 export interface McpRequestScope {
@@ -26,6 +28,8 @@ export interface McpServices {
   readonly callTool: CallToolService;
   readonly query: QueryExecutionService;
   readonly delivery: RecordDeliveryService;
+  /** Changes to executions, from any replica: `tasks/result` waits on it. */
+  readonly watcher: ExecutionWatcher;
 }
 
 /** Intent scope travels in `_meta` so tool schemas stay the contract's own. */
@@ -34,17 +38,20 @@ const WAIT_META = 'onceport/wait_ms';
 
 /** A low-level MCP server for one HTTP request: tools from the contracts, calls through intake. */
 export function createMcpServer(services: McpServices, scope: McpRequestScope): Server {
-  const server = new Server({ name: 'onceport', version: '0.1.0' }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server({ name: 'onceport', version: '0.1.0' }, { capabilities: { tools: { listChanged: false }, tasks: TASKS_CAPABILITY } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolCatalog(services.deps.contracts) }));
+  registerTaskHandlers(server, services, scope, { toCallToolResult, toMcpError });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const correlation: RequestCorrelation = { transport: 'mcp', jsonRpcId: extra.requestId, sessionId: scope.sessionId(), requestId: null };
     const meta = request.params._meta ?? {};
     try {
       if (request.params.name === EXECUTION_STATUS_TOOL) {
+        if (request.params.task) throw new McpError(ErrorCode.MethodNotFound, `${EXECUTION_STATUS_TOOL} answers at once and does not run as a task: call it without "task"`);
         const id = request.params.arguments?.['execution_id'];
         const { answer } = await services.query.status(typeof id === 'string' ? id : '', scope.actor);
         return toCallToolResult(answer);
       }
+      const task = request.params.task;
       const { answer } = await services.callTool.call({
         actor: scope.actor,
         agentProcess: scope.sessionId(),
@@ -53,11 +60,17 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
         intentScope: typeof meta[INTENT_SCOPE_META] === 'string' ? (meta[INTENT_SCOPE_META] as string) : null,
         correlation,
         clientIdempotencyKey: null,
-        waitMs: waitOf(meta[WAIT_META], services.deps.settings),
+        // A task is answered with the execution it is at once; its outcome is asked for with tasks/get and tasks/result.
+        waitMs: task ? 0 : waitOf(meta[WAIT_META], services.deps.settings),
         traceparent: scope.traceparent,
         tracestate: scope.tracestate,
         receivedAt: scope.receivedAt,
       });
+      if (task) {
+        // The task is the execution: nothing is delivered here, the result goes out with tasks/result.
+        const { timeline } = await services.query.status(answer.execution_id, scope.actor, { attached: false });
+        return { task: taskOf(answer, timeline) };
+      }
       // Delivered means written: the answer counts once this HTTP response has finished.
       scope.response.once('finish', () => void services.delivery.delivered(answer, 'mcp', correlation).catch(() => undefined));
       return toCallToolResult(answer);

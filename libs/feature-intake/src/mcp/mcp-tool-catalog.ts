@@ -10,6 +10,8 @@ export function toolCatalog(contracts: ReadonlyMap<string, ToolContract>): Tool[
     title: contract.title,
     description: `${contract.description}\n\nEffect: ${describeEffect(contract)}. Every call gets an execution id; a retry of the same call attaches to it instead of running twice.`,
     inputSchema: contract.argumentsSchema as Tool['inputSchema'],
+    // A call may run as an MCP task: the task is its execution (see mcp-tasks.ts).
+    execution: { taskSupport: 'optional' },
     annotations: {
       title: contract.title,
       readOnlyHint: contract.effect === 'none',

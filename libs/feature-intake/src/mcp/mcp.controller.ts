@@ -6,6 +6,7 @@ import { type JSONRPCResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS, isJS
 import { ExecutionStatus } from '@onceport/contracts';
 import { bearerToken } from '@onceport/config';
 import type { AgentAnswer } from '../answer/agent-answer';
+import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
@@ -31,6 +32,7 @@ export class McpController {
     private readonly callTool: CallToolService,
     private readonly query: QueryExecutionService,
     private readonly delivery: RecordDeliveryService,
+    @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
   ) {
     this.sessions = new McpSessions(deps.runtime.pool);
   }
@@ -77,7 +79,7 @@ export class McpController {
     });
     if (claimedSession) adoptSession(transport, claimedSession);
     const server = createMcpServer(
-      { deps: this.deps, callTool: this.callTool, query: this.query, delivery: this.delivery },
+      { deps: this.deps, callTool: this.callTool, query: this.query, delivery: this.delivery, watcher: this.watcher },
       { actor: actor.id, sessionId: () => sessionId, response: res, traceparent: headerOf(req, 'traceparent'), tracestate: headerOf(req, 'tracestate'), receivedAt },
     );
     await server.connect(transport);

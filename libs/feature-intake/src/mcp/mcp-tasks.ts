@@ -1,0 +1,143 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CallToolResult,
+  CancelTaskRequestSchema,
+  ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  McpError,
+  RELATED_TASK_META_KEY,
+  type ServerCapabilities,
+  type Task,
+  type TaskStatus,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ExecutionStatus } from '@onceport/contracts';
+import type { AgentAnswer } from '../answer/agent-answer';
+import { ExecutionNotFoundError } from '../call-tool/call-tool.errors';
+import type { TimelineEntry } from '../query-execution/query-execution.service';
+import type { McpRequestScope, McpServices } from './mcp-server.factory';
+
+/**
+ * The MCP tasks primitive (experimental in the SDK) over executions: a task is an execution, its
+ * task id the execution id. Nothing about a task lives in this process: every `tasks/*` request is
+ * answered from the store, so any intake replica answers for a task any other replica created.
+ *
+ * Declared as far as it goes: task-augmented `tools/call`, `tasks/get` and `tasks/result`. No
+ * `tasks/list` and no `tasks/cancel` (an execution is not cancelled by its caller; a `tasks/cancel`
+ * is refused with an error that says so).
+ */
+export const TASKS_CAPABILITY: NonNullable<ServerCapabilities['tasks']> = { requests: { tools: { call: {} } } };
+
+/** How often a client is asked to poll `tasks/get` (ms). */
+export const TASK_POLL_INTERVAL_MS = 500;
+
+/** An execution's state as a task status, honestly: waiting on a human is not "working" on it. */
+export function taskStatusOf(state: ExecutionStatus): TaskStatus {
+  switch (state) {
+    case 'accepted':
+    case 'authorized':
+    case 'dispatched':
+    case 'dispatched_unknown':
+      return 'working';
+    case 'awaiting_approval':
+    case 'needs_review':
+      return 'input_required';
+    case 'completed':
+    case 'completed_result_not_delivered':
+      return 'completed';
+    case 'failed':
+    case 'denied':
+      return 'failed';
+    case 'expired':
+    case 'reverted':
+      // Nobody asked for either: the execution ended without an outcome, which is a failure of the task.
+      return 'failed';
+    default: {
+      const _exhaustive: never = state;
+      return _exhaustive;
+    }
+  }
+}
+
+const TERMINAL: ReadonlySet<TaskStatus> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
+
+/** The task an execution is, as `tasks/get` and a task-augmented `tools/call` answer it. */
+export function taskOf(answer: AgentAnswer, timeline: readonly TimelineEntry[]): Task {
+  const createdAt = timeline[0]?.at ?? new Date().toISOString();
+  return {
+    taskId: answer.execution_id,
+    status: taskStatusOf(answer.state),
+    statusMessage: answer.next_step,
+    // Executions are kept, with their results, until an operator removes them.
+    ttl: null,
+    createdAt,
+    lastUpdatedAt: timeline[timeline.length - 1]?.at ?? createdAt,
+    pollInterval: TASK_POLL_INTERVAL_MS,
+  };
+}
+
+export interface TaskHandlerOptions {
+  /** What a tool call's answer becomes on the wire (the normal path's own function). */
+  readonly toCallToolResult: (answer: AgentAnswer) => CallToolResult;
+  readonly toMcpError: (error: unknown) => Error;
+}
+
+/** `tasks/get`, `tasks/result` and a refusing `tasks/cancel`, all read from the store for the calling actor. */
+export function registerTaskHandlers(server: Server, services: McpServices, scope: McpRequestScope, options: TaskHandlerOptions): void {
+  const load = async (taskId: string) => {
+    try {
+      return await services.query.status(taskId, scope.actor, { attached: false });
+    } catch (error) {
+      // Another actor's execution is as unknown as one that never existed.
+      if (error instanceof ExecutionNotFoundError) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`, { code: error.code });
+      throw options.toMcpError(error);
+    }
+  };
+
+  server.setRequestHandler(GetTaskRequestSchema, async (request) => {
+    const { answer, timeline } = await load(request.params.taskId);
+    return taskOf(answer, timeline);
+  });
+
+  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+    const taskId = request.params.taskId;
+    // Block while the execution is being worked on, at most the longest wait a call may ask for.
+    const deadline = Date.now() + services.deps.settings.maxWaitMs;
+    let loaded: Awaited<ReturnType<typeof load>>;
+    for (;;) {
+      // Listen before reading, so a change between the read and the wait is not missed.
+      const change = services.watcher.nextChange(taskId, deadline);
+      try {
+        loaded = await load(taskId);
+        if (taskStatusOf(loaded.answer.state) !== 'working' || Date.now() >= deadline) break;
+        await change.next;
+      } finally {
+        change.cancel();
+      }
+    }
+    const { answer } = loaded;
+    if (taskStatusOf(answer.state) === 'working') {
+      throw new McpError(ErrorCode.RequestTimeout, `Task ${taskId} is still working (execution state ${answer.state}); poll tasks/get and ask tasks/result again. ${answer.next_step}`, {
+        taskId,
+        status: 'working',
+        state: answer.state,
+      });
+    }
+    // Delivered means written, as for a tool call: the answer counts once this HTTP response has finished.
+    const correlation = { transport: 'mcp' as const, jsonRpcId: extra.requestId, sessionId: scope.sessionId(), requestId: null };
+    scope.response.once('finish', () => void services.delivery.delivered(answer, 'mcp', correlation).catch(() => undefined));
+    const result = options.toCallToolResult(answer);
+    return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+  });
+
+  server.setRequestHandler(CancelTaskRequestSchema, async (request) => {
+    const { answer } = await load(request.params.taskId);
+    const status = taskStatusOf(answer.state);
+    if (TERMINAL.has(status)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${status}`);
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Onceport does not cancel executions: task ${answer.execution_id} is not cancelled and its execution (state ${answer.state}) carries on; a dispatched call cannot be unsent. Poll tasks/get for its outcome.`,
+      { taskId: answer.execution_id, status, state: answer.state },
+    );
+  });
+}
