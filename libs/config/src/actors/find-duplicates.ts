@@ -1,6 +1,6 @@
 import { type ActorsFileIssueCode } from './actors-file-error';
 import { type RawActorsFile } from './actors-file.schema';
-import { type PathSegment, formatPath } from './read-yaml';
+import { type PathSegment, formatPath } from '@onceport/domain';
 
 export interface Draft {
   readonly code: ActorsFileIssueCode;

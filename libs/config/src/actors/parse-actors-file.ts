@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type ActorsFileIssue, ActorsFileError, actorsFileIssue } from './actors-file-error';
 import { KNOWN_FIELDS, RawActorsFile } from './actors-file.schema';
 import { type ActorsFile } from './actors-file.types';
-import { type PathSegment, formatPath, readYaml, valueAt } from './read-yaml';
+import { type PathSegment, formatPath, readYaml, valueAt } from '@onceport/domain';
 import { type Draft, findDuplicates } from './find-duplicates';
 
 /**

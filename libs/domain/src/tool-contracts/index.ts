@@ -22,3 +22,5 @@ export { normalizeArgument } from './normalize-argument';
 export { parseTemplate, type ParsedTemplate, type TemplatePart } from './template';
 export { parseDuration, formatDuration, DURATION_PATTERN } from './duration';
 export { DEFAULT_CORRELATION_WINDOW_MS, HTTP_DEFAULTS, SSH_DEFAULTS, TOOL_NAME_PATTERN } from './defaults';
+export { readYaml, type YamlSource, type YamlSyntaxProblem } from './yaml-source';
+export { formatPath, valueAt, type PathSegment } from './issue-path';
