@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { EXECUTION_STREAM_NAME } from '@onceport/messaging';
 import { type Answer, KEYS, SECRETS, type Pipeline, answerOf, executionCount, mcpClient, rest, spans, startPipeline, timeline, until } from './pipeline-harness';
 
 /**
@@ -158,7 +157,6 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await nc.close();
     expect(deployments('six')).toBe(1);
-    expect(EXECUTION_STREAM_NAME).toBe('ONCEPORT_EXECUTION');
     await client.close();
   });
 
