@@ -87,11 +87,17 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   });
 
   it('4. 50 concurrent identical calls from one actor: one execution, 1 effect, every caller told the same id', async () => {
-    pipeline.target.setBehavior({ route: 'deployments', delay_ms: 300, times: 1 });
+    // A call that reaches intake after the first answer was delivered is, by DESIGN.md §5, a new
+    // intent; the target holds the effect long enough that all 50 arrive while the first is in flight
+    // (on a loaded 2-core CI machine, 300 ms was not always enough for the last ones to arrive).
+    pipeline.target.setBehavior({ route: 'deployments', delay_ms: 6000, times: 1 });
     const clients = await Promise.all(Array.from({ length: 10 }, () => mcpClient(pipeline, KEYS.a)));
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % clients.length]!.callTool(deploy('four'), undefined, { timeout: 60_000 }).then(answerOf)));
     expect(new Set(answers.map((x) => x.execution_id)).size).toBe(1);
     expect(deployments('four')).toBe(1);
+    const events = await timeline(pipeline, answers[0]!.execution_id, KEYS.a);
+    expect(events.filter((t) => t === 'ExecutionAccepted')).toHaveLength(1);
+    expect(events.filter((t) => t === 'RetryAttached')).toHaveLength(49);
     await Promise.all(clients.map((c) => c.close()));
   });
 
