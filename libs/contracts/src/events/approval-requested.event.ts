@@ -3,6 +3,13 @@ import { ExecutionId, Fingerprint, IsoTimestamp } from '../primitives';
 import { type Event } from './event';
 import { defineEvent } from './event-definition';
 
+/**
+ * What the approval stands for (DESIGN.md §6): a new agent process's session grant, or one call of a
+ * per-use credential. Granting a `session` approval also grants the process its session.
+ */
+export const ApprovalKind = z.enum(['session', 'per_use']);
+export type ApprovalKind = z.infer<typeof ApprovalKind>;
+
 /** A human must approve this one call (per-use credential, or policy escalation) before it may be dispatched. */
 export const ApprovalRequestedData = z.object({
   executionId: ExecutionId,
@@ -12,6 +19,11 @@ export const ApprovalRequestedData = z.object({
   policyVersion: z.string().min(1),
   /** Why approval is needed, as a sentence for the approver. */
   reason: z.string().min(1),
+  /**
+   * Absent in events recorded before approvals named their kind: such an approval was per-use when
+   * the execution was accepted as per_use, and a session grant otherwise.
+   */
+  kind: ApprovalKind.optional(),
   expiresAt: IsoTimestamp,
   requestedAt: IsoTimestamp,
 });

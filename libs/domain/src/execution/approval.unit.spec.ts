@@ -83,3 +83,39 @@ describe('RejectApproval', () => {
     given(histories.accepted).when({ type: 'RejectApproval', data: reject, metadata: meta(2) }).thenRefuses('illegal_transition');
   });
 });
+
+describe('RequestApproval kind', () => {
+  it('records what the approval stands for when the caller names it', () => {
+    given(perUse)
+      .when({ type: 'RequestApproval', data: { approvalId: APPROVAL_ID, policyVersion: 'pol-7', reason: 'Per-use credential', expiresInMs: 9.9 * 60_000, kind: 'per_use' }, metadata: meta(0.1) })
+      .then([events.approvalRequested({ kind: 'per_use' })]);
+  });
+});
+
+describe('ExpireApproval', () => {
+  const expire = (minutes: number, approvalId = APPROVAL_ID) => ({ type: 'ExpireApproval', data: { approvalId }, metadata: meta(minutes) }) as const;
+
+  it('ends a lapsed approval as denied with approval_expired, naming the approval and its deadline', () => {
+    const state = given(pending).when(expire(10)).then([
+      events.denied({ code: 'approval_expired', reason: `Approval ${APPROVAL_ID} expired at ${at(10)} without a decision; nothing was sent. Make the call again to ask anew.`, deniedAt: at(10) }),
+    ]);
+    expect(state).toMatchObject({ status: 'denied', denial: { code: 'approval_expired' }, progress: { approvalId: APPROVAL_ID } });
+  });
+
+  it('is refused before the deadline, for another approval, or once a human decided', () => {
+    given(pending).when(expire(9.9)).thenRefuses('approval_not_expired');
+    given(pending).when(expire(11, 'apr_other')).thenRefuses('approval_mismatch');
+    given([...pending, events.approvalGranted(), events.authorized({ basis: 'approval', approvalId: APPROVAL_ID })]).when(expire(11)).thenRefuses('illegal_transition');
+    given([...pending, events.denied({ code: 'approval_rejected' })]).when(expire(11)).thenRefuses('illegal_transition');
+  });
+
+  it('is a no-op once that approval expired (two sweeping replicas)', () => {
+    given([...pending, events.denied({ code: 'approval_expired', deniedAt: at(10) })]).when(expire(12)).thenNothing();
+  });
+
+  it('after expiry a grant is refused and the execution never reaches authorized', () => {
+    given([...pending, events.denied({ code: 'approval_expired', deniedAt: at(10) })])
+      .when({ type: 'GrantApproval', data: { approvalId: APPROVAL_ID, approver: 'human:ana', reason: 'late' }, metadata: meta(12) })
+      .thenRefuses('illegal_transition');
+  });
+});

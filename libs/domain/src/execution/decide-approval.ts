@@ -1,11 +1,11 @@
 import { type ExecutionEvent } from '@onceport/contracts';
-import { type GrantApproval, type RejectApproval, type RequestApproval } from './execution-command';
+import { type ExpireApproval, type GrantApproval, type RejectApproval, type RequestApproval } from './execution-command';
 import { type AwaitingApprovalState, type KnownExecutionState } from './execution-state';
 import { nowIso, plusMs, reached, refuse, refuseTransition, requirePositive } from './guards';
-import { rejectionSentence } from './sentences';
+import { approvalExpiredSentence, rejectionSentence } from './sentences';
 
 export function requestApproval(command: RequestApproval, state: KnownExecutionState): ExecutionEvent[] {
-  const { approvalId, policyVersion, reason, expiresInMs } = command.data;
+  const { approvalId, policyVersion, reason, expiresInMs, kind } = command.data;
   if (state.status === 'awaiting_approval' && state.approvalRequest.approvalId === approvalId) return [];
   if (state.status !== 'accepted') return refuseTransition(command, state);
   requirePositive(command, state, 'expiresInMs', expiresInMs);
@@ -13,7 +13,7 @@ export function requestApproval(command: RequestApproval, state: KnownExecutionS
   return [
     {
       type: 'ApprovalRequested',
-      data: { executionId, approvalId, fingerprint, policyVersion, reason, expiresAt: plusMs(command, expiresInMs), requestedAt: nowIso(command) },
+      data: { executionId, approvalId, fingerprint, policyVersion, reason, ...(kind ? { kind } : {}), expiresAt: plusMs(command, expiresInMs), requestedAt: nowIso(command) },
     },
   ];
 }
@@ -47,7 +47,20 @@ export function rejectApproval(command: RejectApproval, state: KnownExecutionSta
   ];
 }
 
-function requirePending(command: GrantApproval | RejectApproval, state: KnownExecutionState): AwaitingApprovalState {
+/**
+ * The expiry sweep's command. Bound to the approval id, so a sweep that read an old list can only
+ * end the approval it saw; before the deadline it is refused, after a decision it is refused too.
+ */
+export function expireApproval(command: ExpireApproval, state: KnownExecutionState): ExecutionEvent[] {
+  const { approvalId } = command.data;
+  if (state.status === 'denied' && state.denial.code === 'approval_expired' && state.progress.approvalId === approvalId) return [];
+  const pending = requirePending(command, state);
+  const { expiresAt } = pending.approvalRequest;
+  if (!reached(command, expiresAt)) return refuse('approval_not_expired', command, state, `Approval ${approvalId} runs until ${expiresAt}.`);
+  return [{ type: 'ExecutionDenied', data: { executionId: state.facts.executionId, code: 'approval_expired', reason: approvalExpiredSentence(approvalId, expiresAt), deniedAt: nowIso(command) } }];
+}
+
+function requirePending(command: GrantApproval | RejectApproval | ExpireApproval, state: KnownExecutionState): AwaitingApprovalState {
   if (state.status !== 'awaiting_approval') return refuseTransition(command, state, 'no approval is pending');
   if (state.approvalRequest.approvalId !== command.data.approvalId) {
     return refuse('approval_mismatch', command, state, `Approval ${command.data.approvalId} is not the pending one (${state.approvalRequest.approvalId}).`);

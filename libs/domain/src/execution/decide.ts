@@ -1,6 +1,6 @@
 import { type ExecutionEvent } from '@onceport/contracts';
 import { acceptExecution, attachRetry } from './decide-acceptance';
-import { grantApproval, rejectApproval, requestApproval } from './decide-approval';
+import { expireApproval, grantApproval, rejectApproval, requestApproval } from './decide-approval';
 import { authorizeExecution, denyExecution } from './decide-authorization';
 import { expireCorrelation, recordDelivery, revertExecution } from './decide-closure';
 import { failDispatchBeforeSend, markOutcomeUnknown, observeOutcome, startDispatch } from './decide-dispatch';
@@ -28,6 +28,8 @@ export function decide(command: ExecutionCommand, state: ExecutionState): Execut
       return grantApproval(command, known);
     case 'RejectApproval':
       return rejectApproval(command, known);
+    case 'ExpireApproval':
+      return expireApproval(command, known);
     case 'AuthorizeExecution':
       return authorizeExecution(command, known);
     case 'DenyExecution':

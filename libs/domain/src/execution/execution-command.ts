@@ -7,6 +7,7 @@ import {
   type Fingerprint,
   type JsonValue,
   type ApprovalMode,
+  type ApprovalKind,
   type ProbeVerdict,
   type RequestCorrelation,
   type ResultReference,
@@ -53,10 +54,19 @@ export type AttachRetry = Command<
 >;
 export type RequestApproval = Command<
   'RequestApproval',
-  { readonly approvalId: string; readonly policyVersion: string; readonly reason: string; readonly expiresInMs: number }
+  {
+    readonly approvalId: string;
+    readonly policyVersion: string;
+    readonly reason: string;
+    readonly expiresInMs: number;
+    /** Recorded on the event so the approver sees what a grant stands for; omitted by older callers. */
+    readonly kind?: ApprovalKind;
+  }
 >;
 export type GrantApproval = Command<'GrantApproval', { readonly approvalId: string; readonly approver: string; readonly reason: string }>;
 export type RejectApproval = Command<'RejectApproval', { readonly approvalId: string; readonly approver: string; readonly reason: string }>;
+/** Nobody decided in time: the execution ends denied (`approval_expired`), bound to the approval that lapsed. */
+export type ExpireApproval = Command<'ExpireApproval', { readonly approvalId: string }>;
 /** Approval-based authorization goes through GrantApproval, so the approval stays the evidence. */
 export type AuthorizeExecution = Command<
   'AuthorizeExecution',
@@ -105,6 +115,7 @@ export type ExecutionCommand =
   | RequestApproval
   | GrantApproval
   | RejectApproval
+  | ExpireApproval
   | AuthorizeExecution
   | DenyExecution
   | StartDispatch

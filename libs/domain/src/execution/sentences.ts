@@ -12,3 +12,7 @@ export function targetRefusedSentence(targetStatus: number): string {
 export function reviewedNotAppliedSentence(reviewer: string, reason: string): string {
   return `${reviewer} found it was not applied: ${reason}`;
 }
+
+export function approvalExpiredSentence(approvalId: string, expiresAt: string): string {
+  return `Approval ${approvalId} expired at ${expiresAt} without a decision; nothing was sent. Make the call again to ask anew.`;
+}
