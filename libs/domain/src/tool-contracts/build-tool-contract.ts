@@ -9,7 +9,7 @@ import { checkHttpProbe } from './check-probe';
 import { checkSshTarget } from './check-ssh-target';
 import { DEFAULT_CORRELATION_WINDOW_MS } from './defaults';
 import { parseDuration } from './duration';
-import type { IssueDraft, PathSegment } from './issue-path';
+import { draft, type IssueDraft, type PathSegment } from './issue-path';
 import { RawHttpTool, RawSshTool, RawToolOfUnknownChannel, type RawTool } from './raw-tool-contract.schema';
 import type { ToolContract } from './tool-contract.types';
 import { parseWithIssues } from './zod-issues';
@@ -61,8 +61,12 @@ export function buildToolContract(
     contract = { ...common, channel: 'http', target, probe };
   } else {
     const target = checkSshTarget(raw.target, [...at, 'target'], rules, issues);
-    // remote_command settles through the durable marker (DESIGN.md §9), declared or not.
-    const probe = raw.probe ?? (effect === 'remote_command' ? { kind: 'marker' as const } : null);
+    if (raw.probe && !target.markers) {
+      issues.push(draft('effect_conflict', [...at, 'probe'], 'a marker probe with target.markers: false', 'no probe when the host runs no marker wrapper, or markers: true'));
+    }
+    // remote_command settles through the durable marker (DESIGN.md §9), declared or not; without
+    // markers there is nothing to read, so an unknown outcome goes to a human.
+    const probe = !target.markers ? null : (raw.probe ?? (effect === 'remote_command' ? { kind: 'marker' as const } : null));
     contract = { ...common, channel: 'ssh', target, probe };
   }
   checkEffect(

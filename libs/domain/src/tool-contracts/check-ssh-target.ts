@@ -45,6 +45,7 @@ export function checkSshTarget(raw: RawSshTool['target'], at: readonly PathSegme
     markerDir: raw.marker_dir ?? SSH_DEFAULTS.markerDir,
     timeoutMs: raw.timeout ? (parseDuration(raw.timeout) ?? 0) : SSH_DEFAULTS.timeoutMs,
     maxOutputBytes: raw.max_output_bytes ?? SSH_DEFAULTS.maxOutputBytes,
+    markers: raw.markers ?? true,
   };
 }
 

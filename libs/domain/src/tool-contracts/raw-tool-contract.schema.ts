@@ -87,6 +87,7 @@ const RawSshTarget = z.strictObject(
     ).optional(),
     timeout: Duration.optional(),
     max_output_bytes: ByteCount.optional(),
+    markers: z.boolean({ error: 'true (the default: the durable marker protocol) or false (no marker: the tool is settled as irreversible)' }).optional(),
   },
   { error: whenNot('a mapping with host, user, host_key (or known_hosts) and argv') },
 );

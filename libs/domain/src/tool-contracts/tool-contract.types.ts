@@ -100,6 +100,11 @@ export interface SshTarget {
   readonly markerDir: string;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
+  /**
+   * False for a host where the marker wrapper cannot run: the command is sent bare (still as a
+   * quoted argv), there is no probe, and an unknown outcome goes to a human like an irreversible call.
+   */
+  readonly markers: boolean;
 }
 
 export interface HttpProbe {
