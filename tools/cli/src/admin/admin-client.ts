@@ -1,0 +1,76 @@
+import { CliError, EXIT, type ExitCode } from '../cli/exit-codes';
+
+const TIMEOUT_MS = 30_000;
+
+/**
+ * JSON over HTTP to one Onceport admin API, with the admin key as a bearer token. Problem details
+ * (RFC 9457) become a {@link CliError} carrying the exit code their status means.
+ */
+export class AdminClient {
+  constructor(
+    private readonly service: string,
+    private readonly baseUrl: URL,
+    private readonly key: string,
+  ) {}
+
+  get<T>(path: string): Promise<T> {
+    return this.request<T>('GET', path);
+  }
+
+  post<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    return this.request<T>('POST', path, body);
+  }
+
+  private async request<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
+    const url = new URL(path, this.baseUrl);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${this.key}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new CliError(EXIT.unreachable, `cannot reach the ${this.service} service at ${this.baseUrl.origin}: ${causeOf(error)}`);
+    }
+    const text = await response.text();
+    if (!response.ok) throw this.problem(response.status, text);
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new CliError(EXIT.unreachable, `the ${this.service} service answered ${method} ${url.pathname} with something that is not JSON`);
+    }
+  }
+
+  private problem(status: number, text: string): CliError {
+    const { code, detail } = problemOf(status, text);
+    return new CliError(exitCodeOf(status), `${this.service} service: ${detail} (${status} ${code})`);
+  }
+}
+
+function exitCodeOf(status: number): ExitCode {
+  if (status === 401 || status === 403) return EXIT.auth;
+  if (status === 404) return EXIT.notFound;
+  if (status === 400 || status === 422) return EXIT.usage;
+  if (status >= 500) return EXIT.unreachable;
+  return EXIT.failed;
+}
+
+/** `code` and `detail` of a problem+json body; older endpoints name the problem only in `type`. */
+function problemOf(status: number, text: string): { code: string; detail: string } {
+  try {
+    const body = JSON.parse(text) as { code?: unknown; type?: unknown; detail?: unknown; title?: unknown };
+    const code = typeof body.code === 'string' ? body.code : typeof body.type === 'string' ? (body.type.split('/').pop() ?? `http_${status}`) : `http_${status}`;
+    const detail = typeof body.detail === 'string' ? body.detail : typeof body.title === 'string' ? body.title : `HTTP ${status}`;
+    return { code, detail };
+  } catch {
+    return { code: `http_${status}`, detail: text.trim().slice(0, 200) || `HTTP ${status}` };
+  }
+}
+
+function causeOf(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,12 @@
+// The onceport command-line tool: `npx onceport --help`.
+import { runCli } from './cli/run-cli';
+
+runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    process.stderr.write(`onceport: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
