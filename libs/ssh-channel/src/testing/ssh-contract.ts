@@ -2,6 +2,9 @@ import { type SshToolContract, parseToolContracts } from '@onceport/domain';
 import { stringify } from 'yaml';
 import type { TestSshd } from './test-sshd';
 
+/** Where the contract points: a real test sshd, or a scripted in-process server. */
+export type SshEndpoint = Pick<TestSshd, 'host' | 'port' | 'user' | 'hostKey' | 'dir'>;
+
 export interface SshContractOptions {
   readonly name?: string;
   readonly argv: readonly string[];
@@ -20,7 +23,7 @@ export interface SshContractOptions {
 }
 
 /** The contract's YAML tool entry for a command on the test server. */
-export function sshToolEntry(sshd: TestSshd, options: SshContractOptions): Record<string, unknown> {
+export function sshToolEntry(sshd: SshEndpoint, options: SshContractOptions): Record<string, unknown> {
   const properties = options.properties ?? {};
   return {
     name: options.name ?? 'run_on_test_host',
@@ -46,7 +49,7 @@ export function sshToolEntry(sshd: TestSshd, options: SshContractOptions): Recor
 }
 
 /** The same entry, parsed by the real contract loader. */
-export function sshContract(sshd: TestSshd, options: SshContractOptions): SshToolContract {
+export function sshContract(sshd: SshEndpoint, options: SshContractOptions): SshToolContract {
   const [contract] = parseToolContracts(stringify({ tools: [sshToolEntry(sshd, options)] }), 'test-ssh.yaml');
   if (contract?.channel !== 'ssh') throw new Error('the test contract did not parse as an SSH tool');
   return contract;
