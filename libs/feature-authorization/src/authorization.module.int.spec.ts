@@ -16,7 +16,7 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
   beforeAll(async () => {
     db = await createTestDatabase();
     runtime = await OnceportRuntime.create({ serviceName: 'authorization-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', log: silentLog });
-    const feature = AuthorizationModule.forRoot({ directory: testDirectory(), contracts: await demoContracts(), approvalTtlMs: 60_000, log: silentLog });
+    const feature = AuthorizationModule.forRoot({ directory: testDirectory(), contracts: await demoContracts(), approvalTtlMs: 60_000, approvalSweepMs: 60_000, log: silentLog });
     @Module({ imports: [RuntimeModule.forRoot(runtime), feature] })
     class TestService {}
     app = await NestFactory.create(TestService, { logger: false, bodyParser: false });

@@ -1,15 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
+import { ApprovalDesk } from './approvals/approval-desk';
+import { ApprovalExpiryLifecycle, ApprovalExpirySweep } from './approvals/approval-expiry.sweep';
+import { ApprovalsAdminController } from './approvals/approvals-admin.controller';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorization.options';
 import { AuthorizeExecutionHandler } from './authorize-execution/authorize-execution.handler';
 import { ExecutionAcceptedConsumer } from './authorize-execution/execution-accepted.consumer';
+import { RevertAdminController } from './revert-execution/revert-admin.controller';
 import { SessionGrants } from './sessions/session-grants';
 import { VaultAdminController } from './vault/vault-admin.controller';
 import { VaultRepository } from './vault/vault.repository';
 
 /**
  * The authorization service (DESIGN.md §6, §8): decides every accepted execution and owns the
- * vault lock and session grants. Needs `RuntimeModule` (the process's runtime) in the same app.
+ * vault lock, session grants, approvals (and their expiry) and the revert of an execution. Needs `RuntimeModule` (the process's runtime) in the same app.
  *
  * @example AuthorizationModule.forRoot(await loadAuthorizationOptions(env, base.ONCEPORT_CONTRACTS_DIR))
  */
@@ -18,7 +22,7 @@ export class AuthorizationModule {
   static forRoot(options: AuthorizationOptions): DynamicModule {
     return {
       module: AuthorizationModule,
-      controllers: [VaultAdminController],
+      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController],
       providers: [
         { provide: AUTHORIZATION_OPTIONS, useValue: options },
         { provide: VaultRepository, useFactory: (runtime: OnceportRuntime) => new VaultRepository(runtime.store), inject: [RUNTIME] },
@@ -39,7 +43,28 @@ export class AuthorizationModule {
               onAppended: () => runtime.delivery.nudge(),
             }),
         },
+        {
+          provide: ApprovalDesk,
+          inject: [RUNTIME, VaultRepository, SessionGrants],
+          useFactory: (runtime: OnceportRuntime, vault: VaultRepository, sessions: SessionGrants) =>
+            new ApprovalDesk({
+              db: runtime.pool,
+              executions: runtime.executions,
+              sessions,
+              vault,
+              contracts: options.contracts,
+              policyVersion: () => options.directory.policyVersion,
+              log: options.log,
+              onAppended: () => runtime.delivery.nudge(),
+            }),
+        },
+        {
+          provide: ApprovalExpirySweep,
+          inject: [RUNTIME, ApprovalDesk],
+          useFactory: (runtime: OnceportRuntime, desk: ApprovalDesk) => new ApprovalExpirySweep(runtime.pool, desk, options.approvalSweepMs, options.log),
+        },
         ExecutionAcceptedConsumer,
+        ApprovalExpiryLifecycle,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { type ActorDirectory } from '@onceport/config';
-import { type ApprovalMode } from '@onceport/contracts';
+import { type ToolContract } from '@onceport/domain';
 import { type Log } from './shared/log';
 
 export const AUTHORIZATION_OPTIONS = Symbol('AUTHORIZATION_OPTIONS');
@@ -7,8 +7,10 @@ export const AUTHORIZATION_OPTIONS = Symbol('AUTHORIZATION_OPTIONS');
 /** What the authorization service is configured with, loaded once at start. */
 export interface AuthorizationOptions {
   readonly directory: ActorDirectory;
-  /** Tool contracts by name; only their approval mode matters here. */
-  readonly contracts: ReadonlyMap<string, { readonly approval: ApprovalMode }>;
+  /** Tool contracts by name: the approval mode for the ladder, the target for the approver's view. */
+  readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly approvalTtlMs: number;
+  /** How often lapsed approvals are looked for and ended as `approval_expired`. */
+  readonly approvalSweepMs: number;
   readonly log: Log;
 }

@@ -14,6 +14,12 @@ export const authorizationEnvShape = {
     .min(1_000, { error: 'at least 1000 ms' })
     .max(30 * DAY_MS, { error: 'at most 30 days in milliseconds' })
     .default(15 * 60_000),
+  ONCEPORT_APPROVAL_SWEEP_MS: z.coerce
+    .number({ error: 'how often lapsed approvals are ended as approval_expired, in milliseconds' })
+    .int({ error: 'a whole number of milliseconds' })
+    .min(100, { error: 'at least 100 ms' })
+    .max(10 * 60_000, { error: 'at most 10 minutes in milliseconds' })
+    .default(5_000),
 };
 
 export type AuthorizationEnv = z.output<z.ZodObject<typeof authorizationEnvShape>>;
@@ -24,5 +30,5 @@ export type AuthorizationEnv = z.output<z.ZodObject<typeof authorizationEnvShape
  */
 export async function loadAuthorizationOptions(env: AuthorizationEnv, contractsDir: string, log: Log = jsonLog('authorization')): Promise<AuthorizationOptions> {
   const [directory, contracts] = await Promise.all([ActorDirectory.load(env.ONCEPORT_ACTORS_FILE), loadToolContracts(contractsDir)]);
-  return { directory, contracts: contracts.byName, approvalTtlMs: env.ONCEPORT_APPROVAL_TTL, log };
+  return { directory, contracts: contracts.byName, approvalTtlMs: env.ONCEPORT_APPROVAL_TTL, approvalSweepMs: env.ONCEPORT_APPROVAL_SWEEP_MS, log };
 }

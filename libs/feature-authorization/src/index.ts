@@ -9,9 +9,15 @@ export {
   type AuthorizationRung,
   approvalIdFor,
   decideAuthorization,
+  executionIdOfApproval,
 } from './authorize-execution/decide-authorization';
 export { type AuthorizationOutcome, AuthorizeExecutionHandler, type AuthorizeExecutionDependencies } from './authorize-execution/authorize-execution.handler';
 export { AUTHORIZATION_DURABLE } from './authorize-execution/execution-accepted.consumer';
 export { SessionGrants } from './sessions/session-grants';
 export { VaultRepository } from './vault/vault.repository';
 export { type Log, jsonLog } from './shared/log';
+export { ApprovalDesk, type ApprovalDecision, type ApprovalDeskDependencies, type ApprovalFilter } from './approvals/approval-desk';
+export { ApprovalExpirySweep } from './approvals/approval-expiry.sweep';
+export { type ApprovalStatus, type ApproverView, approverViewOf } from './approvals/approver-view';
+export { type OperationTarget, targetOf } from './approvals/operation-target';
+export { type RevertView } from './revert-execution/revert-admin.controller';

@@ -56,9 +56,12 @@ export function decideAuthorization(input: AuthorizationInput): AuthorizationDec
 
   const agentProcess = effectiveAgentProcess(execution.actor, execution.agentProcess);
   let grant: SessionGrantedData | null = null;
+  const perUse = effectiveApproval(execution.approval, input.contractApproval) === 'per_use';
   if (!input.sessionGrant) {
     if (actor?.sessionGrant !== 'automatic') {
-      return { ...approval(input, 'session_approval', `New agent process needs a session grant: ${agentProcess} of ${execution.actor}.`), grant: null };
+      // One approval per execution: the approver sees this very call, so a yes also covers its per-use credential.
+      const also = perUse ? ` ${execution.tool} also uses a per-use credential: this approval covers this one call.` : '';
+      return { ...approval(input, 'session_approval', `New agent process needs a session grant: ${agentProcess} of ${execution.actor}.${also}`), grant: null };
     }
     grant = {
       actor: execution.actor,
@@ -69,7 +72,7 @@ export function decideAuthorization(input: AuthorizationInput): AuthorizationDec
       grantedAt: now.toISOString(),
     };
   }
-  if (effectiveApproval(execution.approval, input.contractApproval) === 'per_use') {
+  if (perUse) {
     return { ...approval(input, 'per_use_approval', `${execution.tool} uses a per-use credential: every call needs a human approval.`), grant };
   }
   const command: AuthorizeExecution = {
@@ -99,12 +102,18 @@ export function approvalIdFor(executionId: string): string {
   return `apr_${executionId.replace(/^exe_/, '')}`;
 }
 
+/** The execution an approval id belongs to, or null for anything that is not an approval id. */
+export function executionIdOfApproval(approvalId: string): string | null {
+  return /^apr_[0-9A-HJKMNP-TV-Z]{26}$/.test(approvalId) ? `exe_${approvalId.slice(4)}` : null;
+}
+
 function deny(input: AuthorizationInput, code: 'vault_locked' | 'actor_not_allowed', reason: string): Verdict {
   return { rung: code, command: { type: 'DenyExecution', data: { code, reason }, metadata: { now: input.now } } };
 }
 
 function approval(input: AuthorizationInput, rung: 'session_approval' | 'per_use_approval', reason: string): Verdict {
-  const data = { approvalId: approvalIdFor(input.execution.executionId), policyVersion: input.policyVersion, reason, expiresInMs: input.approvalTtlMs };
+  const kind = rung === 'session_approval' ? 'session' : 'per_use';
+  const data = { approvalId: approvalIdFor(input.execution.executionId), policyVersion: input.policyVersion, reason, expiresInMs: input.approvalTtlMs, kind } as const;
   return { rung, command: { type: 'RequestApproval', data, metadata: { now: input.now } } };
 }
 

@@ -2,7 +2,7 @@ import { type Actor } from '@onceport/config';
 import { type ApprovalMode } from '@onceport/contracts';
 import { NEVER_LOCKED, type SessionGrant, vaultState } from '@onceport/domain';
 import { EXECUTION_ID, FINGERPRINT, T0, events, given } from '@onceport/domain/testing';
-import { type AuthorizationInput, VAULT_LOCKED_REASON, approvalIdFor, decideAuthorization, effectiveApproval } from './decide-authorization';
+import { type AuthorizationInput, VAULT_LOCKED_REASON, approvalIdFor, decideAuthorization, effectiveApproval, executionIdOfApproval } from './decide-authorization';
 
 const NOW = new Date(T0 + 1_000);
 const POLICY = '3f9a1c0b7d2e';
@@ -84,6 +84,7 @@ describe('decideAuthorization — the ladder, rung by rung', () => {
           fingerprint: FINGERPRINT,
           policyVersion: POLICY,
           reason: 'New agent process needs a session grant: mcp-sess-a1 of agent:billing-bot.',
+          kind: 'session',
           expiresAt: new Date(NOW.getTime() + TTL).toISOString(),
           requestedAt: NOW.toISOString(),
         },
@@ -100,7 +101,7 @@ describe('decideAuthorization — the ladder, rung by rung', () => {
     expect(decision).toMatchObject({ rung: 'per_use_approval', grant: null });
     const state = given(accepted('per_use')).when(decision.command).then([expect.objectContaining({ type: 'ApprovalRequested' })]);
     expect(state.status).toBe('awaiting_approval');
-    expect(decision.command.data).toMatchObject({ reason: 'create_invoice uses a per-use credential: every call needs a human approval.', expiresInMs: TTL });
+    expect(decision.command.data).toMatchObject({ reason: 'create_invoice uses a per-use credential: every call needs a human approval.', expiresInMs: TTL, kind: 'per_use' });
   });
 
   it('rung 4 after an automatic rung 3: the new process gets its grant, and the per-use call still waits for a human', () => {
@@ -121,6 +122,21 @@ describe('decideAuthorization — the ladder, rung by rung', () => {
       expect(decision).toMatchObject({ rung: 'authorized', grant: null, command: { type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: POLICY } } });
       given(accepted(approval)).when(decision.command).then([expect.objectContaining({ type: 'ExecutionAuthorized' })]);
     }
+  });
+});
+
+describe('a human session grant for a per-use call', () => {
+  it('asks once: a session approval whose reason says it also covers this one per-use call', () => {
+    const decision = decideAuthorization(input({ actor: { ...automatic, sessionGrant: 'human' }, sessionGrant: null }, 'per_use'));
+    expect(decision).toMatchObject({ rung: 'session_approval', grant: null });
+    expect(decision.command.data).toMatchObject({ kind: 'session', reason: expect.stringContaining('also uses a per-use credential: this approval covers this one call') });
+  });
+});
+
+describe('approval ids', () => {
+  it('map one-to-one onto execution ids; anything else is not an approval id', () => {
+    expect(executionIdOfApproval(approvalIdFor(EXECUTION_ID))).toBe(EXECUTION_ID);
+    for (const bad of ['apr_', 'apr_short', `exe_${EXECUTION_ID.slice(4)}`, `apr_${EXECUTION_ID.slice(4)}x`, `apr_${EXECUTION_ID.slice(4).toLowerCase()}`]) expect(executionIdOfApproval(bad)).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { ActorDirectory, hashApiKey, loadToolContracts, parseActorsFile } from '@onceport/config';
 import { type ApprovalMode, executionStreamId } from '@onceport/contracts';
-import { type AcceptExecution, newExecutionId } from '@onceport/domain';
+import { type AcceptExecution, type ToolContract, newExecutionId } from '@onceport/domain';
 import { type EventStore } from '@onceport/event-store';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
 import { type ExecutionRepository } from '@onceport/runtime';
@@ -93,7 +93,7 @@ export const delivered = { traceparent: null, tracestate: null } as const;
 
 export const silentLog: Log = () => undefined;
 
-export async function demoContracts(): Promise<ReadonlyMap<string, { readonly approval: ApprovalMode }>> {
+export async function demoContracts(): Promise<ReadonlyMap<string, ToolContract>> {
   return (await loadToolContracts(DEMO_CONTRACTS_DIR)).byName;
 }
 

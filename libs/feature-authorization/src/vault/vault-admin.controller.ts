@@ -4,6 +4,7 @@ import { Controller, Get, Headers, HttpCode, Inject, Post, Req, UseFilters } fro
 import { type VaultCommand, type VaultState } from '@onceport/domain';
 import { type OnceportRuntime, RUNTIME, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
+import { headerOf } from '../http/admin-request';
 import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { readJsonBody } from '../http/read-json-body';
 import { requireAdmin } from './admin-auth';
@@ -58,9 +59,4 @@ export class VaultAdminController {
       return { ...result.state, version: result.version, changed: result.changed };
     });
   }
-}
-
-function headerOf(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

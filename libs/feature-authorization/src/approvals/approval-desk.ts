@@ -1,0 +1,135 @@
+import { type Admin } from '@onceport/config';
+import { type ExecutionCommand, IllegalTransitionError, type ToolContract } from '@onceport/domain';
+import { type Queryable } from '@onceport/event-store';
+import { type CausationContext, type ExecutionRepository, type LoadedExecution } from '@onceport/runtime';
+import { executionIdOfApproval } from '../authorize-execution/decide-authorization';
+import { Problem } from '../http/problem';
+import { type SessionGrants } from '../sessions/session-grants';
+import { type Log } from '../shared/log';
+import { type VaultRepository } from '../vault/vault.repository';
+import { recentApprovals, undecidedApprovals } from './approval-queries';
+import { type ApprovalStatus, type ApproverView, approverViewOf } from './approver-view';
+
+export type ApprovalFilter = ApprovalStatus | 'all';
+export type ApprovalDecision = 'grant' | 'reject';
+
+export interface ApprovalDeskDependencies {
+  readonly db: Queryable;
+  readonly executions: ExecutionRepository;
+  readonly sessions: SessionGrants;
+  readonly vault: VaultRepository;
+  readonly contracts: ReadonlyMap<string, ToolContract>;
+  /** The actors file's version now: recorded on a session grant a human gives. */
+  readonly policyVersion: () => string;
+  readonly log: Log;
+  readonly clock?: () => Date;
+  readonly onAppended?: () => void;
+}
+
+const DECIDED_AS: Record<ApprovalDecision, ApprovalStatus> = { grant: 'granted', reject: 'rejected' };
+
+/**
+ * The approver's side of DESIGN.md §6: lists approvals with the original record, and records a
+ * human's grant or rejection as events with who and why. Deciding again the same way answers the
+ * current view (an operator's retry must not fail); the other way, or after expiry, is a 409.
+ */
+export class ApprovalDesk {
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: ApprovalDeskDependencies) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  async list(filter: ApprovalFilter, limit: number): Promise<ApproverView[]> {
+    // Pending ones come from the undecided requests (always few); the rest from the most recent requests.
+    const ids = filter === 'pending' ? await undecidedApprovals(this.deps.db, limit) : await recentApprovals(this.deps.db, limit);
+    const views = await Promise.all(ids.map(async (id) => this.viewOf(await this.deps.executions.load(id))));
+    return views.filter((view): view is ApproverView => view !== null && (filter === 'all' || view.status === filter));
+  }
+
+  async get(approvalId: string): Promise<ApproverView> {
+    return (await this.find(approvalId)).view;
+  }
+
+  async decide(approvalId: string, decision: ApprovalDecision, admin: Admin, reason: string, cause: CausationContext): Promise<ApproverView> {
+    const { executionId, view } = await this.find(approvalId);
+    if (view.status === DECIDED_AS[decision]) {
+      if (decision === 'grant') await this.grantSessionIfAsked(view, cause);
+      return view;
+    }
+    await this.refuseUnlessPending(view, decision);
+    const command = (now: Date): ExecutionCommand =>
+      decision === 'grant'
+        ? { type: 'GrantApproval', data: { approvalId, approver: admin.id, reason }, metadata: { now } }
+        : { type: 'RejectApproval', data: { approvalId, approver: admin.id, reason }, metadata: { now } };
+    try {
+      await this.deps.executions.handle(executionId, (_loaded, now) => command(now), { ...cause, actor: admin.id });
+    } catch (error) {
+      if (!(error instanceof IllegalTransitionError)) throw error;
+      // Someone decided (or the deadline passed) between our read and our append: answer from what is recorded now.
+      const { view: now } = await this.find(approvalId);
+      if (now.status === DECIDED_AS[decision]) return now;
+      await this.refuseUnlessPending(now, decision);
+      throw error;
+    }
+    this.deps.onAppended?.();
+    const decided = await this.get(approvalId);
+    if (decision === 'grant') await this.grantSessionIfAsked(decided, cause);
+    this.deps.log('info', `approval ${DECIDED_AS[decision]}`, { approvalId, executionId, by: admin.id, kind: decided.kind });
+    return decided;
+  }
+
+  /** Ends a lapsed approval as `approval_expired`; false when it was decided, or is not due yet. */
+  async expire(executionId: string, approvalId: string, cause: CausationContext): Promise<boolean> {
+    try {
+      const handled = await this.deps.executions.handle(executionId, (_loaded, now) => ({ type: 'ExpireApproval', data: { approvalId }, metadata: { now } }), cause);
+      if (handled.appended.length > 0) {
+        this.deps.onAppended?.();
+        this.deps.log('info', 'approval expired', { approvalId, executionId });
+      }
+      return handled.appended.length > 0;
+    } catch (error) {
+      if (error instanceof IllegalTransitionError) return false;
+      throw error;
+    }
+  }
+
+  private async refuseUnlessPending(view: ApproverView, decision: ApprovalDecision): Promise<void> {
+    if (view.status === 'expired') {
+      // Lapsed but not yet swept: record the expiry now, so the agent learns it too.
+      await this.expire(view.execution_id, view.approval_id, { causationId: `admin:expire:${view.approval_id}`, actor: 'svc:authorization' });
+      throw new Problem(409, 'approval_expired', 'Approval expired', `Approval ${view.approval_id} expired at ${view.expires_at}; the execution is denied. The agent must make the call again.`);
+    }
+    if (view.status !== 'pending') {
+      throw new Problem(409, 'approval_already_decided', 'Approval already decided', `Approval ${view.approval_id} was ${view.status} by ${view.decided_by ?? 'unknown'} at ${view.decided_at ?? 'unknown'}; it cannot be ${DECIDED_AS[decision]} now.`);
+    }
+    if (decision === 'grant' && (await this.deps.vault.load()).state.status === 'locked') {
+      throw new Problem(409, 'vault_locked', 'Vault locked', 'The vault is locked: no call may be authorized until it is unlocked. Reject the approval, or unlock the vault first.');
+    }
+  }
+
+  /** A granted session approval gives the agent process its session grant, so its next calls don't ask again. */
+  private async grantSessionIfAsked(view: ApproverView, cause: CausationContext): Promise<void> {
+    if (view.kind !== 'session' || view.decided_by === null) return;
+    const session = await this.deps.sessions.load(view.actor, view.agent_process);
+    if (session.grant) return;
+    const now = this.clock();
+    const grant = { actor: view.actor, agentProcess: view.agent_process, basis: 'human' as const, grantedBy: view.decided_by, policyVersion: this.deps.policyVersion(), grantedAt: now.toISOString() };
+    // A lost race means another request recorded the grant: the process has it either way.
+    await this.deps.sessions.record(grant, session.version, { ...cause, correlationId: view.execution_id, actor: view.decided_by }, now);
+  }
+
+  private async find(approvalId: string): Promise<{ executionId: string; view: ApproverView }> {
+    const executionId = executionIdOfApproval(approvalId);
+    const view = executionId ? this.viewOf(await this.deps.executions.load(executionId)) : null;
+    if (!executionId || !view || view.approval_id !== approvalId) {
+      throw new Problem(404, 'approval_not_found', 'Approval not found', `There is no approval ${approvalId}.`);
+    }
+    return { executionId, view };
+  }
+
+  private viewOf(loaded: LoadedExecution): ApproverView | null {
+    const tool = loaded.state.status === 'none' ? undefined : this.deps.contracts.get(loaded.state.facts.tool);
+    return approverViewOf(loaded, tool, this.clock());
+  }
+}

@@ -1,0 +1,65 @@
+import { type IncomingMessage } from 'node:http';
+import { Controller, Headers, HttpCode, Inject, Param, Post, Req, UseFilters } from '@nestjs/common';
+import { ExecutionId } from '@onceport/contracts';
+import { IllegalTransitionError } from '@onceport/domain';
+import { type OnceportRuntime, RUNTIME, contextFromTraceparent, inSpan } from '@onceport/runtime';
+import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
+import { adminCause, headerOf } from '../http/admin-request';
+import { Problem } from '../http/problem';
+import { ProblemDetailsFilter } from '../http/problem-details.filter';
+import { readJsonBody } from '../http/read-json-body';
+import { requireAdmin } from '../vault/admin-auth';
+import { reasonOf } from '../vault/vault-reason';
+
+export interface RevertView {
+  readonly execution_id: string;
+  readonly state: 'reverted';
+  readonly reverted_by: string;
+}
+
+/**
+ * "Done, then undone" (DESIGN.md §4–§5): an operator records that an effect was reverted outside
+ * Onceport. The execution stops matching, so the same intent may run again. Reverting a reverted
+ * execution answers 200 with who reverted it first.
+ */
+@Controller('v1/admin/executions')
+@UseFilters(ProblemDetailsFilter)
+export class RevertAdminController {
+  constructor(
+    @Inject(AUTHORIZATION_OPTIONS) private readonly options: AuthorizationOptions,
+    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
+  ) {}
+
+  @Post(':execution_id/revert')
+  @HttpCode(200)
+  async revert(@Headers('authorization') authorization: string | undefined, @Param('execution_id') executionId: string, @Req() request: IncomingMessage): Promise<RevertView> {
+    const admin = requireAdmin(this.options.directory, authorization);
+    const reason = reasonOf(await readJsonBody(request));
+    if (!ExecutionId.safeParse(executionId).success) throw notFound(executionId);
+    const parent = contextFromTraceparent(headerOf(request, 'traceparent'), headerOf(request, 'tracestate'));
+    return inSpan(this.runtime.tracer, 'execution revert', parent, { 'onceport.admin': admin.id, 'onceport.execution_id': executionId }, async () => {
+      let handled;
+      try {
+        handled = await this.runtime.executions.handle(
+          executionId,
+          (loaded, now) => (loaded.state.status === 'none' ? null : { type: 'RevertExecution', data: { by: admin.id, reason }, metadata: { now } }),
+          adminCause(request, admin),
+        );
+      } catch (error) {
+        if (error instanceof IllegalTransitionError) throw new Problem(409, 'not_revertible', 'Execution not revertible', error.message);
+        throw error;
+      }
+      if (handled.state.status === 'none') throw notFound(executionId);
+      if (handled.state.status !== 'reverted') throw new Problem(409, 'not_revertible', 'Execution not revertible', `Execution ${executionId} is ${handled.state.status}.`);
+      if (handled.appended.length > 0) {
+        this.runtime.delivery.nudge();
+        this.options.log('info', 'execution reverted', { executionId, by: admin.id });
+      }
+      return { execution_id: executionId, state: 'reverted', reverted_by: handled.state.reversal.by };
+    });
+  }
+}
+
+function notFound(executionId: string): Problem {
+  return new Problem(404, 'execution_not_found', 'Execution not found', `There is no execution ${executionId}.`);
+}
