@@ -1,36 +1,45 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { type ActorDirectory, bearerToken } from '@onceport/config';
+import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { type ActorDirectory, type Admin, bearerToken } from '@onceport/config';
 import { IllegalTransitionError } from '@onceport/domain';
 import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
 import { ADMINS } from '../reconciler.tokens';
+import { executionsInReview } from './review-queries';
+import { type ReviewView, reviewViewOf } from './review-view';
 
 const MAX_BODY = 16 * 1024;
+const LIST_LIMIT = 500;
 
 /**
- * An operator settles what machines couldn't: `needs_review` → applied / not applied, with a
- * reason. The resolution is an event with who and why; an agent asking again gets it.
+ * An operator settles what machines couldn't: the executions in `needs_review` are listed with
+ * their record and last probe, and each is resolved applied / not applied with a reason. The
+ * resolution is an event with who and why; an agent asking again gets it.
  */
-@Controller('v1/admin/executions')
+@Controller('v1/admin')
 export class ReviewController {
   constructor(
     @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
     @Inject(ADMINS) private readonly admins: ActorDirectory,
   ) {}
 
-  @Post(':id/resolve')
+  @Get('reviews')
+  async list(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
+    if (!this.admin(req, res)) return;
+    const loaded = await Promise.all((await executionsInReview(this.runtime.pool, LIST_LIMIT)).map((id) => this.runtime.executions.load(id)));
+    const reviews = loaded.map((execution) => reviewViewOf(execution.state, execution.events)).filter((view): view is ReviewView => view !== null);
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ reviews }));
+  }
+
+  @Post('executions/:id/resolve')
   async resolve(@Param('id') id: string, @Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
-    const admin = this.admins.authenticateAdmin(bearerToken(req.headers.authorization));
-    if (!admin) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="onceport-admin"');
-      return problem(res, 401, 'unauthorized', 'send Authorization: Bearer <admin key>');
-    }
+    const admin = this.admin(req, res);
+    if (!admin) return;
     const body = await readBody(req);
     if (body === null) return problem(res, 400, 'malformed_json', 'the body must be JSON: {"resolution": "applied" | "not_applied", "reason": "…"}');
     const resolution = body['resolution'];
     const reason = body['reason'];
-    if (resolution !== 'applied' && resolution !== 'not_applied') return problem(res, 400, 'resolution_required', 'resolution: must be "applied" or "not_applied"');
-    if (typeof reason !== 'string' || reason.trim() === '' || reason.length > 1000) return problem(res, 400, 'reason_required', 'reason: a sentence of 1–1000 characters saying why');
+    if (resolution !== 'applied' && resolution !== 'not_applied') return problem(res, 400, 'resolution_required', '"resolution": must be "applied" or "not_applied"');
+    if (typeof reason !== 'string' || reason.trim() === '' || reason.length > 1000) return problem(res, 400, 'reason_required', '"reason": a sentence of 1–1000 characters saying why');
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) return problem(res, 404, 'execution_not_found', `no execution ${id}`);
     try {
       const handled = await this.runtime.executions.handle(
@@ -39,11 +48,21 @@ export class ReviewController {
         { causationId: `admin:${admin.id}`, actor: admin.id },
       );
       if (handled.state.status === 'none') return problem(res, 404, 'execution_not_found', `no execution ${id}`);
+      if (handled.appended.length > 0) this.runtime.delivery.nudge();
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ execution_id: id, state: handled.state.status, resolved_by: admin.id }));
     } catch (error) {
       if (error instanceof IllegalTransitionError) return problem(res, 409, 'not_in_review', error.message);
       throw error;
     }
+  }
+
+  /** The admin behind the bearer token, or a 401 already sent. */
+  private admin(req: IncomingMessage, res: ServerResponse): Admin | null {
+    const admin = this.admins.authenticateAdmin(bearerToken(req.headers.authorization));
+    if (admin) return admin;
+    res.setHeader('WWW-Authenticate', 'Bearer realm="onceport-admin"');
+    problem(res, 401, 'unauthorized', 'send Authorization: Bearer <admin key>');
+    return null;
   }
 }
 
@@ -63,6 +82,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
   }
 }
 
-function problem(res: ServerResponse, status: number, type: string, detail: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/problem+json' }).end(JSON.stringify({ type: `https://onceport.dev/problems/${type}`, title: type.replace(/_/g, ' '), status, detail }));
+/** RFC 9457 problem details with a stable `code`, as the other admin APIs answer. */
+function problem(res: ServerResponse, status: number, code: string, detail: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/problem+json' }).end(JSON.stringify({ type: `urn:onceport:problem:${code}`, title: code.replace(/_/g, ' '), status, detail, code }));
 }
