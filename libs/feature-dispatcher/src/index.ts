@@ -5,6 +5,6 @@ export { DispatchExecutionHandler, type DispatchSummary } from './dispatch-execu
 export type { AttemptReport } from './dispatch-execution/dispatch-attempt';
 export { DISPATCH_TRIGGER_TYPES } from './dispatch-execution/dispatch-trigger';
 export { DispatcherStoppingError } from './dispatch-execution/dispatcher-stopping.error';
-export { SSH_NOT_AVAILABLE, type CredentialSource } from './dispatch-execution/target-sender';
+export { type CredentialSource } from './dispatch-execution/target-sender';
 export { SecretScrubber } from './secrets/secret-scrubber';
 export { type DispatcherLog, jsonLinesLog } from './logging/dispatcher-log';

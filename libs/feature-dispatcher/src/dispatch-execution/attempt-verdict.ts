@@ -1,4 +1,5 @@
 import type { HttpOutcome } from '@onceport/http-channel';
+import type { SshOutcome } from '@onceport/ssh-channel';
 
 /**
  * What one try to reach the target came to, before it is recorded. The three kinds are the three
@@ -38,6 +39,22 @@ export function verdictOf(outcome: HttpOutcome): AttemptVerdict {
       const when = outcome.stage === 'request_written' ? 'after the request was written' : 'after the response had started';
       return { kind: 'unknown', reason: `${outcome.code} ${when}: ${outcome.reason}` };
     }
+    default: {
+      const _exhaustive: never = outcome;
+      return _exhaustive;
+    }
+  }
+}
+
+/** A remote command: its exit status is the target status, and only 0 counts as success. */
+export function sshVerdictOf(outcome: SshOutcome): AttemptVerdict {
+  switch (outcome.kind) {
+    case 'observed':
+      return { kind: 'observed', status: outcome.exitStatus, succeeded: outcome.exitStatus === 0, body: outcome.body, contentType: outcome.contentType };
+    case 'failed_before_send':
+      return { kind: 'failed_before_send', reason: `${outcome.code}: ${outcome.reason}`, retryable: outcome.retryable };
+    case 'unknown':
+      return { kind: 'unknown', reason: `${outcome.code}: ${outcome.reason}` };
     default: {
       const _exhaustive: never = outcome;
       return _exhaustive;

@@ -45,14 +45,14 @@ describe('dispatches refused before anything is sent (real PostgreSQL, real HTTP
     }
   });
 
-  it('fails an SSH tool: the channel is not available in this version', async () => {
+  it('fails an SSH tool whose private key is not configured before connecting to the host', async () => {
     const executionId = await harness.seed('run_migration', { arguments: { database: 'orders', version: '20260301120000' } });
     const { handler } = harness.dispatcher();
 
     await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
 
     expect(await harness.status(executionId)).toBe('failed');
-    expect(await lastFailure(executionId)).toMatchObject({ retryable: false, reason: 'ssh channel not available in this version' });
+    expect(await lastFailure(executionId)).toMatchObject({ retryable: false, reason: expect.stringContaining('credential "ssh-deploy" is not configured') });
   });
 
   it('fails a tool this dispatcher has no contract for', async () => {

@@ -10,16 +10,16 @@ const ACK_MARGIN_MS = 30_000;
  * reconciler probe (and settle) an attempt that is about to report its outcome itself.
  */
 export function leaseMsFor(contract: ToolContract | undefined, configuredMs: number): number {
-  if (contract?.channel !== 'http') return configuredMs;
+  if (!contract) return configuredMs;
   return Math.max(configuredMs, contract.target.timeoutMs + LEASE_MARGIN_MS);
 }
 
 /**
  * How long JetStream waits for a trigger's ack before handing it to another replica: longer than
- * the longest HTTP exchange, so a slow target does not get a second dispatcher looking at the same
+ * the longest HTTP exchange or SSH session, so a slow target does not get a second dispatcher looking at the same
  * execution for nothing. (A redelivery would still be harmless: the stream says it is dispatched.)
  */
 export function ackWaitMsFor(contracts: readonly ToolContract[]): number {
-  const longest = contracts.reduce((max, c) => (c.channel === 'http' ? Math.max(max, c.target.timeoutMs) : max), 0);
+  const longest = contracts.reduce((max, c) => Math.max(max, c.target.timeoutMs), 0);
   return longest + ACK_MARGIN_MS;
 }

@@ -10,6 +10,15 @@ tools:
     arguments: { type: object, properties: {} }
     effect: idempotent
 `;
+const sshYaml = `
+tools:
+  - name: migrate
+    description: A long one.
+    channel: ssh
+    target: { host: db1.internal, user: deploy, host_key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINiQYR0hZkkIog77eYrhqR082f1DhamzL5mmvGR62VdA, argv: [/usr/local/bin/migrate], timeout: 10m }
+    arguments: { type: object, properties: {} }
+    effect: remote_command
+`;
 const contract = (timeout: string) => {
   const [parsed] = parseToolContracts(yaml(timeout), 'slow.yaml');
   if (!parsed) throw new Error('no contract');
@@ -25,5 +34,11 @@ describe('dispatch timing', () => {
 
   it('waits for an ack longer than the slowest HTTP contract', () => {
     expect(ackWaitMsFor([contract('15s'), contract('45s')])).toBe(75_000);
+  });
+
+  it('stretches the lease and the ack wait for an SSH command that may run long', () => {
+    const [ssh] = parseToolContracts(sshYaml, 'ssh.yaml');
+    expect(leaseMsFor(ssh, 60_000)).toBe(605_000);
+    expect(ackWaitMsFor([contract('15s'), ssh!])).toBe(630_000);
   });
 });

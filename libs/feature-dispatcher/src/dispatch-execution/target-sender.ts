@@ -2,10 +2,9 @@ import type { JsonValue } from '@onceport/contracts';
 import type { ToolContract } from '@onceport/domain';
 import type { HttpChannel } from '@onceport/http-channel';
 import { MissingCredentialError } from '@onceport/runtime';
+import { SshChannel } from '@onceport/ssh-channel';
 import type { SecretScrubber } from '../secrets/secret-scrubber';
-import { type AttemptVerdict, refusedBeforeSend, verdictOf } from './attempt-verdict';
-
-export const SSH_NOT_AVAILABLE = 'ssh channel not available in this version';
+import { type AttemptVerdict, refusedBeforeSend, sshVerdictOf, verdictOf } from './attempt-verdict';
 
 /** Where credentials come from; `CredentialResolver` from the runtime in production. */
 export interface CredentialSource {
@@ -17,6 +16,8 @@ export interface TargetSenderDeps {
   readonly credentials: CredentialSource;
   readonly channel: Pick<HttpChannel, 'send'>;
   readonly secrets: SecretScrubber;
+  /** Made here when not given: it holds no connection between sends. */
+  readonly ssh?: Pick<SshChannel, 'send'>;
 }
 
 export interface SendRequest {
@@ -33,14 +34,21 @@ export interface SendRequest {
  * does: every such case is a verdict the attempt is closed with.
  */
 export class TargetSender {
-  constructor(private readonly deps: TargetSenderDeps) {}
+  private readonly ssh: Pick<SshChannel, 'send'>;
+
+  constructor(private readonly deps: TargetSenderDeps) {
+    this.ssh = deps.ssh ?? new SshChannel();
+  }
 
   async send(request: SendRequest): Promise<AttemptVerdict> {
     const contract = this.deps.contracts.get(request.tool);
     if (!contract) return refusedBeforeSend(`no tool contract named "${request.tool}" is loaded by this dispatcher`);
-    if (contract.channel === 'ssh') return refusedBeforeSend(SSH_NOT_AVAILABLE);
     const credential = this.credentialFor(contract.credentialRef);
     if ('refused' in credential) return credential.refused;
+    if (contract.channel === 'ssh') {
+      const outcome = await this.ssh.send({ contract, executionId: request.executionId, arguments: request.arguments, credential: credential.secret });
+      return sshVerdictOf(outcome);
+    }
     const outcome = await this.deps.channel.send({
       contract,
       executionId: request.executionId,
