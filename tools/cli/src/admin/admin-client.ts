@@ -70,7 +70,12 @@ function problemOf(status: number, text: string): { code: string; detail: string
 }
 
 function causeOf(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  // Duck-typed, not instanceof: fetch's errors may come from another realm (a test VM context).
+  const e = error as { name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown; errors?: { code?: unknown }[] } } | null;
+  if (e?.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+  const cause = e?.cause;
+  const code = cause?.code ?? cause?.errors?.[0]?.code;
+  if (typeof code === 'string') return code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return typeof e?.message === 'string' ? e.message : String(error);
 }

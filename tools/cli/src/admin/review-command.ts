@@ -13,7 +13,7 @@ interface ReviewView {
   readonly since: string;
   readonly reason: string;
   readonly attempts: number;
-  readonly last_probe: unknown;
+  readonly last_probe: { readonly probe_number: number; readonly verdict: string; readonly detail: string; readonly probed_at: string } | null;
 }
 
 export const REVIEW_HELP = `onceport review — executions whose outcome machines could not settle (reconciler service)
@@ -63,12 +63,14 @@ export async function reviewCommand(args: readonly string[], io: CliIo): Promise
 }
 
 function renderReview(review: ReviewView): string {
+  const probe = review.last_probe;
   return [
     `${review.execution_id}  ${review.state} since ${review.since}`,
     `  actor       ${review.actor}`,
     `  tool        ${review.tool}`,
     `  record      ${JSON.stringify(review.record)}`,
     `  why         ${review.reason}`,
-    `  attempts    ${review.attempts}${review.last_probe ? `, last probe ${JSON.stringify(review.last_probe)}` : ''}`,
+    `  attempts    ${review.attempts} dispatch attempt${review.attempts === 1 ? '' : 's'}`,
+    `  last probe  ${probe ? `#${probe.probe_number} at ${probe.probed_at}: ${probe.verdict}${probe.detail ? ` — ${probe.detail}` : ''}` : 'none'}`,
   ].join('\n');
 }

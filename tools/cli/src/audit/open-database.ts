@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { CliError, EXIT } from '../cli/exit-codes';
+import { CliError, EXIT, messageOf } from '../cli/exit-codes';
 
 /** A small pool on the event store, checked before use so "cannot connect" is exit 5 with the reason, not a stack trace. */
 export async function openDatabase(url: string): Promise<Pool> {
@@ -19,7 +19,7 @@ export function databaseError(url: string, error: unknown): CliError {
   const code = (error as { code?: string }).code;
   const where = redact(url);
   if (code === '42P01' || code === '3F000') return new CliError(EXIT.unreachable, `no Onceport event store at ${where} (onceport.events does not exist)`);
-  return new CliError(EXIT.unreachable, `cannot use the database at ${where}: ${error instanceof Error ? error.message : String(error)}`);
+  return new CliError(EXIT.unreachable, `cannot use the database at ${where}: ${messageOf(error)}`);
 }
 
 /** The URL without its password, for messages. */

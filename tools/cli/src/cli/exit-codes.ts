@@ -31,3 +31,9 @@ export class CliError extends Error {
 }
 
 export const usageError = (message: string): CliError => new CliError(EXIT.usage, message);
+
+/** An error's message, duck-typed: errors from node internals may come from another realm, where instanceof Error fails. */
+export function messageOf(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message !== '' ? message : String(error);
+}

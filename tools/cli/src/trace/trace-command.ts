@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type CliIo, printJson, println } from '../cli/cli-io';
-import { CliError, EXIT, EXIT_CODES_HELP, usageError } from '../cli/exit-codes';
+import { CliError, EXIT, EXIT_CODES_HELP, messageOf, usageError } from '../cli/exit-codes';
 import { flag, onePositional, parseOptions, stringOption } from '../cli/parse-options';
 import { DATABASE_OPTIONS, databaseUrl } from '../cli/settings';
 import { databaseError, openDatabase } from '../audit/open-database';
@@ -64,6 +64,6 @@ async function fromFile(file: string, executionId: string): Promise<LoadedTrace>
   try {
     return await loadTraceFromFile(file, executionId);
   } catch (error) {
-    throw new CliError(EXIT.failed, `trace: cannot read ${file} as an audit export: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(EXIT.failed, `trace: cannot read ${file} as an audit export: ${messageOf(error)}`);
   }
 }

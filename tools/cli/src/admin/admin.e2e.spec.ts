@@ -1,0 +1,125 @@
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { recordedHistories } from '@onceport/contracts/testing';
+import { type Gateway, eventually, startGateway } from '../testing/gateway-processes';
+import { runOnceport } from '../testing/run-cli-in-process';
+import { seedHistory } from '../testing/seed-history';
+
+interface Listed {
+  approvals: { approval_id: string; execution_id: string; status: string; first_dispatched_at: string | null; known_outcome: { state: string } | null }[];
+}
+
+/** The operator commands against the real services, started as processes. */
+describe('onceport approvals, vault and review against the real services', () => {
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    gateway = await startGateway();
+  }, 180_000);
+  afterAll(() => gateway?.stop());
+
+  const onceport = (...argv: string[]) => runOnceport(argv, gateway.cliEnv);
+  const charge = async (customer: string): Promise<string> => {
+    const answer = await gateway.agentCall('charge_payment', { customer_id: customer, amount_cents: 1250, card_token: 'tok_visa_4242', description: 'renewal' });
+    expect(answer.status).toBeLessThan(300);
+    return answer.body['execution_id'] as string;
+  };
+  const pendingFor = async (executionId: string) => {
+    const listed = await eventually(
+      async () => JSON.parse((await onceport('approvals', 'list', '--json')).stdout) as Listed,
+      (l) => l.approvals.some((a) => a.execution_id === executionId),
+    );
+    const approval = listed.approvals.find((a) => a.execution_id === executionId);
+    expect(approval).toBeDefined();
+    return approval!;
+  };
+
+  it("lists a pending approval with the approver's view, refuses a grant without a reason, grants it, and refuses to reject it after", async () => {
+    const executionId = await charge('cus_cli1');
+    const { approval_id: approvalId } = await pendingFor(executionId);
+
+    const human = await onceport('approvals', 'list');
+    expect(human.code).toBe(0);
+    const block = human.stdout.split('\n\n').find((b) => b.includes(approvalId))!;
+    expect(block).toMatch(new RegExp(`^${approvalId}  pending  per_use  execution ${executionId}`));
+    expect(block).toMatch(/actor +agent:cli-test/);
+    expect(block).toMatch(/tool +charge_payment → POST http:\/\/127\.0\.0\.1:\d+\/v1\/charges/);
+    expect(block).toMatch(/record +\{.*"customer_id":"cus_cli1"/);
+    expect(block).toMatch(/dispatched +never/);
+    expect(block).toMatch(/retries +0 attached — No retry has arrived/);
+
+    expect(await onceport('approvals', 'grant', approvalId)).toMatchObject({ code: 2, stderr: expect.stringContaining('--reason') });
+    expect(await runOnceport(['approvals', 'grant', approvalId, '--reason', 'ok'], { ...gateway.cliEnv, ONCEPORT_ADMIN_KEY: 'adm_wrong' })).toMatchObject({ code: 4, stderr: expect.stringMatching(/^onceport: authorization service: .*\(401 unauthorized\)\n$/) });
+    expect(await onceport('approvals', 'show', 'apr_nothing_here')).toMatchObject({ code: 3 });
+
+    const granted = await onceport('approvals', 'grant', approvalId, '--reason', 'customer confirmed by phone');
+    expect(granted).toMatchObject({ code: 0, stdout: `granted ${approvalId} (execution ${executionId}): now granted, by ops:test-admin\n` });
+    expect(await onceport('approvals', 'reject', approvalId, '--reason', 'changed my mind')).toMatchObject({ code: 1, stderr: expect.stringContaining('(409 ') });
+
+    // Granted, the dispatcher sends it once; the approver's view then shows the first dispatch and the outcome.
+    const after = await eventually(
+      async () => JSON.parse((await onceport('approvals', 'show', approvalId, '--json')).stdout) as Listed['approvals'][number],
+      (a) => a.known_outcome?.state === 'completed_result_not_delivered' || a.known_outcome?.state === 'completed',
+    );
+    expect(after).toMatchObject({ status: 'granted', first_dispatched_at: expect.any(String) });
+    const trace = await onceport('trace', executionId, '--json');
+    expect(JSON.parse(trace.stdout).answers.first_call_authorized_and_dispatched).toMatchObject({ authorized: true, dispatched: true });
+  });
+
+  it('rejects an approval with a reason, and reads the admin key from a file', async () => {
+    const executionId = await charge('cus_cli2');
+    const { approval_id: approvalId } = await pendingFor(executionId);
+    const keyFile = join(gateway.fixture.dir, 'admin.key');
+    writeFileSync(keyFile, `${gateway.fixture.adminKey}\n`, { mode: 0o600 });
+    const env = { ...gateway.cliEnv, ONCEPORT_ADMIN_KEY: undefined };
+    const rejected = await runOnceport(['approvals', 'reject', approvalId, '--reason', 'not this customer', '--admin-key-file', keyFile, '--json'], env);
+    expect(rejected.code).toBe(0);
+    expect(JSON.parse(rejected.stdout)).toMatchObject({ approval_id: approvalId, status: 'rejected', decision_reason: 'not this customer' });
+    expect(await runOnceport(['approvals', 'list'], env)).toMatchObject({ code: 4, stderr: 'onceport: no admin key: set ONCEPORT_ADMIN_KEY or pass --admin-key-file <path>\n' });
+  });
+
+  it('locks and unlocks the vault, and says when nothing changed', async () => {
+    expect(await onceport('vault', 'status')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^vault unlocked/) });
+    expect(await onceport('vault', 'lock')).toMatchObject({ code: 2 });
+    const locked = await onceport('vault', 'lock', '--reason', 'deploy key leaked');
+    expect(locked).toMatchObject({ code: 0, stdout: expect.stringMatching(/^vault locked \(changed now\) by ops:test-admin at \S+: deploy key leaked \[version \d+\]\n$/) });
+    expect(await onceport('vault', 'lock', '--reason', 'again')).toMatchObject({ code: 0, stdout: expect.stringContaining('(already so; nothing changed)') });
+    expect(JSON.parse((await onceport('vault', 'status', '--json')).stdout)).toMatchObject({ status: 'locked', by: 'ops:test-admin', reason: 'deploy key leaked' });
+    expect(await onceport('vault', 'unlock', '--reason', 'key rotated')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^vault unlocked \(changed now\)/) });
+  });
+
+  it('lists an execution in review and resolves it; the opposite verdict after is refused (1), an unknown one is not found (3)', async () => {
+    // An SSH command whose outcome no probe could settle, recorded up to its needs_review.
+    const history = recordedHistories['ssh-needs-review-resolved']!;
+    const executionId = await seedHistory(gateway.db.pool, history.slice(0, -1));
+
+    const listed = await eventually(() => onceport('review', 'list', '--json'), (run) => run.stdout.includes(executionId));
+    expect(JSON.parse(listed.stdout).reviews).toContainEqual(expect.objectContaining({ execution_id: executionId, state: 'needs_review' }));
+    const human = await onceport('review', 'list');
+    expect(human.stdout).toMatch(new RegExp(`^${executionId}  needs_review since \\S+\n  actor +\\S+\n  tool +\\S+\n  record +\\{.*\\}\n  why +.+\n  attempts +1 dispatch attempt\n  last probe +#1 at \\S+: \\w+`, 'm'));
+
+    expect(await onceport('review', 'resolve', executionId, '--reason', 'checked')).toMatchObject({ code: 2, stderr: expect.stringContaining('--resolution') });
+    const resolved = await onceport('review', 'resolve', executionId, '--resolution', 'applied', '--reason', 'the migration ran: checked the schema version on the host');
+    expect(resolved).toMatchObject({ code: 0, stdout: `resolved ${executionId} as applied: now completed_result_not_delivered, by ops:test-admin\n` });
+    // The same verdict again is a harmless repeat; the opposite one is refused.
+    expect(await onceport('review', 'resolve', executionId, '--resolution', 'applied', '--reason', 'again')).toMatchObject({ code: 0 });
+    expect(await onceport('review', 'resolve', executionId, '--resolution', 'not_applied', '--reason', 'second thoughts')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^onceport: reconciler service: .*\(409 not_in_review\)\n$/) });
+    expect(await onceport('review', 'resolve', 'exe_01KJTW0EP04BESEW40JTS6S200', '--resolution', 'not_applied', '--reason', 'x')).toMatchObject({ code: 3 });
+  });
+
+  it('exits 5 when a service cannot be reached', async () => {
+    const closed = await closedPort();
+    const run = await runOnceport(['vault', 'status', '--authorization-url', `http://127.0.0.1:${closed}`], gateway.cliEnv);
+    expect(run).toMatchObject({ code: 5, stderr: `onceport: cannot reach the authorization service at http://127.0.0.1:${closed}: ECONNREFUSED\n` });
+  });
+});
+
+/** A loopback port nothing listens on: bound once by us, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

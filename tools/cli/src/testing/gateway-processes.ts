@@ -1,0 +1,69 @@
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { TestNatsServer } from '@onceport/messaging/testing';
+import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { startTestTarget } from '@onceport/test-target';
+
+export const AGENT_KEY = 'key-cli-agent-6h2p';
+
+/** The four Onceport services as processes over a private JetStream and a fresh database: what the CLI talks to in production. */
+export interface Gateway {
+  readonly db: TestDatabase;
+  readonly fixture: GatewayFixture;
+  readonly intake: AppProcess;
+  readonly authorization: AppProcess;
+  readonly reconciler: AppProcess;
+  /** Environment for the CLI: service URLs, the admin key, the database. */
+  readonly cliEnv: Record<string, string>;
+  agentCall(tool: string, args: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(): Promise<Gateway> {
+  const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
+  const fixture = writeGatewayFixture(target.url, [{ id: 'agent:cli-test', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
+  const env = fixture.env({ ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay', ONCEPORT_ANSWER_WAIT_MS: '3000' });
+  const started: AppProcess[] = [];
+  const start = async (name: string): Promise<AppProcess> => {
+    const app = await startAppProcess(name, env);
+    started.push(app);
+    return app;
+  };
+  const stop = async (): Promise<void> => {
+    await Promise.all(started.map((app) => app.stop()));
+    await Promise.all([target.stop(), nats.stop()]);
+    await db.drop();
+  };
+  try {
+    const [authorization, , reconciler] = await Promise.all([start('authorization'), start('dispatcher'), start('reconciler')]);
+    const intake = await start('intake');
+    return {
+      db,
+      fixture,
+      intake,
+      authorization,
+      reconciler,
+      cliEnv: { ONCEPORT_AUTHORIZATION_URL: authorization.url, ONCEPORT_RECONCILER_URL: reconciler.url, ONCEPORT_ADMIN_KEY: fixture.adminKey, DATABASE_URL: db.url },
+      async agentCall(tool, args) {
+        const response = await fetch(`${intake.url}/v1/executions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${AGENT_KEY}` },
+          body: JSON.stringify({ tool, arguments: args }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
