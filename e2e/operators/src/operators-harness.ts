@@ -1,0 +1,107 @@
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { TestNatsServer } from '@onceport/messaging/testing';
+import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type TestTarget, startTestTarget } from '@onceport/test-target';
+
+/** Secrets for the demo contracts' credential refs: the approver's view must never show them. */
+export const SECRETS = {
+  ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-deploy-1c7e0a9b42',
+  ONCEPORT_CREDENTIAL_MAIL_API: 'sekret-mail-5e2b8d7f10',
+  ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-pay-93fd0c6a1e',
+  ONCEPORT_CREDENTIAL_CI_READONLY: 'sekret-ci-7a4c2e9d03',
+};
+
+export const AGENT_KEY = 'key-agent-ops-4r8t';
+
+/** The four services as separate processes over a private JetStream and a fresh database, aimed at a real test target. */
+export interface Operators {
+  readonly db: TestDatabase;
+  readonly nats: TestNatsServer;
+  readonly target: TestTarget;
+  readonly fixture: GatewayFixture;
+  readonly intake: AppProcess;
+  readonly dispatcher: AppProcess;
+  readonly reconciler: AppProcess;
+  /** Replaced by {@link Operators.restartAuthorization}. */
+  authorization: AppProcess;
+  /** Restarts the authorization service with extra settings (an operator changing its configuration). */
+  restartAuthorization(extra: Record<string, string>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startOperators(): Promise<Operators> {
+  const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
+  const fixture = writeGatewayFixture(target.url, [{ id: 'agent:ops', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
+  const env = fixture.env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000', ONCEPORT_RECONCILE_SWEEP_MS: '300', ONCEPORT_APPROVAL_SWEEP_MS: '200' });
+  const [authorization, dispatcher, reconciler] = await Promise.all([
+    startAppProcess('authorization', env),
+    startAppProcess('dispatcher', env),
+    startAppProcess('reconciler', env),
+  ]);
+  const intake = await startAppProcess('intake', env);
+  const operators: Operators = {
+    db,
+    nats,
+    target,
+    fixture,
+    intake,
+    authorization,
+    dispatcher,
+    reconciler,
+    async restartAuthorization(extra) {
+      await operators.authorization.stop();
+      operators.authorization = await startAppProcess('authorization', { ...env, ...extra });
+    },
+    async stop() {
+      await Promise.all([intake.stop(), operators.authorization.stop(), dispatcher.stop(), reconciler.stop()]);
+      await Promise.all([target.stop(), nats.stop()]);
+      await db.drop();
+    },
+  };
+  return operators;
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+async function send(url: string, method: string, key: string | null, body?: unknown): Promise<Reply> {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** An agent's REST call through intake: one tool call, answered once it is decided (or waiting). */
+export function agentCall(ops: Operators, tool: string, args: Record<string, unknown>, intentScope = 'run:operators'): Promise<Reply> {
+  return send(`${ops.intake.url}/v1/executions`, 'POST', AGENT_KEY, { tool, arguments: args, intent_scope: intentScope });
+}
+
+/** What the agent is told about an execution now. */
+export function agentStatus(ops: Operators, executionId: string): Promise<Reply> {
+  return send(`${ops.intake.url}/v1/executions/${executionId}`, 'GET', AGENT_KEY);
+}
+
+/** An operator's call to the authorization service's admin API. */
+export function admin(ops: Operators, method: 'GET' | 'POST', path: string, body?: unknown, key: string | null = ops.fixture.adminKey): Promise<Reply> {
+  return send(`${ops.authorization.url}/v1/admin${path}`, method, key, body);
+}
+
+/** How many times the event store recorded an event of this type for an execution. */
+export async function eventCount(ops: Operators, executionId: string, type: string): Promise<number> {
+  const result = await ops.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE stream_id = $1 AND event_type = $2', [`execution-${executionId}`, type]);
+  return Number(result.rows[0]?.n);
+}
+
+export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

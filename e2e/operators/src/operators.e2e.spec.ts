@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { type Operators, SECRETS, admin, agentCall, agentStatus, eventCount, startOperators, until } from './operators-harness';
+
+/**
+ * Issue #5 against the real apps: intake, authorization, dispatcher and reconciler as separate
+ * processes over JetStream and PostgreSQL, an operator on the admin API, and a real HTTP target
+ * that counts effects.
+ */
+describe('operators: approvals, vault and revert (four processes, JetStream, PostgreSQL)', () => {
+  let ops: Operators;
+
+  beforeAll(async () => {
+    ops = await startOperators();
+  }, 180_000);
+  afterAll(async () => {
+    await ops?.stop();
+  });
+
+  const CARD = 'tok_visa_4242424242';
+  const charge = (customer: string) => ({ customer_id: customer, amount_cents: 4_200, card_token: CARD, description: `model-written ${randomUUID()}` });
+  const charges = (customer: string): number => ops.target.effects({ route: 'payments' }).filter((e) => (e.body as { customer_id?: string }).customer_id === customer).length;
+  const deployments = (project: string): number => ops.target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === project).length;
+  const emails = (campaign: string): number => ops.target.effects({ route: 'emails' }).filter((e) => (e.body as { campaign_id?: string }).campaign_id === campaign).length;
+  const finished = (state: unknown): boolean => typeof state === 'string' && /^(completed|failed|denied)/.test(state);
+
+  it('1. per-use: request → the approver sees the original record → grant → one effect; retries while waiting ask nothing again', async () => {
+    const first = await agentCall(ops, 'charge_payment', charge('cus_one'));
+    expect(first).toMatchObject({ status: 200, body: { state: 'awaiting_approval', next_step: expect.stringContaining('Waiting for a human approval') } });
+    const executionId = String(first.body['execution_id']);
+
+    // Two retries (the model re-drafted the description): the same execution, the same pending approval.
+    for (const _ of [1, 2]) expect(await agentCall(ops, 'charge_payment', charge('cus_one'))).toMatchObject({ body: { execution_id: executionId, state: 'awaiting_approval', attached: true } });
+    expect(await eventCount(ops, executionId, 'ApprovalRequested')).toBe(1);
+
+    const pending = await admin(ops, 'GET', '/approvals');
+    const listed = (pending.body['approvals'] as { execution_id: string; approval_id: string }[]).find((a) => a.execution_id === executionId);
+    expect(listed).toBeDefined();
+    const view = await admin(ops, 'GET', `/approvals/${listed!.approval_id}`);
+    expect(view).toMatchObject({
+      status: 200,
+      body: {
+        status: 'pending',
+        kind: 'per_use',
+        actor: 'agent:ops',
+        tool: 'charge_payment',
+        target: { channel: 'http', method: 'POST', url: `${ops.target.url}/v1/charges` },
+        record: { tool: 'charge_payment', arguments: { customer_id: 'cus_one', amount_cents: 4_200, currency: 'EUR', card_token: { $hmac: expect.any(String) } } },
+        reason: 'charge_payment uses a per-use credential: every call needs a human approval.',
+        first_dispatched_at: null,
+        known_outcome: null,
+        retries_attached: 2,
+        retry_note: '2 retries attached to this execution; nothing was re-sent and no second approval was requested. The retries wait for this decision.',
+      },
+    });
+    // Secrets never shown: not the card token, not the credential, not the model-written text.
+    const shown = JSON.stringify(view.body);
+    for (const secret of [CARD, ...Object.values(SECRETS), 'model-written']) expect(shown).not.toContain(secret);
+    expect(charges('cus_one')).toBe(0);
+
+    const granted = await admin(ops, 'POST', `/approvals/${listed!.approval_id}/grant`, { reason: 'customer confirmed by phone' });
+    expect(granted).toMatchObject({ status: 200, body: { status: 'granted', decided_by: 'ops:test-admin', decision_reason: 'customer confirmed by phone' } });
+    const done = await until(() => agentStatus(ops, executionId), (r) => finished(r.body['state']));
+    expect(done.body).toMatchObject({ state: expect.stringMatching(/^completed/), target_status: 201 });
+    expect(charges('cus_one')).toBe(1);
+
+    const after = await admin(ops, 'GET', `/approvals/${listed!.approval_id}`);
+    expect(after.body).toMatchObject({ status: 'granted', first_dispatched_at: expect.any(String), known_outcome: { state: expect.stringMatching(/^completed/), target_status: 201 } });
+    // The operator's retry of the same decision answers the current view; the other way is refused.
+    expect(await admin(ops, 'POST', `/approvals/${listed!.approval_id}/grant`, { reason: 'clicked twice' })).toMatchObject({ status: 200, body: { status: 'granted' } });
+    expect(await admin(ops, 'POST', `/approvals/${listed!.approval_id}/reject`, { reason: 'too late' })).toMatchObject({ status: 409, body: { code: 'approval_already_decided' } });
+    expect(charges('cus_one')).toBe(1);
+  });
+
+  it('2. per-use: reject → denied, 0 effects; the agent retrying gets the same denial, no new approval', async () => {
+    const first = await agentCall(ops, 'charge_payment', charge('cus_two'));
+    const executionId = String(first.body['execution_id']);
+    const approvalId = `apr_${executionId.slice(4)}`;
+    expect(await admin(ops, 'POST', `/approvals/${approvalId}/reject`, { reason: 'wrong customer' })).toMatchObject({ status: 200, body: { status: 'rejected', decided_by: 'ops:test-admin' } });
+    expect((await agentStatus(ops, executionId)).body).toMatchObject({ state: 'denied', denial: { code: 'approval_rejected', reason: 'Rejected by ops:test-admin: wrong customer' } });
+    expect(await agentCall(ops, 'charge_payment', charge('cus_two'))).toMatchObject({ body: { execution_id: executionId, state: 'denied', attached: true } });
+    expect(await eventCount(ops, executionId, 'ApprovalRequested')).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // had anything been dispatched, it would have arrived by now
+    expect(charges('cus_two')).toBe(0);
+  });
+
+  it('3. vault lock: new calls are denied, a pending approval cannot be granted, and an execution already dispatched still completes', async () => {
+    ops.target.setBehavior({ route: 'deployments', delay_ms: 2_500, times: 1 });
+    const inFlight = agentCall(ops, 'create_deployment', { project: 'vault-inflight', environment: 'staging', version: '1.0.0' });
+    await until(async () => deployments('vault-inflight'), (n) => n === 1, 15_000);
+    const waiting = await agentCall(ops, 'charge_payment', charge('cus_vault'));
+    const approvalId = `apr_${String(waiting.body['execution_id']).slice(4)}`;
+
+    expect(await admin(ops, 'POST', '/vault/lock', { reason: 'incident 5' })).toMatchObject({ status: 200, body: { status: 'locked' } });
+    try {
+      expect(await agentCall(ops, 'create_deployment', { project: 'vault-new', environment: 'staging', version: '1.0.0' })).toMatchObject({ body: { state: 'denied', denial: { code: 'vault_locked' } } });
+      expect(await admin(ops, 'POST', `/approvals/${approvalId}/grant`, { reason: 'go' })).toMatchObject({ status: 409, body: { code: 'vault_locked' } });
+      const dispatched = await inFlight;
+      const settled = await until(() => agentStatus(ops, String(dispatched.body['execution_id'])), (r) => finished(r.body['state']));
+      expect(settled.body).toMatchObject({ state: expect.stringMatching(/^completed/), target_status: 201 });
+    } finally {
+      await admin(ops, 'POST', '/vault/unlock', { reason: 'incident over' });
+    }
+    expect(deployments('vault-inflight')).toBe(1);
+    expect(deployments('vault-new')).toBe(0);
+    expect(charges('cus_vault')).toBe(0);
+    expect(await admin(ops, 'POST', `/approvals/${approvalId}/reject`, { reason: 'incident cleanup' })).toMatchObject({ status: 200 });
+  });
+
+  it('4. revert: a ledger hit answers the stored result until the execution is reverted; then the same intent runs again', async () => {
+    const mail = { recipient: 'ana@example.com', campaign_id: 'revert-campaign', subject: 'Hello', body: 'First draft' };
+    const first = await agentCall(ops, 'send_email', mail);
+    expect(first.body).toMatchObject({ state: expect.stringMatching(/^completed/) });
+    const executionId = String(first.body['execution_id']);
+    expect(await agentCall(ops, 'send_email', { ...mail, body: 'Second draft' })).toMatchObject({ body: { execution_id: executionId, replay: true } });
+    expect(emails('revert-campaign')).toBe(1);
+
+    expect(await admin(ops, 'POST', `/executions/${executionId}/revert`, {})).toMatchObject({ status: 400, body: { code: 'reason_required' } });
+    expect(await admin(ops, 'POST', `/executions/${executionId}/revert`, { reason: 'the provider bounced it; recalled' })).toEqual({ status: 200, body: { execution_id: executionId, state: 'reverted', reverted_by: 'ops:test-admin' } });
+    expect(await eventCount(ops, executionId, 'ExecutionReverted')).toBe(1);
+
+    const again = await agentCall(ops, 'send_email', { ...mail, body: 'Third draft' });
+    expect(again.body).toMatchObject({ state: expect.stringMatching(/^completed/), replay: false });
+    expect(again.body['execution_id']).not.toBe(executionId);
+    expect(emails('revert-campaign')).toBe(2);
+    expect(await admin(ops, 'POST', '/executions/exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K/revert', { reason: 'x' })).toMatchObject({ status: 404, body: { code: 'execution_not_found' } });
+  });
+
+  it('5. an approval nobody decides in time ends the execution as denied (approval_expired), 0 effects; a late grant is 409', async () => {
+    await ops.restartAuthorization({ ONCEPORT_APPROVAL_TTL: '2000', ONCEPORT_APPROVAL_SWEEP_MS: '200' });
+    const first = await agentCall(ops, 'charge_payment', charge('cus_late'));
+    expect(first.body).toMatchObject({ state: 'awaiting_approval' });
+    const executionId = String(first.body['execution_id']);
+    const denied = await until(() => agentStatus(ops, executionId), (r) => r.body['state'] === 'denied', 20_000);
+    expect(denied.body).toMatchObject({ state: 'denied', denial: { code: 'approval_expired', reason: expect.stringContaining('expired at') } });
+    const approvalId = `apr_${executionId.slice(4)}`;
+    expect(await admin(ops, 'GET', `/approvals/${approvalId}`)).toMatchObject({ body: { status: 'expired', decided_by: 'svc:authorization' } });
+    expect(await admin(ops, 'POST', `/approvals/${approvalId}/grant`, { reason: 'sorry, was at lunch' })).toMatchObject({ status: 409, body: { code: 'approval_expired' } });
+    expect(charges('cus_late')).toBe(0);
+  });
+});
