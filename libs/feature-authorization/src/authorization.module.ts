@@ -54,6 +54,7 @@ export class AuthorizationModule {
               vault,
               contracts: options.contracts,
               policyVersion: () => options.directory.policyVersion,
+              mayUse: (actor, tool) => options.directory.mayUse(actor, tool),
               log: options.log,
               onAppended: () => runtime.delivery.nudge(),
             }),

@@ -21,6 +21,8 @@ export interface ApprovalDeskDependencies {
   readonly contracts: ReadonlyMap<string, ToolContract>;
   /** The actors file's version now: recorded on a session grant a human gives. */
   readonly policyVersion: () => string;
+  /** Whether the actors file, as loaded now, still lets the actor call the tool. */
+  readonly mayUse: (actor: string, tool: string) => boolean;
   readonly log: Log;
   readonly clock?: () => Date;
   readonly onAppended?: () => void;
@@ -102,6 +104,10 @@ export class ApprovalDesk {
     }
     if (view.status !== 'pending') {
       throw new Problem(409, 'approval_already_decided', 'Approval already decided', `Approval ${view.approval_id} was ${view.status} by ${view.decided_by ?? 'unknown'} at ${view.decided_at ?? 'unknown'}; it cannot be ${DECIDED_AS[decision]} now.`);
+    }
+    if (decision === 'grant' && !this.deps.mayUse(view.actor, view.tool)) {
+      // A human yes cannot outrank the policy in force now, whatever it was when the approval was asked.
+      throw new Problem(409, 'actor_not_allowed', 'Actor no longer allowed', `${view.actor} may not call ${view.tool} under the actors file in force (policy ${this.deps.policyVersion()}; the approval was asked under ${view.policy_version}). Reject the approval.`);
     }
     if (decision === 'grant' && (await this.deps.vault.load()).state.status === 'locked') {
       throw new Problem(409, 'vault_locked', 'Vault locked', 'The vault is locked: no call may be authorized until it is unlocked. Reject the approval, or unlock the vault first.');

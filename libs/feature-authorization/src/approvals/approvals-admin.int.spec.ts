@@ -172,7 +172,7 @@ describe('approval expiry (real PostgreSQL)', () => {
   it('an approval nobody decides in time: the sweep denies it as approval_expired; grant and reject then answer 409', async () => {
     // Long enough that the first sweep surely runs before the deadline, even on a loaded machine.
     const handler = await createHandler(store, executions, { approvalTtlMs: 4_000 });
-    const desk = new ApprovalDesk({ db: db.pool, executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', log: silentLog });
+    const desk = new ApprovalDesk({ db: db.pool, executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
     const sweep = new ApprovalExpirySweep(db.pool, desk, 60_000, silentLog);
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
     const cause = { causationId: 'test' };
@@ -198,5 +198,16 @@ describe('approval expiry (real PostgreSQL)', () => {
     expect(await desk.get(approvalIdFor(sweptId))).toMatchObject({ status: 'expired', decided_by: 'svc:authorization' });
     expect((await desk.list('expired', 100)).map((v) => v.execution_id).sort()).toEqual([sweptId, unsweptId].sort());
     expect(await desk.list('pending', 100)).toEqual([]);
+  });
+
+  it('a grant is refused (409 actor_not_allowed) once the actors file in force no longer lets the actor call the tool', async () => {
+    const handler = await createHandler(store, executions);
+    const desk = new ApprovalDesk({ db: db.pool, executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v2', mayUse: () => false, log: silentLog });
+    const call = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
+    await handler.handle(call, delivered);
+    const approvalId = approvalIdFor(call.stream.id.replace('execution-', ''));
+    const admin = { id: 'ops:alice', apiKeysSha256: [] };
+    await expect(desk.decide(approvalId, 'grant', admin, 'ok', { causationId: 'test' })).rejects.toMatchObject({ status: 409, code: 'actor_not_allowed', message: expect.stringContaining('policy v2') });
+    expect(await desk.decide(approvalId, 'reject', admin, 'policy changed', { causationId: 'test' })).toMatchObject({ status: 'rejected' });
   });
 });
