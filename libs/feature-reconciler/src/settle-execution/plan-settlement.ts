@@ -53,6 +53,14 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
   const mayRedispatch = attempt < limits.maxAttempts;
   if (lastVerdict === 'applied') return settle(attempt, 'completed', `probe ${probes} found the effect applied`);
   if (lastVerdict === 'not_applied') {
+    // An SSH marker is stronger evidence than any HTTP probe: the host itself refuses a second
+    // start of the execution id, so sending again can never run the command twice.
+    const markerProved = contract.channel === 'ssh' && contract.probe?.kind === 'marker';
+    if (markerProved) {
+      return mayRedispatch
+        ? settle(attempt, 'not_applied', `probe ${probes}: no marker on the host, the command never started; dispatching again (the host refuses a second start)`)
+        : settle(attempt, 'needs_review', `the command never started in ${attempt} attempts: a human decides`);
+    }
     if (NEVER_RESENT.includes(effect)) return settle(attempt, 'needs_review', `probe ${probes} found no effect, but a ${effect} call is never re-sent without a human`);
     return mayRedispatch
       ? settle(attempt, 'not_applied', `probe ${probes} found no effect: dispatching again under the same execution id`)
@@ -61,7 +69,7 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
   if (effect === 'none') {
     return mayRedispatch ? settle(attempt, 'not_applied', 'read-only call: safe to run again') : settle(attempt, 'failed', `read-only call gave no answer in ${attempt} attempts`);
   }
-  if (contract.probe && contract.channel === 'http' && probes < limits.maxProbes) {
+  if (contract.probe && probes < limits.maxProbes) {
     if (probes > 0 && input.lastProbeAtMs !== null) {
       const backoff = Math.min(limits.probeBackoffMs * 2 ** (probes - 1), limits.maxProbeBackoffMs);
       if (input.lastProbeAtMs + backoff > input.nowMs) return { kind: 'wait', untilMs: input.lastProbeAtMs + backoff, why: `probe ${probes} could not tell; backing off` };

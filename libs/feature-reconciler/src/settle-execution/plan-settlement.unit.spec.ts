@@ -59,6 +59,16 @@ describe('planSettlement (DESIGN.md §3: what happens after an unknown outcome)'
     expect(plan(unknownState(1, 3, 'cant_tell'), contract('idempotent', true), NOW - 60_000)).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
   });
 
+  it('remote_command over SSH → probe the marker; no marker → dispatch again (the host refuses a second start), within limits', () => {
+    const ssh = (markers: boolean) => ({ name: 't', channel: 'ssh', effect: 'remote_command', effectDeclared: true, probe: markers ? { kind: 'marker' } : null }) as unknown as ToolContract;
+    expect(plan(unknownState(1, 0), ssh(true))).toEqual({ kind: 'probe', attempt: 1, probeNumber: 1 });
+    expect(plan(unknownState(1, 1, 'not_applied'), ssh(true))).toMatchObject({ kind: 'settle', settlement: 'not_applied', reason: expect.stringContaining('never started') });
+    expect(plan(unknownState(3, 1, 'not_applied'), ssh(true))).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+    expect(plan(unknownState(1, 3, 'cant_tell'), ssh(true), NOW - 60_000)).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+    // A host without the marker wrapper: nothing to read, so it is treated as irreversible.
+    expect(plan(unknownState(1, 0), ssh(false))).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+  });
+
   it('a tool whose contract is gone goes to a human; settled executions need nothing', () => {
     expect(plan(unknownState(1), null)).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
     expect(plan({ status: 'completed' } as unknown as KnownExecutionState, contract('idempotent', true))).toEqual({ kind: 'nothing' });

@@ -1,7 +1,10 @@
-import type { ExecutionCommand, HttpToolContract, KnownExecutionState, ToolContract } from '@onceport/domain';
+import type { ResultReference, Settlement } from '@onceport/contracts';
+import type { ExecutionCommand, HttpToolContract, KnownExecutionState, SshToolContract, ToolContract } from '@onceport/domain';
 import type { HttpChannel } from '@onceport/http-channel';
 import { type CausationContext, type CredentialResolver, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
+import { SshChannel } from '@onceport/ssh-channel';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { type MarkerStep, markerStep } from './marker-step';
 import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
 
 export interface SettleDependencies {
@@ -11,6 +14,8 @@ export interface SettleDependencies {
   readonly credentials: CredentialResolver;
   readonly limits: SettlementLimits;
   readonly reconcilerId: string;
+  /** Reads SSH markers; made here when not given (it holds no connection between probes). */
+  readonly ssh?: Pick<SshChannel, 'probe'>;
 }
 
 export type SettleOutcome = { readonly done: SettlementPlan['kind']; readonly status: string; readonly nextCheckAtMs: number | null };
@@ -24,7 +29,13 @@ const MAX_STEPS = 8;
  * that changed the stream meanwhile makes this one stand down, so nobody settles or re-sends twice.
  */
 export class SettleExecutionHandler {
-  constructor(private readonly deps: SettleDependencies) {}
+  private readonly ssh: Pick<SshChannel, 'probe'>;
+  /** Markers found running: when to read them again (in memory: losing it only costs an early read). */
+  private readonly runningUntil = new Map<string, { readonly readings: number; readonly nextAtMs: number }>();
+
+  constructor(private readonly deps: SettleDependencies) {
+    this.ssh = deps.ssh ?? new SshChannel();
+  }
 
   async settle(executionId: string, causation: { causationId: string; traceparent?: string | null }): Promise<SettleOutcome> {
     let loaded = await this.deps.runtime.executions.load(executionId);
@@ -38,6 +49,18 @@ export class SettleExecutionHandler {
         span.addEvent(`plan ${plan.kind}`);
         if (plan.kind === 'nothing') return { done: 'nothing', status: state.status, nextCheckAtMs: null };
         if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs };
+        if (plan.kind === 'probe' && contract?.channel === 'ssh') {
+          const marker = await this.readMarker(state, contract, plan.attempt, plan.probeNumber);
+          if (marker.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: marker.untilMs };
+          for (const command of marker.commands) {
+            const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
+            if (!next) return { done: 'nothing', status: 'changed_elsewhere', nextCheckAtMs: null };
+            loaded = next;
+          }
+          span.setAttribute('onceport.state', loaded.state.status);
+          if (loaded.state.status !== 'dispatched_unknown') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null };
+          continue;
+        }
         const command = plan.kind === 'probe' ? await this.probe(state, contract as HttpToolContract, plan.attempt, plan.probeNumber) : commandOf(plan);
         const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
         if (!next) return { done: 'nothing', status: 'changed_elsewhere', nextCheckAtMs: null };
@@ -66,6 +89,40 @@ export class SettleExecutionHandler {
     return recordProbe(attempt, probeNumber, result.verdict, result.detail);
   }
 
+  /**
+   * Reads the SSH marker and turns it into commands: a completed command settles by its exit status
+   * with its output stored as the result; a running one is read again later with backoff, without
+   * spending a probe, until it runs past its timeout.
+   */
+  private async readMarker(state: KnownExecutionState, contract: SshToolContract, attempt: number, probeNumber: number): Promise<{ kind: 'wait'; untilMs: number } | { kind: 'append'; commands: ExecutionCommand[] }> {
+    const executionId = state.facts.executionId;
+    const nowMs = Date.now();
+    const running = this.runningUntil.get(executionId);
+    if (running && running.nextAtMs > nowMs) return { kind: 'wait', untilMs: running.nextAtMs };
+    let credential: string | null = null;
+    try {
+      credential = contract.credentialRef ? this.deps.credentials.resolve(contract.credentialRef) : null;
+    } catch {
+      return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', `credential "${contract.credentialRef}" for the marker probe is not configured`)] };
+    }
+    const probe = await this.ssh.probe({ contract, executionId, arguments: state.facts.arguments, credential });
+    const step: MarkerStep = markerStep(probe, contract, executionId, Date.now());
+    if (step.kind === 'wait') {
+      const readings = (running?.readings ?? 0) + 1;
+      const backoff = Math.min(this.deps.limits.probeBackoffMs * 2 ** (readings - 1), this.deps.limits.maxProbeBackoffMs);
+      this.runningUntil.set(executionId, { readings, nextAtMs: Date.now() + backoff });
+      return { kind: 'wait', untilMs: Date.now() + backoff };
+    }
+    this.runningUntil.delete(executionId);
+    if (step.kind === 'record') {
+      const commands = [recordProbe(attempt, probeNumber, step.verdict, step.detail)];
+      if (step.thenSettle) commands.push(settleCommand(attempt, step.thenSettle.settlement, step.thenSettle.reason, null, null));
+      return { kind: 'append', commands };
+    }
+    const result = await this.deps.runtime.results.put(step.body, 'application/json');
+    return { kind: 'append', commands: [settleCommand(attempt, step.settlement, step.reason, step.exitStatus, result)] };
+  }
+
   /** Appends only if the stream is still at the version the plan saw; null when someone else moved it. */
   private async appendFenced(executionId: string, seenVersion: number, command: ExecutionCommand, causationId: string): Promise<LoadedExecution | null> {
     const trace = currentTraceContext();
@@ -89,7 +146,11 @@ export class SettleExecutionHandler {
 function commandOf(plan: Extract<SettlementPlan, { kind: 'mark_unknown' | 'settle' }>): ExecutionCommand {
   const metadata = { now: new Date() };
   if (plan.kind === 'mark_unknown') return { type: 'MarkOutcomeUnknown', metadata, data: { attempt: plan.attempt, reason: plan.reason } };
-  return { type: 'SettleOutcome', metadata, data: { attempt: plan.attempt, settlement: plan.settlement, reason: plan.reason, targetStatus: null, result: null } };
+  return settleCommand(plan.attempt, plan.settlement, plan.reason, null, null);
+}
+
+function settleCommand(attempt: number, settlement: Settlement, reason: string, targetStatus: number | null, result: ResultReference | null): ExecutionCommand {
+  return { type: 'SettleOutcome', metadata: { now: new Date() }, data: { attempt, settlement, reason, targetStatus, result } };
 }
 
 function recordProbe(attempt: number, probeNumber: number, verdict: 'applied' | 'not_applied' | 'cant_tell', detail: string): ExecutionCommand {

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ExecutionCommand, type SshToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
+import { HttpChannel } from '@onceport/http-channel';
+import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { SshChannel } from '@onceport/ssh-channel';
+import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '@onceport/ssh-channel/testing';
+import { SettleExecutionHandler } from './settle-execution.handler';
+
+const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
+
+describe('settling SSH executions from the durable marker (real PostgreSQL, real OpenSSH server)', () => {
+  let db: TestDatabase;
+  let runtime: OnceportRuntime;
+  let sshd: TestSshd;
+  let proxy: CutProxy;
+  let recordRun: string;
+  const http = new HttpChannel();
+  const ssh = new SshChannel();
+  const contracts = new Map<string, ToolContract>();
+
+  const handler = () =>
+    new SettleExecutionHandler({
+      runtime,
+      contracts,
+      channel: http,
+      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
+      reconcilerId: 'r-ssh',
+      limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
+    });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    runtime = await OnceportRuntime.create({ serviceName: 'reconciler-ssh-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    sshd = await startTestSshd();
+    proxy = await startCutProxy(sshd.port);
+    recordRun = installRecordRun(sshd.dir);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await sshd?.stop();
+    await http.close();
+    await runtime?.close();
+    await db?.drop();
+  });
+
+  function tool(name: string, options: SshContractOptions): SshToolContract {
+    const contract = sshContract(sshd, { name, ...options });
+    contracts.set(name, contract);
+    return contract;
+  }
+
+  /** Accepted, authorized, dispatched and reported unknown, as a dispatcher would leave it. */
+  async function unknownExecution(contract: SshToolContract): Promise<string> {
+    const executionId = newExecutionId(Date.now(), randomBytes(10));
+    const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: {} }, keyring);
+    const steps: ((now: Date) => ExecutionCommand)[] = [
+      (now) => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId, tool: contract.name, channel: 'ssh', actor: 'agent:t', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: {}, effectClass: contract.effect, approval: 'none', correlationWindowMs: 3_600_000, ledgerRetentionMs: null, clientIdempotencyKey: null } }),
+      (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
+      (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
+      (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'connection_lost: test' } }),
+    ];
+    for (const step of steps) await runtime.executions.handle(executionId, (_l, now) => step(now), { causationId: 'test' });
+    return executionId;
+  }
+  const load = (id: string) => runtime.executions.load(id);
+  const types = async (id: string) => (await load(id)).events.map((e) => e.type);
+
+  it('the command completed: settled completed from the marker, exit status and output kept (1 run)', async () => {
+    const contract = tool('m_done', { argv: [recordRun, 'r-done', '0', '0', 'out'] });
+    const id = await unknownExecution(contract);
+    await ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey }); // the run whose answer was lost
+
+    expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
+    const settled = (await load(id)).events.at(-1);
+    expect(settled).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('exit status 0') } });
+    const stored = await runtime.results.get(settled?.type === 'OutcomeSettled' ? (settled.data.result?.ref ?? '') : '');
+    expect(JSON.parse(stored?.body.toString() ?? '{}')).toMatchObject({ exit_status: 0, stdout: 'out\0' });
+    expect(runsOf(sshd.dir, 'r-done')).toBe(1);
+  });
+
+  it('the command exited non-zero: settled failed with its exit status', async () => {
+    const contract = tool('m_fail', { argv: [recordRun, 'r-fail', '0', '9'] });
+    const id = await unknownExecution(contract);
+    await ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
+
+    expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'failed' });
+    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'failed', targetStatus: 9 } });
+  });
+
+  it('no marker: the command never started, so it is authorized again for a re-dispatch (0 runs so far)', async () => {
+    const contract = tool('m_absent', { argv: [recordRun, 'r-absent', '0', '0'] });
+    const id = await unknownExecution(contract);
+
+    expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'authorized' });
+    expect(await types(id)).toEqual(expect.arrayContaining(['ProbeAttempted', 'OutcomeSettled']));
+    expect((await load(id)).events.find((e) => e.type === 'ProbeAttempted')).toMatchObject({ data: { verdict: 'not_applied', detail: expect.stringContaining('never started') } });
+    expect(runsOf(sshd.dir, 'r-absent')).toBe(0);
+  });
+
+  it('still running: nothing is recorded and it is read again later; once finished it settles from the marker (1 run)', async () => {
+    const contract = tool('m_running', { argv: [recordRun, 'r-running', '3', '0'], port: proxy.port, timeout: '1m' });
+    const id = await unknownExecution(contract);
+    const sending = ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
+    while (runsOf(sshd.dir, 'r-running') === 0) await sleep(50);
+    proxy.cutAll();
+    expect(await sending).toMatchObject({ kind: 'unknown' });
+
+    const settler = handler();
+    const first = await settler.settle(id, { causationId: 'test' });
+    expect(first).toMatchObject({ done: 'wait', status: 'dispatched_unknown' });
+    expect(await types(id)).not.toContain('ProbeAttempted');
+
+    let outcome = first;
+    for (let i = 0; i < 200 && outcome.done === 'wait'; i++) {
+      await sleep(100);
+      outcome = await settler.settle(id, { causationId: 'test' });
+    }
+    expect(outcome).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
+    expect(runsOf(sshd.dir, 'r-running')).toBe(1);
+  });
+
+  it('an unreadable marker (started, no command left, no exit status) goes to needs_review', async () => {
+    const contract = tool('m_unreadable', { argv: [recordRun, 'r-unreadable', '0', '0'] });
+    const id = await unknownExecution(contract);
+    mkdirSync(join(sshd.dir, 'markers', id), { recursive: true });
+    writeFileSync(join(sshd.dir, 'markers', id, 'started'), '2026-11-30T00:00:00Z\n');
+
+    expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
+    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'needs_review', reason: expect.stringContaining('started-without-exit-status') } });
+  });
+
+  it('a tool without markers is treated as irreversible: unknown goes to needs_review without a probe', async () => {
+    const contract = tool('m_bare', { argv: [recordRun, 'r-bare', '0', '0'], markers: false });
+    const id = await unknownExecution(contract);
+
+    expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
+    expect(await types(id)).not.toContain('ProbeAttempted');
+  });
+});
