@@ -2,7 +2,7 @@ import { type Admin } from '@onceport/config';
 import { type ExecutionCommand, IllegalTransitionError, type ToolContract } from '@onceport/domain';
 import { type Queryable } from '@onceport/event-store';
 import { type CausationContext, type ExecutionRepository, type LoadedExecution } from '@onceport/runtime';
-import { executionIdOfApproval } from '../authorize-execution/decide-authorization';
+import { effectiveApproval, executionIdOfApproval } from '../authorize-execution/decide-authorization';
 import { Problem } from '../http/problem';
 import { type SessionGrants } from '../sessions/session-grants';
 import { type Log } from '../shared/log';
@@ -76,8 +76,8 @@ export class ApprovalDesk {
     }
     this.deps.onAppended?.();
     const decided = await this.get(approvalId);
-    if (decision === 'grant') await this.grantSessionIfAsked(decided, cause);
     this.deps.log('info', `approval ${DECIDED_AS[decision]}`, { approvalId, executionId, by: admin.id, kind: decided.kind });
+    if (decision === 'grant' && (await this.grantSessionIfAsked(decided, cause))) await this.releaseSessionSiblings(decided, admin, cause);
     return decided;
   }
 
@@ -114,15 +114,40 @@ export class ApprovalDesk {
     }
   }
 
-  /** A granted session approval gives the agent process its session grant, so its next calls don't ask again. */
-  private async grantSessionIfAsked(view: ApproverView, cause: CausationContext): Promise<void> {
-    if (view.kind !== 'session' || view.decided_by === null) return;
+  /**
+   * A granted session approval gives the agent process its session grant, so its next calls don't
+   * ask again. True when this call recorded it (a lost race means another request did).
+   */
+  private async grantSessionIfAsked(view: ApproverView, cause: CausationContext): Promise<boolean> {
+    if (view.kind !== 'session' || view.decided_by === null) return false;
     const session = await this.deps.sessions.load(view.actor, view.agent_process);
-    if (session.grant) return;
+    if (session.grant) return false;
     const now = this.clock();
     const grant = { actor: view.actor, agentProcess: view.agent_process, basis: 'human' as const, grantedBy: view.decided_by, policyVersion: this.deps.policyVersion(), grantedAt: now.toISOString() };
-    // A lost race means another request recorded the grant: the process has it either way.
-    await this.deps.sessions.record(grant, session.version, { ...cause, correlationId: view.execution_id, actor: view.decided_by }, now);
+    return this.deps.sessions.record(grant, session.version, { ...cause, correlationId: view.execution_id, actor: view.decided_by }, now);
+  }
+
+  /**
+   * Calls the same process made while it waited for its session grant are covered by that grant,
+   * as they would be had they come a moment later; a per-use call still waits for its own human.
+   */
+  private async releaseSessionSiblings(granted: ApproverView, admin: Admin, cause: CausationContext): Promise<void> {
+    const reason = `Covered by the session grant of ${granted.agent_process}, given with approval ${granted.approval_id}.`;
+    for (const id of await undecidedApprovals(this.deps.db, 1000)) {
+      const loaded = await this.deps.executions.load(id);
+      const view = this.viewOf(loaded);
+      if (!view || view.status !== 'pending' || view.kind !== 'session' || view.actor !== granted.actor || view.agent_process !== granted.agent_process) continue;
+      if (!this.deps.mayUse(view.actor, view.tool)) continue;
+      if (loaded.state.status === 'none' || effectiveApproval(loaded.state.facts.approval, this.deps.contracts.get(view.tool)?.approval ?? null) === 'per_use') continue;
+      try {
+        await this.deps.executions.handle(id, (_loaded, now) => ({ type: 'GrantApproval', data: { approvalId: view.approval_id, approver: admin.id, reason }, metadata: { now } }), { ...cause, actor: admin.id });
+        this.deps.log('info', 'approval granted with its session', { approvalId: view.approval_id, executionId: id, by: admin.id, sessionApproval: granted.approval_id });
+      } catch (error) {
+        // Decided or lapsed meanwhile: it stays as recorded.
+        if (!(error instanceof IllegalTransitionError)) throw error;
+      }
+    }
+    this.deps.onAppended?.();
   }
 
   private async find(approvalId: string): Promise<{ executionId: string; view: ApproverView }> {

@@ -123,6 +123,25 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
     expect(await new SessionGrants(runtime.store).load('agent:human-bot', 'runtime-42')).toMatchObject({ version: 1 });
   });
 
+  it('calls the new process made while it waited are covered by the session once granted; a per-use one still waits for its human', async () => {
+    const process = 'runtime-77';
+    const [a, b, c] = [
+      await decided({ actor: 'agent:human-bot', tool: 'get_build_status', agentProcess: process }),
+      await decided({ actor: 'agent:human-bot', tool: 'create_deployment', agentProcess: process }),
+      await decided({ actor: 'agent:human-bot', tool: 'charge_payment', agentProcess: process }),
+    ];
+    const other = await decided({ actor: 'agent:human-bot', tool: 'get_build_status', agentProcess: 'runtime-78' });
+    expect(await call('GET', `/approvals/${approvalIdFor(c)}`)).toMatchObject({ body: { kind: 'session', reason: expect.stringContaining('also uses a per-use credential') } });
+    expect(await call('POST', `/approvals/${approvalIdFor(a)}/grant`, { reason: 'our nightly runtime' })).toMatchObject({ status: 200, body: { status: 'granted' } });
+    expect(await call('GET', `/approvals/${approvalIdFor(b)}`)).toMatchObject({ body: { status: 'granted', decided_by: 'ops:alice', decision_reason: `Covered by the session grant of ${process}, given with approval ${approvalIdFor(a)}.` } });
+    expect((await runtime.executions.load(b)).state).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'approval' } } });
+    expect((await runtime.executions.load(c)).state.status).toBe('awaiting_approval');
+    expect((await runtime.executions.load(other)).state.status).toBe('awaiting_approval');
+    expect(await call('POST', `/approvals/${approvalIdFor(c)}/grant`, { reason: 'this charge is fine' })).toMatchObject({ status: 200, body: { status: 'granted' } });
+    expect(await new SessionGrants(runtime.store).load('agent:human-bot', process)).toMatchObject({ version: 1 });
+    await call('POST', `/approvals/${approvalIdFor(other)}/reject`, { reason: 'unknown runtime' });
+  });
+
   it('a locked vault refuses a grant (409 vault_locked) but still takes a rejection', async () => {
     const [a, b] = [await decided({ actor: 'agent:pay-bot', tool: 'charge_payment' }), await decided({ actor: 'agent:pay-bot', tool: 'charge_payment' })];
     const vault = new VaultRepository(runtime.store);
