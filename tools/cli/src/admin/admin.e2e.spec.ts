@@ -64,7 +64,11 @@ describe('onceport approvals, vault and review against the real services', () =>
     );
     expect(after).toMatchObject({ status: 'granted', first_dispatched_at: expect.any(String) });
     const trace = await onceport('trace', executionId, '--json');
-    expect(JSON.parse(trace.stdout).answers.first_call_authorized_and_dispatched).toMatchObject({ authorized: true, dispatched: true });
+    const { answers } = JSON.parse(trace.stdout);
+    expect(answers.first_call_authorized_and_dispatched).toMatchObject({ authorized: true, dispatched: true, sentence: expect.stringContaining('on approval') });
+    // A REST call that names no Onceport-Agent-Process: the trace says it cannot tell, rather than guess.
+    expect(answers.agent_processes).toMatchObject({ answer: 'unknown' });
+    expect(answers.target_answered).toMatchObject({ answer: 'yes', target_status: 201 });
   });
 
   it('rejects an approval with a reason, and reads the admin key from a file', async () => {

@@ -1,4 +1,5 @@
 import type { ExecutionEventEnvelope } from '@onceport/contracts';
+import { clause } from './wording';
 
 /** One line of the timeline: what the event says, in words. */
 export function describeEvent(event: ExecutionEventEnvelope): string {
@@ -8,7 +9,7 @@ export function describeEvent(event: ExecutionEventEnvelope): string {
       return `${d.tool} for ${d.actor}${d.agentProcess ? ` (agent process ${d.agentProcess})` : ''}, ${d.effectClass}, approval ${d.approval}${d.clientIdempotencyKey ? `, idempotency key ${d.clientIdempotencyKey}` : ''}; from ${event.metadata.causationId}`;
     }
     case 'ApprovalRequested':
-      return `approval ${event.data.approvalId} requested (policy ${event.data.policyVersion}): ${event.data.reason}; expires ${event.data.expiresAt}`;
+      return `approval ${event.data.approvalId} requested (policy ${event.data.policyVersion}): ${clause(event.data.reason)}; expires ${event.data.expiresAt}`;
     case 'ApprovalGranted':
       return `approval ${event.data.approvalId} granted by ${event.data.approver}${event.data.reason ? `: ${event.data.reason}` : ''}`;
     case 'ApprovalRejected':
@@ -18,7 +19,7 @@ export function describeEvent(event: ExecutionEventEnvelope): string {
     case 'ExecutionDenied':
       return `denied (${event.data.code}): ${event.data.reason}`;
     case 'RetryAttached':
-      return `a later call attached: ${event.data.agentProcess ?? 'unidentified process'}, ${event.data.correlation.transport}${event.data.clientIdempotencyKey ? `, idempotency key ${event.data.clientIdempotencyKey}` : ', no idempotency key'}; answered from ${event.data.stateAtAttach}`;
+      return `a later call attached: ${event.data.agentProcess ?? 'no agent process named'}, ${event.data.correlation.transport}${event.data.clientIdempotencyKey ? `, idempotency key ${event.data.clientIdempotencyKey}` : ', no idempotency key'}; answered from ${event.data.stateAtAttach}`;
     case 'DispatchStarted':
       return `attempt ${event.data.attempt} on ${event.data.dispatcherId} (lease until ${event.data.leaseExpiresAt})`;
     case 'DispatchFailedBeforeSend':

@@ -1,6 +1,7 @@
 import type { ExecutionEvent, ExecutionEventEnvelope } from '@onceport/contracts';
 import { foldEvents } from '@onceport/domain';
 import type { LaterExecution, TracedEvent } from './traced-event';
+import { clause } from './wording';
 
 type Of<T extends ExecutionEvent['type']> = Extract<ExecutionEventEnvelope, { type: T }>;
 
@@ -57,8 +58,14 @@ function agentProcesses(accepted: Of<'ExecutionAccepted'>, retries: Of<'RetryAtt
   const others = [...retries.map((r) => ({ process: r.data.agentProcess, at: r.data.attachedAt, how: 'attached to this execution' })), ...later.map((l) => ({ process: l.agentProcess, at: l.acceptedAt, how: `became a new execution ${l.executionId}` }))];
   const processes = [...new Set([first, ...others.map((o) => o.process)].filter((p): p is string => p !== null))];
   if (first === null) {
-    return { answer: 'unknown', processes, sentence: `Unknown: the first call carried no agent-process identity (a REST call without a session)${processes.length ? `; later calls came from ${processes.join(', ')}` : ''}.` };
+    const named = processes.length ? `; later calls came from ${processes.join(', ')}` : others.length ? `, and neither did the later call${others.length > 1 ? 's' : ''}` : '';
+    return {
+      answer: 'unknown',
+      processes,
+      sentence: `Cannot tell: the first call named no agent process (a REST call without an Onceport-Agent-Process header counts as its actor, ${accepted.data.actor})${named}.`,
+    };
   }
+
   const newcomers = others.filter((o) => o.process !== null && o.process !== first);
   if (newcomers.length === 0) {
     const later = others.length === 1 ? ', and the later call came from the same process' : others.length > 1 ? `, and the ${others.length} later calls came from the same process` : '';
@@ -144,13 +151,13 @@ function laterCalls(accepted: Of<'ExecutionAccepted'>, retries: Of<'RetryAttache
   const parts: string[] = [];
   if (retries.length === 0) parts.push('No later call attached to this execution');
   else {
-    const each = retries.map((r) => `${r.data.agentProcess ?? 'an unidentified process'} at ${r.data.attachedAt}, answered from ${r.data.stateAtAttach}${r.data.clientIdempotencyKey ? ` with idempotency key ${r.data.clientIdempotencyKey}` : ', no idempotency key'}`);
+    const each = retries.map((r) => `${r.data.agentProcess ?? 'a call naming no agent process'} at ${r.data.attachedAt}, answered from ${r.data.stateAtAttach}${r.data.clientIdempotencyKey ? ` with idempotency key ${r.data.clientIdempotencyKey}` : ', no idempotency key'}`);
     parts.push(`${retries.length} later call${retries.length > 1 ? 's' : ''} attached to this execution (${each.join('; ')})`);
   }
   parts.push(accepted.data.clientIdempotencyKey ? `the first call carried idempotency key ${accepted.data.clientIdempotencyKey}` : 'the first call carried no idempotency key (matching went by fingerprint)');
   parts.push(
     redispatchAttempts === 0
-      ? `no new attempt: the target was sent the operation ${dispatches.length === 0 ? 'never' : 'once'}`
+      ? `no new attempt: ${dispatches.length === 0 ? 'nothing was ever sent to the target' : 'the target was sent the operation once'}`
       : `${redispatchAttempts} re-dispatch attempt${redispatchAttempts > 1 ? 's' : ''} followed (attempts ${dispatches.map((d) => d.data.attempt).join(', ')}), each with the same execution id as the target's key`,
   );
   parts.push(later.length === 0 ? 'no later call with the same fingerprint became a new execution' : `${later.length} later call${later.length > 1 ? 's' : ''} with the same fingerprint became new execution${later.length > 1 ? 's' : ''}: ${later.map((l) => `${l.executionId} (${l.acceptedAt})`).join(', ')}`);
@@ -166,7 +173,3 @@ function describeCorrelation(correlation: Of<'ResultDelivered'>['data']['correla
   return parts.join(', ');
 }
 
-/** A reason as a clause inside a longer sentence: without its own closing full stop. */
-function clause(text: string): string {
-  return text.trim().replace(/[.\s]+$/, '');
-}
