@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { recordedHistories } from '@onceport/contracts/testing';
-import { type Gateway, eventually, startGateway } from '../testing/gateway-processes';
+import { AGENT_KEY, type Gateway, eventually, startGateway } from '../testing/gateway-processes';
 import { runOnceport } from '../testing/run-cli-in-process';
 import { seedHistory } from '../testing/seed-history';
 
@@ -10,8 +10,8 @@ interface Listed {
   approvals: { approval_id: string; execution_id: string; status: string; first_dispatched_at: string | null; known_outcome: { state: string } | null }[];
 }
 
-/** The operator commands against the real services, started as processes. */
-describe('onceport approvals, vault and review against the real services', () => {
+/** The operator commands, and trace of a live execution, against the real services started as processes. */
+describe('the operator commands and trace against the real services', () => {
   let gateway: Gateway;
 
   beforeAll(async () => {
@@ -110,6 +110,48 @@ describe('onceport approvals, vault and review against the real services', () =>
     expect(await onceport('review', 'resolve', executionId, '--resolution', 'applied', '--reason', 'again')).toMatchObject({ code: 0 });
     expect(await onceport('review', 'resolve', executionId, '--resolution', 'not_applied', '--reason', 'second thoughts')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^onceport: reconciler service: .*\(409 not_in_review\)\n$/) });
     expect(await onceport('review', 'resolve', 'exe_01KJTW0EP04BESEW40JTS6S200', '--resolution', 'not_applied', '--reason', 'x')).toMatchObject({ code: 3 });
+  });
+
+  it('trace answers the five questions on a live reconnect-and-retry: the first connection dropped, a new session called again', async () => {
+    const deploy = { name: 'create_deployment', arguments: { project: 'cli-trace', environment: 'staging', version: '2.0.1', notes: 'first draft' } };
+    gateway.target.setBehavior({ route: 'deployments', delay_ms: 1500, times: 1 });
+    const first = await gateway.mcpClient();
+    const firstSession = (first.transport as unknown as { sessionId: string }).sessionId;
+    // A raw tools/call on the first session, aborted while the target is still working: the connection is gone.
+    const aborted = new AbortController();
+    const dropped = fetch(`${gateway.intake.url}/mcp`, {
+      method: 'POST',
+      signal: aborted.signal,
+      headers: { authorization: `Bearer ${AGENT_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': firstSession, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: deploy }),
+    }).then((r) => r.text()).catch(() => 'dropped');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    aborted.abort();
+    expect(await dropped).toBe('dropped');
+    await eventually(async () => gateway.target.effects({ route: 'deployments' }).length, (n) => n === 1);
+    // The target answers after its delay; the answer has nowhere to go. Only then does the agent call again.
+    await eventually(
+      async () => (await gateway.db.pool.query("SELECT 1 FROM onceport.events WHERE event_type = 'OutcomeObserved' AND data->>'executionId' IN (SELECT data->>'executionId' FROM onceport.events WHERE event_type = 'ExecutionAccepted' AND data->>'tool' = 'create_deployment')")).rowCount,
+      (n) => n === 1,
+    );
+
+    const second = await gateway.mcpClient();
+    const secondSession = (second.transport as unknown as { sessionId: string }).sessionId;
+    const answer = (await second.callTool({ ...deploy, arguments: { ...deploy.arguments, notes: 'redrafted after reconnect' } })).structuredContent as { execution_id: string; replay: boolean; attached: boolean };
+    expect(answer).toMatchObject({ replay: true, attached: true });
+    await Promise.all([first.close(), second.close()]);
+
+    const traced = await eventually(
+      async () => JSON.parse((await onceport('trace', answer.execution_id, '--json')).stdout) as { timeline: { type: string }[]; answers: Record<string, Record<string, unknown>> },
+      (t) => t.timeline.some((e) => e.type === 'ResultDelivered'),
+    );
+    expect(traced.timeline.map((e) => e.type)).toEqual(['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved', 'RetryAttached', 'ResultDelivered']);
+    expect(traced.answers['agent_processes']).toMatchObject({ answer: 'two', processes: [firstSession, secondSession] });
+    expect(traced.answers['first_call_authorized_and_dispatched']).toMatchObject({ authorized: true, dispatched: true });
+    expect(traced.answers['target_answered']).toMatchObject({ answer: 'yes', target_status: 201 });
+    expect(traced.answers['delivery_failed_after_completion']).toMatchObject({ answer: 'yes', sentence: expect.stringContaining('as a replay to a later call') });
+    expect(traced.answers['later_calls']).toMatchObject({ attached: 1, idempotency_keys: [], redispatch_attempts: 0, new_executions: [] });
+    expect(gateway.target.effects({ route: 'deployments' })).toHaveLength(1);
   });
 
   it('exits 5 when a service cannot be reached', async () => {

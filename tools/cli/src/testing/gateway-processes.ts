@@ -1,7 +1,9 @@
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
 import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
-import { startTestTarget } from '@onceport/test-target';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
 export const AGENT_KEY = 'key-cli-agent-6h2p';
 
@@ -9,19 +11,22 @@ export const AGENT_KEY = 'key-cli-agent-6h2p';
 export interface Gateway {
   readonly db: TestDatabase;
   readonly fixture: GatewayFixture;
+  readonly target: TestTarget;
   readonly intake: AppProcess;
   readonly authorization: AppProcess;
   readonly reconciler: AppProcess;
   /** Environment for the CLI: service URLs, the admin key, the database. */
   readonly cliEnv: Record<string, string>;
   agentCall(tool: string, args: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** An MCP session of the agent, as an MCP client SDK opens it. */
+  mcpClient(): Promise<Client>;
   stop(): Promise<void>;
 }
 
 export async function startGateway(): Promise<Gateway> {
   const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
   const fixture = writeGatewayFixture(target.url, [{ id: 'agent:cli-test', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
-  const env = fixture.env({ ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay', ONCEPORT_ANSWER_WAIT_MS: '3000' });
+  const env = fixture.env({ ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay', ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy', ONCEPORT_ANSWER_WAIT_MS: '3000' });
   const started: AppProcess[] = [];
   const start = async (name: string): Promise<AppProcess> => {
     const app = await startAppProcess(name, env);
@@ -39,6 +44,7 @@ export async function startGateway(): Promise<Gateway> {
     return {
       db,
       fixture,
+      target,
       intake,
       authorization,
       reconciler,
@@ -50,6 +56,11 @@ export async function startGateway(): Promise<Gateway> {
           body: JSON.stringify({ tool, arguments: args }),
         });
         return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      },
+      async mcpClient() {
+        const client = new Client({ name: 'cli-e2e-agent', version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${intake.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${AGENT_KEY}` } } }));
+        return client;
       },
       stop,
     };
