@@ -90,7 +90,11 @@ export function runSession(target: SessionTarget, script: string, limits: Sessio
           exitCode = typeof code === 'number' ? code : null;
           exitSignal = signal ?? null;
         });
-        stream.on('close', () => finish(sentResult('closed', 'the remote program ended')));
+        // sshd reports an exit status (or signal) before closing a channel whose program ended; a
+        // channel closed without one was torn down with the connection.
+        stream.on('close', () =>
+          finish(exitCode !== null || exitSignal !== null ? sentResult('closed', 'the remote program ended') : sentResult('connection_lost', 'the channel closed without an exit status')),
+        );
         sent = true;
         stream.end(script);
       });
