@@ -97,7 +97,7 @@ describe('ExpireApproval', () => {
 
   it('ends a lapsed approval as denied with approval_expired, naming the approval and its deadline', () => {
     const state = given(pending).when(expire(10)).then([
-      events.denied({ code: 'approval_expired', reason: `Approval ${APPROVAL_ID} expired at ${at(10)} without a decision; nothing was sent. Make the call again to ask anew.`, deniedAt: at(10) }),
+      events.denied({ code: 'approval_expired', reason: `Approval ${APPROVAL_ID} expired at ${at(10)} without a decision; nothing was sent.`, deniedAt: at(10) }),
     ]);
     expect(state).toMatchObject({ status: 'denied', denial: { code: 'approval_expired' }, progress: { approvalId: APPROVAL_ID } });
   });

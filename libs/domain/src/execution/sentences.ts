@@ -14,5 +14,5 @@ export function reviewedNotAppliedSentence(reviewer: string, reason: string): st
 }
 
 export function approvalExpiredSentence(approvalId: string, expiresAt: string): string {
-  return `Approval ${approvalId} expired at ${expiresAt} without a decision; nothing was sent. Make the call again to ask anew.`;
+  return `Approval ${approvalId} expired at ${expiresAt} without a decision; nothing was sent.`;
 }
