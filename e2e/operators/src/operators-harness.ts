@@ -12,6 +12,8 @@ export const SECRETS = {
 };
 
 export const AGENT_KEY = 'key-agent-ops-4r8t';
+/** An actor whose new agent processes need a human's session grant. */
+export const SUPERVISED_KEY = 'key-agent-supervised-9w3e';
 
 /** The four services as separate processes over a private JetStream and a fresh database, aimed at a real test target. */
 export interface Operators {
@@ -31,7 +33,10 @@ export interface Operators {
 
 export async function startOperators(): Promise<Operators> {
   const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
-  const fixture = writeGatewayFixture(target.url, [{ id: 'agent:ops', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
+  const fixture = writeGatewayFixture(target.url, [
+    { id: 'agent:ops', key: AGENT_KEY, tools: '*' },
+    { id: 'agent:supervised', key: SUPERVISED_KEY, tools: '*', sessionGrant: 'human' },
+  ], db.url, nats.url);
   const env = fixture.env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000', ONCEPORT_RECONCILE_SWEEP_MS: '300', ONCEPORT_APPROVAL_SWEEP_MS: '200' });
   const [authorization, dispatcher, reconciler] = await Promise.all([
     startAppProcess('authorization', env),
@@ -66,10 +71,10 @@ export interface Reply {
   readonly body: Record<string, unknown>;
 }
 
-async function send(url: string, method: string, key: string | null, body?: unknown): Promise<Reply> {
+async function send(url: string, method: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   const response = await fetch(url, {
     method,
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -77,13 +82,14 @@ async function send(url: string, method: string, key: string | null, body?: unkn
 }
 
 /** An agent's REST call through intake: one tool call, answered once it is decided (or waiting). */
-export function agentCall(ops: Operators, tool: string, args: Record<string, unknown>, intentScope = 'run:operators'): Promise<Reply> {
-  return send(`${ops.intake.url}/v1/executions`, 'POST', AGENT_KEY, { tool, arguments: args, intent_scope: intentScope });
+export function agentCall(ops: Operators, tool: string, args: Record<string, unknown>, as: { key?: string; agentProcess?: string } = {}): Promise<Reply> {
+  const headers: Record<string, string> = as.agentProcess ? { 'onceport-agent-process': as.agentProcess } : {};
+  return send(`${ops.intake.url}/v1/executions`, 'POST', as.key ?? AGENT_KEY, { tool, arguments: args, intent_scope: 'run:operators' }, headers);
 }
 
 /** What the agent is told about an execution now. */
-export function agentStatus(ops: Operators, executionId: string): Promise<Reply> {
-  return send(`${ops.intake.url}/v1/executions/${executionId}`, 'GET', AGENT_KEY);
+export function agentStatus(ops: Operators, executionId: string, key = AGENT_KEY): Promise<Reply> {
+  return send(`${ops.intake.url}/v1/executions/${executionId}`, 'GET', key);
 }
 
 /** An operator's call to the authorization service's admin API. */

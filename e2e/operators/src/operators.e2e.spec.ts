@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Operators, SECRETS, admin, agentCall, agentStatus, eventCount, startOperators, until } from './operators-harness';
+import { type Operators, SECRETS, SUPERVISED_KEY, admin, agentCall, agentStatus, eventCount, startOperators, until } from './operators-harness';
 
 /**
  * Issue #5 against the real apps: intake, authorization, dispatcher and reconciler as separate
@@ -125,7 +125,28 @@ describe('operators: approvals, vault and revert (four processes, JetStream, Pos
     expect(await admin(ops, 'POST', '/executions/exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K/revert', { reason: 'x' })).toMatchObject({ status: 404, body: { code: 'execution_not_found' } });
   });
 
-  it('5. an approval nobody decides in time ends the execution as denied (approval_expired), 0 effects; a late grant is 409', async () => {
+  it('5. a new agent process of a supervised actor waits for a human session grant; once given, that process calls freely, another one asks again', async () => {
+    const deploy = (project: string) => ({ project, environment: 'staging', version: '2.0.0' });
+    const as = { key: SUPERVISED_KEY, agentProcess: 'runtime-night-1' };
+    const first = await agentCall(ops, 'create_deployment', deploy('sup-one'), as);
+    expect(first.body).toMatchObject({ state: 'awaiting_approval' });
+    const approvalId = `apr_${String(first.body['execution_id']).slice(4)}`;
+    expect(await admin(ops, 'GET', `/approvals/${approvalId}`)).toMatchObject({ body: { kind: 'session', actor: 'agent:supervised', agent_process: 'runtime-night-1', reason: 'New agent process needs a session grant: runtime-night-1 of agent:supervised.' } });
+    expect(deployments('sup-one')).toBe(0);
+
+    expect(await admin(ops, 'POST', `/approvals/${approvalId}/grant`, { reason: 'our nightly release runtime' })).toMatchObject({ status: 200, body: { status: 'granted' } });
+    const done = await until(() => agentStatus(ops, String(first.body['execution_id']), SUPERVISED_KEY), (r) => finished(r.body['state']));
+    expect(done.body).toMatchObject({ state: expect.stringMatching(/^completed/) });
+    // The same process again: no approval this time.
+    expect((await agentCall(ops, 'create_deployment', deploy('sup-two'), as)).body).toMatchObject({ state: expect.stringMatching(/^completed/) });
+    // Another process of the same actor asks again.
+    const other = await agentCall(ops, 'create_deployment', deploy('sup-three'), { key: SUPERVISED_KEY, agentProcess: 'runtime-night-2' });
+    expect(other.body).toMatchObject({ state: 'awaiting_approval' });
+    expect([deployments('sup-one'), deployments('sup-two'), deployments('sup-three')]).toEqual([1, 1, 0]);
+    await admin(ops, 'POST', `/approvals/apr_${String(other.body['execution_id']).slice(4)}/reject`, { reason: 'not a runtime we know' });
+  });
+
+  it('6. an approval nobody decides in time ends the execution as denied (approval_expired), 0 effects; a late grant is 409', async () => {
     await ops.restartAuthorization({ ONCEPORT_APPROVAL_TTL: '2000', ONCEPORT_APPROVAL_SWEEP_MS: '200' });
     const first = await agentCall(ops, 'charge_payment', charge('cus_late'));
     expect(first.body).toMatchObject({ state: 'awaiting_approval' });
