@@ -100,7 +100,7 @@ export class ApprovalDesk {
     if (view.status === 'expired') {
       // Lapsed but not yet swept: record the expiry now, so the agent learns it too.
       await this.expire(view.execution_id, view.approval_id, { causationId: `admin:expire:${view.approval_id}`, actor: 'svc:authorization' });
-      throw new Problem(409, 'approval_expired', 'Approval expired', `Approval ${view.approval_id} expired at ${view.expires_at}; the execution is denied. The agent must make the call again.`);
+      throw new Problem(409, 'approval_expired', 'Approval expired', `Approval ${view.approval_id} expired at ${view.expires_at}; the execution is denied and nothing was sent.`);
     }
     if (view.status !== 'pending') {
       throw new Problem(409, 'approval_already_decided', 'Approval already decided', `Approval ${view.approval_id} was ${view.status} by ${view.decided_by ?? 'unknown'} at ${view.decided_at ?? 'unknown'}; it cannot be ${DECIDED_AS[decision]} now.`);
