@@ -1,0 +1,68 @@
+import type { OverheadRound } from '../scenarios/overhead';
+import type { ThroughputRound } from '../scenarios/throughput';
+import type { StormRound } from '../scenarios/duplicate-storm';
+import type { GrowthLevel } from '../scenarios/growth';
+import type { AcrossRounds } from '../stats/summary';
+
+export interface MachineInfo {
+  readonly cpus: number;
+  readonly cpuModel: string;
+  readonly memoryGb: number;
+  readonly node: string;
+  readonly postgres: string;
+  readonly nats: string;
+  readonly loadAverageStart: readonly number[];
+  readonly loadAverageEnd: readonly number[];
+  /** What else ran on the machine meanwhile (stated by whoever started the run). */
+  readonly note: string;
+}
+
+export interface OverheadSection {
+  readonly callsPerRound: number;
+  readonly rounds: readonly OverheadRound[];
+  readonly p50: { readonly direct: AcrossRounds; readonly proxy: AcrossRounds; readonly onceport: AcrossRounds };
+  readonly p99: { readonly direct: AcrossRounds; readonly proxy: AcrossRounds; readonly onceport: AcrossRounds };
+  readonly ratioP50: { readonly onceportOverDirect: AcrossRounds; readonly proxyOverDirect: AcrossRounds; readonly onceportOverProxy: AcrossRounds };
+  readonly ratioP99: { readonly onceportOverDirect: AcrossRounds; readonly onceportOverProxy: AcrossRounds };
+  readonly commitP50: AcrossRounds;
+  readonly publishAckP50: AcrossRounds;
+  readonly durableMinimumMs: AcrossRounds;
+  readonly addedP50Ms: AcrossRounds;
+  /** The goal's figure: added p50 ÷ durable minimum (goal ≤ 1.5). */
+  readonly addedOverMinimum: AcrossRounds;
+  readonly addedOverProxyOverMinimum: AcrossRounds;
+  /** Median (and spread over calls) of each hop of the Onceport calls, from the events' timestamps. */
+  readonly hops: Record<string, AcrossRounds>;
+}
+
+export interface ThroughputLevel {
+  readonly agents: number;
+  readonly rounds: readonly ThroughputRound[];
+  readonly executionsPerSecond: AcrossRounds;
+  readonly commitsPerSecond: AcrossRounds;
+  readonly ceilingPerSecond: AcrossRounds;
+  readonly fractionOfCeiling: AcrossRounds;
+  /** Median share of a core per process over the rounds. */
+  readonly cpu: Record<string, number>;
+  readonly duplicateEffects: number;
+  readonly missingEffects: number;
+  readonly failures: number;
+}
+
+export interface ProfileSummary {
+  readonly process: string;
+  readonly agents: number;
+  readonly top: readonly { readonly fn: string; readonly where: string; readonly selfPercent: number }[];
+}
+
+export interface BenchReport {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly mode: 'quick' | 'full';
+  readonly machine: MachineInfo;
+  readonly overhead: OverheadSection | null;
+  readonly throughput: readonly ThroughputLevel[];
+  readonly storm: readonly StormRound[];
+  readonly growth: readonly GrowthLevel[];
+  readonly profile: ProfileSummary | null;
+}

@@ -1,0 +1,45 @@
+import type { BenchReport, ThroughputLevel } from './bench-report';
+import { num } from './format';
+
+/**
+ * "What limits us", composed from the figures of this run (so it can't drift from them): where the
+ * CPU went at the highest load, how close throughput came to the commit ceiling, and how much of a
+ * single call's time the durable steps explain.
+ */
+export function whatLimitsUs(report: BenchReport): string {
+  const sentences: string[] = [];
+  const top = busiestLevel(report.throughput);
+  if (top) {
+    const shares = Object.entries(top.cpu).sort((a, b) => b[1] - a[1]);
+    const total = shares.reduce((sum, [, share]) => sum + share, 0);
+    const [first, second] = shares;
+    sentences.push(
+      `At ${top.agents} agents the processes together used ${num(total, 2)} of the machine's ${report.machine.cpus} cores` +
+        (first ? `; the busiest was ${first[0]} (${num(first[1], 2)} core)` : '') +
+        (second ? `, then ${second[0]} (${num(second[1], 2)})` : '') +
+        '.',
+    );
+    const fraction = top.fractionOfCeiling.median;
+    sentences.push(
+      total >= report.machine.cpus * 0.85
+        ? `The CPU is saturated, so throughput (${num(top.executionsPerSecond.median, 0)}/s, ${num(fraction * 100, 0)} % of the PostgreSQL commit ceiling measured alone) is bounded by the CPU time each execution costs across the processes, not by commits.`
+        : `The CPU is not saturated (${num(total, 2)} of ${report.machine.cpus} cores) at ${num(top.executionsPerSecond.median, 0)}/s (${num(fraction * 100, 0)} % of the commit ceiling): the limit is waiting (round trips between processes), not work.`,
+    );
+  }
+  const o = report.overhead;
+  if (o) {
+    const explained = o.durableMinimumMs.median / o.addedP50Ms.median;
+    sentences.push(
+      `One call alone: Onceport adds ${num(o.addedP50Ms.median)} ms at p50 over calling the target directly; the durable steps it cannot skip (commits and publish-acks measured in the same run) take ${num(o.durableMinimumMs.median)} ms, i.e. ${num(explained * 100, 0)} % of the added time; the rest is hops between processes, reads before each decision, and the MCP layer (the pass-through proxy alone adds ${num(o.p50.proxy.median - o.p50.direct.median)} ms).`,
+    );
+  }
+  if (report.profile && report.profile.top.length > 0) {
+    const items = report.profile.top.slice(0, 5).map((entry) => `${entry.fn} ${num(entry.selfPercent, 1)} %`);
+    sentences.push(`CPU profile of ${report.profile.process} at ${report.profile.agents} agents, self time: ${items.join(', ')}.`);
+  }
+  return sentences.join(' ');
+}
+
+function busiestLevel(levels: readonly ThroughputLevel[]): ThroughputLevel | null {
+  return [...levels].sort((a, b) => b.executionsPerSecond.median - a.executionsPerSecond.median)[0] ?? null;
+}

@@ -1,0 +1,57 @@
+import { acrossRounds } from '../stats/summary';
+import type { BenchReport, ThroughputLevel } from './bench-report';
+import { renderMarkdown } from './render-markdown';
+
+const f = (...values: number[]) => acrossRounds(values);
+
+function level(agents: number, perSecond: number, duplicates = 0): ThroughputLevel {
+  return {
+    agents,
+    rounds: [],
+    executionsPerSecond: f(perSecond),
+    commitsPerSecond: f(perSecond * 10),
+    ceilingPerSecond: f(perSecond * 10 / 8),
+    fractionOfCeiling: f(0.8),
+    cpu: { intake: 0.9, postgresql: 0.6 },
+    duplicateEffects: duplicates,
+    missingEffects: 0,
+    failures: 0,
+  };
+}
+
+function report(overrides: Partial<BenchReport> = {}): BenchReport {
+  return {
+    startedAt: '2026-11-30T10:00:00.000Z',
+    finishedAt: '2026-11-30T10:30:00.000Z',
+    mode: 'full',
+    machine: { cpus: 2, cpuModel: 'Test CPU', memoryGb: 22, node: '20.20.2', postgres: 'PostgreSQL 15', nats: 'v2.9.10', loadAverageStart: [1, 1, 1], loadAverageEnd: [2, 2, 2], note: 'nothing else ran' },
+    overhead: null,
+    throughput: [level(1, 40), level(64, 520)],
+    storm: [],
+    growth: [],
+    profile: null,
+    ...overrides,
+  };
+}
+
+describe('benchmark report rendering', () => {
+  it('states each goal as met or not met from the figures', () => {
+    const met = renderMarkdown(report());
+    expect(met).toContain('| sustained executions/s (best level: 64 agents) | 520 | goal ≥ 500/s: met |');
+    expect(met).toContain('| duplicate effects, all throughput levels | 0 | goal 0: met |');
+    const missed = renderMarkdown(report({ throughput: [level(64, 120, 2)] }));
+    expect(missed).toContain('goal ≥ 500/s: **not met**');
+    expect(missed).toContain('| duplicate effects, all throughput levels | 2 | goal 0: **not met** |');
+  });
+
+  it('shows medians with their spread over rounds, and names the machine and what else ran', () => {
+    const text = renderMarkdown(report({ throughput: [{ ...level(16, 300), executionsPerSecond: f(280, 300, 330) }] }));
+    expect(text).toContain('| 16 | 300 (280–330) |');
+    expect(text).toContain('2 × Test CPU');
+    expect(text).toContain('nothing else ran');
+  });
+
+  it('says what limits throughput from the CPU figures', () => {
+    expect(renderMarkdown(report())).toMatch(/the busiest was intake \(0\.90 core\)/);
+  });
+});

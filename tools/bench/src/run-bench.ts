@@ -1,0 +1,152 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { directCaller, mcpCaller } from './callers/callers';
+import type { BenchOptions } from './bench-options';
+import { type GrowthLevel, growthScenario } from './scenarios/growth';
+import { captureTemplate, type ExecutionTemplate } from './growth/template';
+import { machineInfo } from './machine-info';
+import type { BenchReport, OverheadSection, ThroughputLevel } from './report/bench-report';
+import { renderMarkdown } from './report/render-markdown';
+import { type StormRound, stormRound } from './scenarios/duplicate-storm';
+import { durableSteps } from './scenarios/durable-steps';
+import { freshTarget } from './scenarios/fresh-target';
+import { hopBreakdown } from './scenarios/hop-breakdown';
+import { type OverheadRound, overheadRound, warmUp } from './scenarios/overhead';
+import { type ThroughputRound, throughputRound } from './scenarios/throughput';
+import { AGENT_KEY, startBenchStack } from './stack/bench-stack';
+import { startProxyProcess } from './stack/proxy-process';
+import { type BenchPostgres, startBenchPostgres } from './stack/bench-postgres';
+import { figure } from './stats/summary';
+
+export const REPORTS_DIR = join(__dirname, '../reports');
+
+/** Runs the chosen scenarios against real processes and writes `reports/<name>.md` and `.json`. */
+export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
+  const startedAt = new Date().toISOString();
+  const postgres = await startBenchPostgres();
+  try {
+    return await runOn(postgres, startedAt, options, log);
+  } finally {
+    await postgres.stop();
+  }
+}
+
+async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
+  const stack = await startBenchStack({ label: options.mode, serverUrl: postgres.url });
+  const machine = await machineInfo(stack.db.pool);
+  let overhead: OverheadSection | null = null;
+  const throughput: ThroughputLevel[] = [];
+  const storm: StormRound[] = [];
+  let template: ExecutionTemplate | null = null;
+  try {
+    await freshTarget(stack.target.url);
+    const steps = await durableSteps(stack.db.pool, stack.nats.url);
+    try {
+      if (options.scenarios.has('overhead')) overhead = await runOverhead(stack, steps, options, log);
+      if (options.scenarios.has('throughput')) {
+        for (const agents of options.agents) throughput.push(await runThroughput(stack, steps, agents, options, log));
+      }
+      if (options.scenarios.has('storm')) {
+        for (let r = 0; r < options.stormRounds; r++) {
+          log(`storm round ${r + 1}: ${options.stormCallers} identical calls`);
+          storm.push(await stormRound(stack, options.stormCallers, r));
+        }
+      }
+      if (options.scenarios.has('growth')) {
+        // A real execution as the seeding template: make sure there is one.
+        await (await mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, 'template')).call('template', `v${Date.now()}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        template = await captureTemplate(stack.db.pool);
+      }
+    } finally {
+      await steps.close();
+    }
+  } finally {
+    await stack.stop();
+  }
+  let growth: GrowthLevel[] = [];
+  if (template) {
+    log(`growth: levels ${options.growthLevels.join(', ')}`);
+    growth = await growthScenario(template, { levels: options.growthLevels, rounds: options.growthRounds, samplesPerRound: options.growthSamples, budgetMs: options.growthBudgetMs, log, serverUrl: postgres.url });
+  }
+  const report: BenchReport = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    mode: options.mode,
+    machine: { ...machine, postgres: `${machine.postgres} on ${postgres.description}`, loadAverageEnd: loadavg(), note: options.note },
+    overhead,
+    throughput,
+    storm,
+    growth,
+    profile: null,
+  };
+  writeReport(report, options.outName);
+  return report;
+}
+
+export function writeReport(report: BenchReport, name: string): void {
+  mkdirSync(REPORTS_DIR, { recursive: true });
+  writeFileSync(join(REPORTS_DIR, `${name}.md`), renderMarkdown(report));
+  writeFileSync(join(REPORTS_DIR, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+}
+
+async function runOverhead(stack: Awaited<ReturnType<typeof startBenchStack>>, steps: Awaited<ReturnType<typeof durableSteps>>, options: BenchOptions, log: (line: string) => void): Promise<OverheadSection> {
+  const proxy = await startProxyProcess(stack.target.url);
+  const proxyAgent = await mcpCaller(proxy.url, null, 'bench-proxy-agent');
+  const onceportAgent = await mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, 'bench-overhead-agent');
+  const callers = { direct: directCaller(stack.target.url), proxy: proxyAgent.call, onceport: onceportAgent.call };
+  const rounds: OverheadRound[] = [];
+  try {
+    await warmUp(callers, steps, 5);
+    for (let r = 0; r < options.overheadRounds; r++) {
+      const round = await overheadRound(callers, steps, options.overheadCalls);
+      log(`overhead round ${r + 1}: p50 direct ${round.direct.p50.toFixed(1)} proxy ${round.proxy.p50.toFixed(1)} onceport ${round.onceport.p50.toFixed(1)} ms; minimum ${round.durableMinimumMs.toFixed(1)} ms`);
+      rounds.push(round);
+    }
+  } finally {
+    await Promise.all([proxyAgent.close(), onceportAgent.close()]);
+    await proxy.stop();
+  }
+  return {
+    callsPerRound: options.overheadCalls,
+    rounds,
+    p50: { direct: figure(rounds, (r) => r.direct.p50), proxy: figure(rounds, (r) => r.proxy.p50), onceport: figure(rounds, (r) => r.onceport.p50) },
+    p99: { direct: figure(rounds, (r) => r.direct.p99), proxy: figure(rounds, (r) => r.proxy.p99), onceport: figure(rounds, (r) => r.onceport.p99) },
+    ratioP50: {
+      onceportOverDirect: figure(rounds, (r) => r.onceport.p50 / r.direct.p50),
+      proxyOverDirect: figure(rounds, (r) => r.proxy.p50 / r.direct.p50),
+      onceportOverProxy: figure(rounds, (r) => r.onceport.p50 / r.proxy.p50),
+    },
+    ratioP99: { onceportOverDirect: figure(rounds, (r) => r.onceport.p99 / r.direct.p99), onceportOverProxy: figure(rounds, (r) => r.onceport.p99 / r.proxy.p99) },
+    commitP50: figure(rounds, (r) => r.commit.p50),
+    publishAckP50: figure(rounds, (r) => r.publishAck.p50),
+    durableMinimumMs: figure(rounds, (r) => r.durableMinimumMs),
+    addedP50Ms: figure(rounds, (r) => r.addedP50Ms),
+    addedOverMinimum: figure(rounds, (r) => r.addedP50Ms / r.durableMinimumMs),
+    addedOverProxyOverMinimum: figure(rounds, (r) => r.addedOverProxyP50Ms / r.durableMinimumMs),
+    hops: await hopBreakdown(stack.db.pool, rounds.flatMap((r) => r.onceportCalls)),
+  };
+}
+
+async function runThroughput(stack: Awaited<ReturnType<typeof startBenchStack>>, steps: Awaited<ReturnType<typeof durableSteps>>, agents: number, options: BenchOptions, log: (line: string) => void): Promise<ThroughputLevel> {
+  const rounds: ThroughputRound[] = [];
+  for (let r = 0; r < options.throughputRounds; r++) {
+    const round = await throughputRound(stack, steps, agents, options.throughputSeconds, options.commitSeconds);
+    log(`throughput ${agents} agents round ${r + 1}: ${round.executionsPerSecond.toFixed(0)}/s (ceiling ${round.ceilingPerSecond.toFixed(0)}/s), duplicates ${round.duplicateEffects}, missing ${round.missingEffects}, failed ${round.failures}${round.firstFailure ? ` (${round.firstFailure.slice(0, 200)})` : ''}`);
+    rounds.push(round);
+  }
+  const processes = [...new Set(rounds.flatMap((r) => Object.keys(r.cpu)))];
+  return {
+    agents,
+    rounds,
+    executionsPerSecond: figure(rounds, (r) => r.executionsPerSecond),
+    commitsPerSecond: figure(rounds, (r) => r.commitsPerSecond),
+    ceilingPerSecond: figure(rounds, (r) => r.ceilingPerSecond),
+    fractionOfCeiling: figure(rounds, (r) => r.fractionOfCeiling),
+    cpu: Object.fromEntries(processes.map((p) => [p, figure(rounds, (r) => r.cpu[p] ?? Number.NaN).median])),
+    duplicateEffects: rounds.reduce((sum, r) => sum + r.duplicateEffects, 0),
+    missingEffects: rounds.reduce((sum, r) => sum + r.missingEffects, 0),
+    failures: rounds.reduce((sum, r) => sum + r.failures, 0),
+  };
+}

@@ -1,0 +1,77 @@
+import { NatsServer } from '@onceport/fault-kit';
+import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type BenchDatabase, createBenchDatabase } from './bench-database';
+import { type TargetProcess, startTargetProcess } from './target-process';
+
+export const AGENT_KEY = 'bench-agent-key-7f3a9c';
+export const AGENT_ID = 'agent:bench';
+
+/** Secrets for the demo contracts' credential refs (the dispatcher refuses to send without them). */
+const CREDENTIALS = {
+  ONCEPORT_CREDENTIAL_DEPLOY_API: 'bench-deploy-secret',
+  ONCEPORT_CREDENTIAL_MAIL_API: 'bench-mail-secret',
+  ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'bench-pay-secret',
+  ONCEPORT_CREDENTIAL_CI_READONLY: 'bench-ci-secret',
+};
+
+/** Every process of one installation, each on its own: the four services, NATS, the target; PostgreSQL is the machine's. */
+export interface BenchStack {
+  readonly db: BenchDatabase;
+  readonly nats: NatsServer;
+  readonly target: TargetProcess;
+  readonly fixture: GatewayFixture;
+  readonly intake: AppProcess;
+  readonly authorization: AppProcess;
+  readonly dispatcher: AppProcess;
+  readonly reconciler: AppProcess;
+  /** Process ids by name, for CPU accounting. */
+  pids(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+export interface BenchStackOptions {
+  readonly label: string;
+  readonly serverUrl: string;
+  /** Extra environment for every service (e.g. ONCEPORT_TRACE_FILE). */
+  readonly env?: Record<string, string>;
+}
+
+export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
+  const [db, nats, target] = await Promise.all([createBenchDatabase(options.serverUrl, options.label), NatsServer.start(), startTargetProcess()]);
+  const fixture = writeGatewayFixture(target.url, [{ id: AGENT_ID, key: AGENT_KEY, tools: '*' }], db.url, nats.url);
+  const env = fixture.env({
+    ...CREDENTIALS,
+    ONCEPORT_ANSWER_WAIT_MS: '30000',
+    // The storm holds 1,000 callers on one execution; the dispatcher must keep up with 256 agents.
+    ONCEPORT_DISPATCH_CONCURRENCY: '256',
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  });
+  // Sequentially: the first one migrates the fresh database while the others would wait on its lock anyway.
+  const authorization = await startAppProcess('authorization', env);
+  const [dispatcher, reconciler] = await Promise.all([startAppProcess('dispatcher', env), startAppProcess('reconciler', env)]);
+  const intake = await startAppProcess('intake', env);
+  return {
+    db,
+    nats,
+    target,
+    fixture,
+    intake,
+    authorization,
+    dispatcher,
+    reconciler,
+    pids: () => ({
+      intake: intake.pid,
+      authorization: authorization.pid,
+      dispatcher: dispatcher.pid,
+      reconciler: reconciler.pid,
+      'nats-server': nats.pid ?? -1,
+      target: target.pid,
+    }),
+    async stop() {
+      await Promise.all([intake.stop(), authorization.stop(), dispatcher.stop(), reconciler.stop()]);
+      await Promise.all([target.stop(), nats.stop()]);
+      await db.drop();
+    },
+  };
+}
