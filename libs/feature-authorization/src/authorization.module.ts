@@ -3,6 +3,7 @@ import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
 import { ApprovalDesk } from './approvals/approval-desk';
 import { ApprovalExpiryLifecycle, ApprovalExpirySweep } from './approvals/approval-expiry.sweep';
 import { ApprovalsAdminController } from './approvals/approvals-admin.controller';
+import { executionsReadModel } from './approvals/executions-read-model';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorization.options';
 import { AuthorizeExecutionHandler } from './authorize-execution/authorize-execution.handler';
 import { ExecutionAcceptedConsumer } from './authorize-execution/execution-accepted.consumer';
@@ -49,6 +50,7 @@ export class AuthorizationModule {
           useFactory: (runtime: OnceportRuntime, vault: VaultRepository, sessions: SessionGrants) =>
             new ApprovalDesk({
               db: runtime.pool,
+              readModel: executionsReadModel(runtime.pool),
               executions: runtime.executions,
               sessions,
               vault,
@@ -61,8 +63,8 @@ export class AuthorizationModule {
         },
         {
           provide: ApprovalExpirySweep,
-          inject: [RUNTIME, ApprovalDesk],
-          useFactory: (runtime: OnceportRuntime, desk: ApprovalDesk) => new ApprovalExpirySweep(runtime.pool, desk, options.approvalSweepMs, options.log),
+          inject: [ApprovalDesk],
+          useFactory: (desk: ApprovalDesk) => new ApprovalExpirySweep(desk, options.approvalSweepMs, options.log),
         },
         ExecutionAcceptedConsumer,
         ApprovalExpiryLifecycle,

@@ -7,14 +7,17 @@ import { Problem } from '../http/problem';
 import { type SessionGrants } from '../sessions/session-grants';
 import { type Log } from '../shared/log';
 import { type VaultRepository } from '../vault/vault.repository';
-import { recentApprovals, undecidedApprovals } from './approval-queries';
+import { lapsedApprovals, recentApprovals, undecidedApprovals } from './approval-queries';
 import { type ApprovalStatus, type ApproverView, approverViewOf } from './approver-view';
+import { type ExecutionsReadModel } from './executions-read-model';
 
 export type ApprovalFilter = ApprovalStatus | 'all';
 export type ApprovalDecision = 'grant' | 'reject';
 
 export interface ApprovalDeskDependencies {
   readonly db: Queryable;
+  /** Where approvals are looked up; caught up before every lookup. */
+  readonly readModel: ExecutionsReadModel;
   readonly executions: ExecutionRepository;
   readonly sessions: SessionGrants;
   readonly vault: VaultRepository;
@@ -42,11 +45,24 @@ export class ApprovalDesk {
     this.clock = deps.clock ?? (() => new Date());
   }
 
+  /** Oldest request first. Pending ones come from the undecided (always few); the rest from the most recent requests. */
   async list(filter: ApprovalFilter, limit: number): Promise<ApproverView[]> {
-    // Pending ones come from the undecided requests (always few); the rest from the most recent requests.
+    await this.deps.readModel.catchUp();
     const ids = filter === 'pending' ? await undecidedApprovals(this.deps.db, limit) : await recentApprovals(this.deps.db, limit);
     const views = await Promise.all(ids.map(async (id) => this.viewOf(await this.deps.executions.load(id))));
-    return views.filter((view): view is ApproverView => view !== null && (filter === 'all' || view.status === filter));
+    return views
+      .filter((view): view is ApproverView => view !== null && (filter === 'all' || view.status === filter))
+      .sort((a, b) => Date.parse(a.requested_at) - Date.parse(b.requested_at));
+  }
+
+  /** Ends every approval whose deadline has passed; returns how many this call ended. */
+  async expireLapsed(cause: CausationContext, batch = 200): Promise<number> {
+    await this.deps.readModel.catchUp();
+    let ended = 0;
+    for (const { executionId, approvalId } of await lapsedApprovals(this.deps.db, batch)) {
+      if (await this.expire(executionId, approvalId, { ...cause, causationId: `${cause.causationId}:${approvalId}` })) ended++;
+    }
+    return ended;
   }
 
   async get(approvalId: string): Promise<ApproverView> {
@@ -133,6 +149,7 @@ export class ApprovalDesk {
    */
   private async releaseSessionSiblings(granted: ApproverView, admin: Admin, cause: CausationContext): Promise<void> {
     const reason = `Covered by the session grant of ${granted.agent_process}, given with approval ${granted.approval_id}.`;
+    await this.deps.readModel.catchUp();
     for (const id of await undecidedApprovals(this.deps.db, 1000)) {
       const loaded = await this.deps.executions.load(id);
       const view = this.viewOf(loaded);

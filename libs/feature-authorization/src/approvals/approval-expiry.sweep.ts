@@ -1,11 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { type Queryable } from '@onceport/event-store';
 import { AUTHORIZATION_SERVICE } from '../authorize-execution/decide-authorization';
 import { type Log } from '../shared/log';
-import { lapsedApprovals } from './approval-queries';
 import { ApprovalDesk } from './approval-desk';
-
-const BATCH = 200;
 
 /**
  * Ends approvals nobody decided in time (issue #5: "expired approvals end the execution as denied,
@@ -18,7 +14,6 @@ export class ApprovalExpirySweep {
   private stopped = false;
 
   constructor(
-    private readonly db: Queryable,
     private readonly desk: ApprovalDesk,
     private readonly intervalMs: number,
     private readonly log: Log,
@@ -38,11 +33,7 @@ export class ApprovalExpirySweep {
 
   /** One pass; returns how many approvals it ended. Tests call it to drive the sweep deterministically. */
   async sweepOnce(): Promise<number> {
-    let ended = 0;
-    for (const { executionId, approvalId } of await lapsedApprovals(this.db, BATCH)) {
-      if (await this.desk.expire(executionId, approvalId, { causationId: `sweep:approval-expiry:${approvalId}`, actor: AUTHORIZATION_SERVICE })) ended++;
-    }
-    return ended;
+    return this.desk.expireLapsed({ causationId: 'sweep:approval-expiry', actor: AUTHORIZATION_SERVICE });
   }
 
   private schedule(delayMs: number): void {

@@ -1,59 +1,41 @@
-import { executionIdOfStream } from '@onceport/contracts';
 import { type Queryable } from '@onceport/event-store';
 
 /**
- * Approvals are found in the event store itself, not in a projection: an approver must see a
- * request the moment it is recorded, and a decision the moment it is made. The store is the
- * source of truth; the per-stream lookups below ride its (stream_id, stream_version) key.
+ * Approvals are found through the executions read model (`execution_matches`, indexed by status),
+ * never by scanning the event log: the sweep runs every few seconds on every replica. Callers catch
+ * the read model up first and then load each execution from the store, so what they show is the
+ * stream itself — the read model only says where to look.
  */
 
-/** Events that end an approval; one of them after the request means it is no longer pending. */
-const ENDINGS = `('ApprovalGranted', 'ApprovalRejected', 'ExecutionDenied', 'CorrelationExpired')`;
-
-const UNDECIDED = `NOT EXISTS (
-  SELECT 1 FROM onceport.events d
-  WHERE d.stream_id = r.stream_id AND d.stream_version > r.stream_version AND d.event_type IN ${ENDINGS})`;
-
-/** Executions whose approval nobody decided yet, oldest request first. */
+/** Executions awaiting an approval, oldest first. */
 export async function undecidedApprovals(db: Queryable, limit: number): Promise<string[]> {
-  const result = await db.query<{ stream_id: string }>(
-    `SELECT r.stream_id FROM onceport.events r
-     WHERE r.event_type = 'ApprovalRequested' AND ${UNDECIDED}
-     ORDER BY r.global_position LIMIT $1`,
+  const result = await db.query<{ execution_id: string }>(
+    `SELECT execution_id FROM onceport.execution_matches
+     WHERE status = 'awaiting_approval' ORDER BY accepted_at, execution_id LIMIT $1`,
     [limit],
   );
-  return executionIds(result.rows);
+  return result.rows.map((row) => row.execution_id);
 }
 
-/** The most recent `limit` approval requests, decided or not, returned oldest first. */
+/** The most recent `limit` executions that asked for an approval, decided or not, returned oldest first. */
 export async function recentApprovals(db: Queryable, limit: number): Promise<string[]> {
-  const result = await db.query<{ stream_id: string }>(
-    `SELECT stream_id FROM (
-       SELECT r.stream_id, r.global_position FROM onceport.events r
-       WHERE r.event_type = 'ApprovalRequested' ORDER BY r.global_position DESC LIMIT $1
-     ) recent ORDER BY global_position`,
+  const result = await db.query<{ execution_id: string }>(
+    `SELECT execution_id FROM (
+       SELECT execution_id, accepted_at FROM onceport.execution_matches
+       WHERE state->'progress'->>'approvalId' IS NOT NULL ORDER BY accepted_at DESC, execution_id DESC LIMIT $1
+     ) recent ORDER BY accepted_at, execution_id`,
     [limit],
   );
-  return executionIds(result.rows);
+  return result.rows.map((row) => row.execution_id);
 }
 
 /** Undecided approvals whose deadline has passed: what the expiry sweep ends. */
 export async function lapsedApprovals(db: Queryable, limit: number): Promise<{ executionId: string; approvalId: string }[]> {
-  const result = await db.query<{ stream_id: string; approval_id: string }>(
-    `SELECT r.stream_id, r.data->>'approvalId' AS approval_id FROM onceport.events r
-     WHERE r.event_type = 'ApprovalRequested' AND (r.data->>'expiresAt')::timestamptz <= now() AND ${UNDECIDED}
-     ORDER BY r.global_position LIMIT $1`,
+  const result = await db.query<{ execution_id: string; approval_id: string }>(
+    `SELECT execution_id, state->'approvalRequest'->>'approvalId' AS approval_id FROM onceport.execution_matches
+     WHERE status = 'awaiting_approval' AND (state->'approvalRequest'->>'expiresAt')::timestamptz <= now()
+     ORDER BY accepted_at LIMIT $1`,
     [limit],
   );
-  return result.rows.flatMap((row) => {
-    const executionId = executionIdOfStream(row.stream_id);
-    return executionId ? [{ executionId, approvalId: row.approval_id }] : [];
-  });
-}
-
-function executionIds(rows: readonly { stream_id: string }[]): string[] {
-  return rows.flatMap((row) => {
-    const executionId = executionIdOfStream(row.stream_id);
-    return executionId ? [executionId] : [];
-  });
+  return result.rows.map((row) => ({ executionId: row.execution_id, approvalId: row.approval_id }));
 }

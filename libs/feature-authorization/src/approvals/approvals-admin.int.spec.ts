@@ -13,6 +13,7 @@ import { type Call, KEYS, createHandler, delivered, demoContracts, seedAccepted,
 import { VaultRepository } from '../vault/vault.repository';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalExpirySweep } from './approval-expiry.sweep';
+import { executionsReadModel } from './executions-read-model';
 
 /** The approvals and revert API as the service serves it: real PostgreSQL, in-process delivery, HTTP. */
 describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
@@ -191,8 +192,8 @@ describe('approval expiry (real PostgreSQL)', () => {
   it('an approval nobody decides in time: the sweep denies it as approval_expired; grant and reject then answer 409', async () => {
     // Long enough that the first sweep surely runs before the deadline, even on a loaded machine.
     const handler = await createHandler(store, executions, { approvalTtlMs: 4_000 });
-    const desk = new ApprovalDesk({ db: db.pool, executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
-    const sweep = new ApprovalExpirySweep(db.pool, desk, 60_000, silentLog);
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
+    const sweep = new ApprovalExpirySweep(desk, 60_000, silentLog);
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
     const cause = { causationId: 'test' };
     const swept = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
@@ -221,7 +222,7 @@ describe('approval expiry (real PostgreSQL)', () => {
 
   it('a grant is refused (409 actor_not_allowed) once the actors file in force no longer lets the actor call the tool', async () => {
     const handler = await createHandler(store, executions);
-    const desk = new ApprovalDesk({ db: db.pool, executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v2', mayUse: () => false, log: silentLog });
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v2', mayUse: () => false, log: silentLog });
     const call = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
     await handler.handle(call, delivered);
     const approvalId = approvalIdFor(call.stream.id.replace('execution-', ''));
