@@ -1,9 +1,28 @@
-import type { Queryable } from '@onceport/event-store';
+import { CheckpointMovedError, ProjectionRunner, type Queryable } from '@onceport/event-store';
+import { executionMatchesProjection } from '@onceport/read-models';
+import type { Pool } from 'pg';
 
 /**
- * Executions the read model last saw in `needs_review`, longest waiting first. The read model (kept
- * by the sweep, woken by every append) finds them by index; each is then read from the store, so a
- * list never shows one a reviewer has just resolved.
+ * Applies what is committed now to the read model before a list, so a review settled a moment ago
+ * is listed. A fresh runner each time: one that is not the leader would start from a stale position
+ * and be refused. A refusal means another replica is applying the same events; after a few, the list
+ * goes ahead (each hit is read from its stream anyway).
+ */
+export async function catchUpReadModel(pool: Pool): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      await new ProjectionRunner(pool, executionMatchesProjection).catchUp();
+      return;
+    } catch (error) {
+      if (!(error instanceof CheckpointMovedError)) throw error;
+    }
+  }
+}
+
+/**
+ * Executions the read model last saw in `needs_review`, longest waiting first. The read model finds
+ * them by index; each is then read from the store, so a list never shows one a reviewer has just
+ * resolved.
  */
 export async function executionsInReview(db: Queryable, limit: number): Promise<string[]> {
   const result = await db.query<{ execution_id: string }>(

@@ -4,7 +4,7 @@ import { type ActorDirectory, type Admin, bearerToken } from '@onceport/config';
 import { IllegalTransitionError } from '@onceport/domain';
 import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
 import { ADMINS } from '../reconciler.tokens';
-import { executionsInReview } from './review-queries';
+import { catchUpReadModel, executionsInReview } from './review-queries';
 import { type ReviewView, reviewViewOf } from './review-view';
 
 const MAX_BODY = 16 * 1024;
@@ -25,6 +25,7 @@ export class ReviewController {
   @Get('reviews')
   async list(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     if (!this.admin(req, res)) return;
+    await catchUpReadModel(this.runtime.pool);
     const loaded = await Promise.all((await executionsInReview(this.runtime.pool, LIST_LIMIT)).map((id) => this.runtime.executions.load(id)));
     const reviews = loaded.map((execution) => reviewViewOf(execution.state, execution.events)).filter((view): view is ReviewView => view !== null);
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ reviews }));

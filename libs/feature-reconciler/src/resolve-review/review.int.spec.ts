@@ -62,8 +62,8 @@ describe('review API (real PostgreSQL, HTTP)', () => {
   }
 
   it('lists what awaits review with its record, reason and last probe; a resolved one leaves the list', async () => {
+    await projection.catchUp(); // the read model is at its checkpoint before these two
     const [first, second] = [await inReview(), await inReview()];
-    await projection.catchUp();
     expect(await call('GET', '/reviews', null)).toMatchObject({ status: 401, type: 'application/problem+json', body: { code: 'unauthorized' } });
     expect(await call('GET', '/reviews', AGENT_KEY)).toMatchObject({ status: 401 });
 
