@@ -16,6 +16,8 @@ export interface SshContractOptions {
   readonly markers?: boolean;
   /** Defaults to the server's own key; give another to test a mismatch. */
   readonly hostKey?: string;
+  /** Pin through a known_hosts line instead of host_key. */
+  readonly knownHosts?: string;
   /** Defaults to the server's port (e.g. a cut proxy's port instead). */
   readonly port?: number;
   readonly credentialRef?: string;
@@ -33,7 +35,7 @@ export function sshToolEntry(sshd: SshEndpoint, options: SshContractOptions): Re
       host: sshd.host,
       port: options.port ?? sshd.port,
       user: sshd.user,
-      host_key: options.hostKey ?? sshd.hostKey,
+      ...(options.knownHosts ? { known_hosts: options.knownHosts } : { host_key: options.hostKey ?? sshd.hostKey }),
       argv: options.argv,
       marker_dir: `${sshd.dir}/markers`,
       ...(options.allowDashArguments ? { allow_dash_arguments: options.allowDashArguments } : {}),

@@ -30,12 +30,12 @@ export interface TestSshd {
  *
  * @example const sshd = await startTestSshd(); … await sshd.stop();
  */
-export async function startTestSshd(): Promise<TestSshd> {
+export async function startTestSshd(options: { hostKeyType?: 'ed25519' | 'rsa' | 'ecdsa' } = {}): Promise<TestSshd> {
   const sshd = ensureSshdInstalled();
   const dir = mkdtempSync(join(tmpdir(), 'onceport-sshd-'));
   chmodSync(dir, 0o755);
-  keygen(join(dir, 'host_ed25519'));
-  keygen(join(dir, 'client_ed25519'));
+  keygen(join(dir, 'host_key'), options.hostKeyType ?? 'ed25519');
+  keygen(join(dir, 'client_ed25519'), 'ed25519');
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_ed25519.pub')));
   // Privilege separation wants this directory when sshd runs as root.
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
@@ -45,7 +45,7 @@ export async function startTestSshd(): Promise<TestSshd> {
   const config = [
     `Port ${port}`,
     'ListenAddress 127.0.0.1',
-    `HostKey ${join(dir, 'host_ed25519')}`,
+    `HostKey ${join(dir, 'host_key')}`,
     `PidFile ${join(dir, 'sshd.pid')}`,
     `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
     'StrictModes no',
@@ -68,7 +68,7 @@ export async function startTestSshd(): Promise<TestSshd> {
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitForBanner(port, child, () => output);
 
-  const hostKey = readFileSync(join(dir, 'host_ed25519.pub'), 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
+  const hostKey = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
   return {
     host: '127.0.0.1',
     port,
@@ -89,8 +89,9 @@ export async function startTestSshd(): Promise<TestSshd> {
   };
 }
 
-function keygen(path: string): void {
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'onceport-test', '-f', path], { stdio: 'ignore' });
+function keygen(path: string, type: 'ed25519' | 'rsa' | 'ecdsa'): void {
+  const size = type === 'rsa' ? ['-b', '3072'] : [];
+  execFileSync('ssh-keygen', ['-q', '-t', type, ...size, '-N', '', '-C', 'onceport-test', '-f', path], { stdio: 'ignore' });
 }
 
 async function freePort(): Promise<number> {
