@@ -102,7 +102,7 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
   });
 
   it('still running: nothing is recorded and it is read again later; once finished it settles from the marker (1 run)', async () => {
-    const contract = tool('m_running', { argv: [recordRun, 'r-running', '3', '0'], port: proxy.port, timeout: '1m' });
+    const contract = tool('m_running', { argv: [recordRun, 'r-running', '5', '0'], port: proxy.port, timeout: '1m' });
     const id = await unknownExecution(contract);
     const sending = ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
     while (runsOf(sshd.dir, 'r-running') === 0) await sleep(50);
