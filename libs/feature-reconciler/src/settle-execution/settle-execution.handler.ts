@@ -47,7 +47,10 @@ export class SettleExecutionHandler {
         const contract = this.deps.contracts.get(state.facts.tool) ?? null;
         const plan = planSettlement({ state, contract, nowMs: Date.now(), lastProbeAtMs: lastProbeAt(loaded), limits: this.deps.limits });
         span.addEvent(`plan ${plan.kind}`);
-        if (plan.kind === 'nothing') return { done: 'nothing', status: state.status, nextCheckAtMs: null };
+        if (plan.kind === 'nothing') {
+          this.runningUntil.delete(executionId);
+          return { done: 'nothing', status: state.status, nextCheckAtMs: null };
+        }
         if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs };
         if (plan.kind === 'probe' && contract?.channel === 'ssh') {
           const marker = await this.readMarker(state, contract, plan.attempt, plan.probeNumber);
