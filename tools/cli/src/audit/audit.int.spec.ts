@@ -120,6 +120,24 @@ describe('onceport audit', () => {
     }
   });
 
+  it('exports to stdout (progress and the closing line on stderr), and an empty store verifies', async () => {
+    const toStdout = await runOnceport(['audit', 'export', '--out', '-'], { DATABASE_URL: db.url });
+    expect(toStdout.code).toBe(0);
+    const streamed = toStdout.stdout.trimEnd().split('\n');
+    expect(streamed).toHaveLength(lines.length);
+    expect(streamed.slice(1, -1)).toEqual(lines.slice(1, -1));
+    expect(toStdout.stderr).toMatch(/^exported 6 events of 2 streams to stdout/);
+
+    const empty = await createTestDatabase();
+    try {
+      const path = join(dir, 'empty.jsonl');
+      expect((await runOnceport(['audit', 'export', '--out', path, '--quiet'], { DATABASE_URL: empty.url })).code).toBe(0);
+      expect(await verifyFile(path)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ok: 0 events in 0 streams/) });
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it('exports a range, and gives usage errors (2) and unreachable-database errors (5) as one line', async () => {
     const range = join(dir, 'range.jsonl');
     expect((await runOnceport(['audit', 'export', '--out', range, '--from-position', '3', '--to-position', '4', '--quiet', '--json'], { DATABASE_URL: db.url })).stdout).toContain('"events": 2');

@@ -61,7 +61,9 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
     let lines = 0;
     for await (const line of exportLines(pool, range, { done: (s) => (summary = s) })) {
       chunk += `${line}\n`;
-      if (++lines % PROGRESS_EVERY === 0) progress.report(lines);
+      // Line 1 is the header, so line n + 1 is event n.
+      const events = lines++;
+      if (events > 0 && events % PROGRESS_EVERY === 0) progress.report(events);
       if (chunk.length >= CHUNK_BYTES) {
         if (!target.write(chunk)) await once(target, 'drain');
         chunk = '';
