@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredEvent } from '../event';
 import { PostgresEventStore } from '../postgres-event-store';
 import { type TestDatabase, createTestDatabase, testEvent } from '../testing';
+import { headCheckpoint } from './head-checkpoint';
 import { StoreChangeFeed } from './store-change-feed';
 
 describe('StoreChangeFeed (real PostgreSQL)', () => {
@@ -14,6 +15,10 @@ describe('StoreChangeFeed (real PostgreSQL)', () => {
   it('reports only what is appended after it started, each event once', async () => {
     const store = new PostgresEventStore(db.pool);
     await store.append('before', [testEvent('Old')], { expectedVersion: 0 });
+    // The head is what every reader can see: while another transaction of the (shared) cluster that
+    // began before 'Old' committed is still open, 'Old' is not in it yet and would be reported later.
+    const old = (await store.readStream('before'))[0]!;
+    while ((await headCheckpoint(db.pool)).globalPosition < old.globalPosition) await sleep(10);
     const feed = new StoreChangeFeed(db.pool, { pollIntervalMs: 5000 });
     const seen: StoredEvent[] = [];
     feed.onEvents((events) => seen.push(...events));
@@ -24,5 +29,28 @@ describe('StoreChangeFeed (real PostgreSQL)', () => {
     while (seen.length < 2 && Date.now() < deadline) await sleep(10);
     await feed.stop();
     expect(seen.map((e) => e.type)).toEqual(['New1', 'New2']);
+  });
+
+  it('reports an event held back by an older open transaction once that one ends, though no NOTIFY follows', async () => {
+    const store = new PostgresEventStore(db.pool);
+    const feed = new StoreChangeFeed(db.pool, { pollIntervalMs: 3_600_000 });
+    const seen: string[] = [];
+    feed.onEvents((events) => seen.push(...events.map((e) => e.type)));
+    await feed.start();
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()');
+      await store.append('held-feed', [testEvent('HeldBack')], { expectedVersion: 0 });
+      await sleep(200);
+      expect(seen).toEqual([]);
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    const deadline = Date.now() + 20_000;
+    while (seen.length < 1 && Date.now() < deadline) await sleep(10);
+    await feed.stop();
+    expect(seen).toEqual(['HeldBack']);
   });
 });

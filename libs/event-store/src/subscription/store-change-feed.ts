@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { StoredEvent } from '../event';
 import type { Checkpoint } from './checkpoint';
 import { headCheckpoint } from './head-checkpoint';
+import { HeldBackBackoff } from './held-back';
 import { checkpointOf, readCommittedAfter } from './read-committed-after';
 import { Wakeup } from './wakeup';
 
@@ -12,6 +13,7 @@ import { Wakeup } from './wakeup';
  */
 export class StoreChangeFeed {
   private readonly wakeup = new Wakeup();
+  private readonly heldBack = new HeldBackBackoff();
   private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
   private running = false;
   private loop: Promise<void> | null = null;
@@ -53,9 +55,10 @@ export class StoreChangeFeed {
         const events = await readCommittedAfter(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
         const last = events[events.length - 1];
         if (!last) {
-          await this.wakeup.wait(this.options.pollIntervalMs ?? 250);
+          await this.wakeup.wait(await this.heldBack.waitMs(this.pool, this.checkpoint, this.options.pollIntervalMs ?? 250));
           continue;
         }
+        this.heldBack.reset();
         this.checkpoint = checkpointOf(last);
         for (const listener of this.listeners) listener(events);
       } catch (error) {

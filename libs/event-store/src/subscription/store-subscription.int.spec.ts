@@ -95,6 +95,33 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     expect(new Set(ids)).toEqual(committed);
   });
 
+  it('reads an event held back by an older open transaction as soon as that one ends, without a notification or a poll', async () => {
+    const seen: string[] = [];
+    // No poll in this test's lifetime: only a NOTIFY or the held-back retry can deliver anything.
+    const subscription = new StoreSubscription(db.pool, { subscriptionId: 'held', mode: 'at_least_once', pollIntervalMs: 3_600_000 }, async (events) => {
+      seen.push(...events.map((e) => e.type));
+    });
+    subscription.start();
+    await sleep(100);
+    // An older transaction with an xid (as any writer elsewhere in the cluster has) stays open while
+    // the event commits: the event's NOTIFY finds it held back. The older one then ends writing no
+    // event, so no second NOTIFY comes.
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()');
+      await store.append('held', [testEvent('HeldBack')], { expectedVersion: 0 });
+      await sleep(200);
+      expect(seen).toEqual([]); // the trap this guards against: read past the open transaction
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    await waitFor(() => seen.length >= 1);
+    await subscription.stop();
+    expect(seen).toEqual(['HeldBack']);
+  });
+
   it('resumes from its durable checkpoint after a restart', async () => {
     await store.append('resume', [testEvent('One'), testEvent('Two')], { expectedVersion: 0 });
     const first: string[] = [];

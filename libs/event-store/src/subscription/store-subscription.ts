@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { StoredEvent } from '../event';
 import { inTransaction, type Queryable } from '../queryable';
 import { type Checkpoint, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
+import { HeldBackBackoff } from './held-back';
 import { checkpointOf, readCommittedAfter } from './read-committed-after';
 import { Wakeup } from './wakeup';
 
@@ -31,6 +32,7 @@ export interface StoreSubscriptionOptions {
 /** Tails the store from a durable checkpoint, handing each committed event to the handler once per run. */
 export class StoreSubscription {
   private readonly wakeup = new Wakeup();
+  private readonly heldBack = new HeldBackBackoff();
   private running = false;
   private loop: Promise<void> | null = null;
   private listener: PoolClient | null = null;
@@ -112,9 +114,10 @@ export class StoreSubscription {
         this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
         const events = await readCommittedAfter(this.pool, this.checkpoint, this.batchSize);
         if (events.length === 0) {
-          await this.wakeup.wait(this.pollIntervalMs);
+          await this.wakeup.wait(await this.heldBack.waitMs(this.pool, this.checkpoint, this.pollIntervalMs));
           continue;
         }
+        this.heldBack.reset();
         await this.handle(this.checkpoint, events);
       } catch (error) {
         this.options.onError?.(error);
