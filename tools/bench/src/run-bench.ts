@@ -1,12 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { directCaller, mcpCaller } from './callers/callers';
 import type { BenchOptions } from './bench-options';
 import { type GrowthLevel, growthScenario } from './scenarios/growth';
 import { captureTemplate, type ExecutionTemplate } from './growth/template';
 import { machineInfo } from './machine-info';
-import type { BenchReport, OverheadSection, ThroughputLevel } from './report/bench-report';
+import type { BenchReport, OverheadSection, ProfileSummary, ThroughputLevel } from './report/bench-report';
+import { findProfile, topSelfTime } from './cpu/cpu-profile';
+import { WORKSPACE_ROOT } from './stack/target-process';
 import { renderMarkdown } from './report/render-markdown';
 import { type StormRound, stormRound } from './scenarios/duplicate-storm';
 import { durableSteps } from './scenarios/durable-steps';
@@ -33,7 +35,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
 }
 
 async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
-  const stack = await startBenchStack({ label: options.mode, serverUrl: postgres.url });
+  const profileDir = mkdtempSync(join(tmpdir(), 'onceport-bench-prof-'));
+  const stack = await startBenchStack({ label: options.mode, serverUrl: postgres.url, profileIntakeTo: profileDir });
   const machine = await machineInfo(stack.db.pool);
   let overhead: OverheadSection | null = null;
   const throughput: ThroughputLevel[] = [];
@@ -65,6 +68,7 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
   } finally {
     await stack.stop();
   }
+  const profile = intakeProfile(profileDir);
   let growth: GrowthLevel[] = [];
   if (template) {
     log(`growth: levels ${options.growthLevels.join(', ')}`);
@@ -79,10 +83,18 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     throughput,
     storm,
     growth,
-    profile: null,
+    profile,
   };
   writeReport(report, options.outName);
   return report;
+}
+
+function intakeProfile(dir: string): ProfileSummary | null {
+  const path = findProfile(dir);
+  if (!path) return null;
+  const top = topSelfTime(path, WORKSPACE_ROOT);
+  rmSync(dir, { recursive: true, force: true });
+  return { process: 'intake', scope: 'its whole life in this run: start-up, every scenario above, shutdown', top };
 }
 
 export function writeReport(report: BenchReport, name: string): void {
@@ -145,6 +157,7 @@ async function runThroughput(stack: Awaited<ReturnType<typeof startBenchStack>>,
     ceilingPerSecond: figure(rounds, (r) => r.ceilingPerSecond),
     fractionOfCeiling: figure(rounds, (r) => r.fractionOfCeiling),
     cpu: Object.fromEntries(processes.map((p) => [p, figure(rounds, (r) => r.cpu[p] ?? Number.NaN).median])),
+    machineBusyCores: figure(rounds, (r) => r.machineBusyCores).median,
     duplicateEffects: rounds.reduce((sum, r) => sum + r.duplicateEffects, 0),
     missingEffects: rounds.reduce((sum, r) => sum + r.missingEffects, 0),
     failures: rounds.reduce((sum, r) => sum + r.failures, 0),

@@ -46,3 +46,18 @@ export function cpuShares(before: CpuSnapshot, after: CpuSnapshot, wallSeconds: 
   }
   return shares;
 }
+
+/** Busy and total jiffies of the whole machine so far (all cores), from /proc/stat. */
+export function machineJiffies(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = values.reduce((sum, v) => sum + v, 0);
+  const idle = (values[3] ?? 0) + (values[4] ?? 0); // idle + iowait
+  return { busy: total - idle, total };
+}
+
+/** Cores the whole machine kept busy between two readings (everyone's work, not just ours). */
+export function machineBusyCores(before: { busy: number; total: number }, after: { busy: number; total: number }, cores: number): number {
+  const total = after.total - before.total;
+  return total <= 0 ? Number.NaN : ((after.busy - before.busy) / total) * cores;
+}

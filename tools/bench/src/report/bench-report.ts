@@ -44,6 +44,8 @@ export interface ThroughputLevel {
   readonly fractionOfCeiling: AcrossRounds;
   /** Median share of a core per process over the rounds. */
   readonly cpu: Record<string, number>;
+  /** Median cores busy on the whole machine during the rounds (everyone's work). */
+  readonly machineBusyCores: number;
   readonly duplicateEffects: number;
   readonly missingEffects: number;
   readonly failures: number;
@@ -51,7 +53,8 @@ export interface ThroughputLevel {
 
 export interface ProfileSummary {
   readonly process: string;
-  readonly agents: number;
+  /** What the profile covers. */
+  readonly scope: string;
   readonly top: readonly { readonly fn: string; readonly where: string; readonly selfPercent: number }[];
 }
 

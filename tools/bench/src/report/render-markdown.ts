@@ -24,6 +24,13 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.storm.length > 0) parts.push(stormSection(report.storm));
   if (report.growth.length > 0) parts.push(growthSection(report.growth));
   parts.push('## What limits us', whatLimitsUs(report));
+  if (report.profile) {
+    parts.push(
+      `### CPU profile: ${report.profile.process}`,
+      `${report.profile.scope}. Self time as a share of the time the process was working (idle left out):`,
+      table(['function', 'where', 'self %'], report.profile.top.map((entry) => [`\`${entry.fn}\``, entry.where, num(entry.selfPercent, 1)])),
+    );
+  }
   return `${parts.join('\n\n')}\n`;
 }
 
@@ -85,13 +92,13 @@ function throughputSection(levels: readonly ThroughputLevel[]): string {
     String(level.missingEffects),
     String(level.failures),
   ]);
-  const cpuRows = levels.map((level) => [String(level.agents), ...processes.map((p) => num(level.cpu[p] ?? Number.NaN, 2))]);
+  const cpuRows = levels.map((level) => [String(level.agents), ...processes.map((p) => num(level.cpu[p] ?? Number.NaN, 2)), num(Object.values(level.cpu).reduce((a, b) => a + b, 0), 2), num(level.machineBusyCores, 2)]);
   return [
     '## 2. Throughput',
     `N agents, each its own MCP session, call back to back with distinct intents. Ceiling = PostgreSQL single-event commits per second with N concurrent writers (measured right after each round) ÷ ${COMMITS_PER_EXECUTION} writing commits per execution. Duplicates are checked at the target (its own idempotency off): an execution id sent twice, or one intent applied twice. Goal: ≥ ${GOALS.executionsPerSecond}/s.`,
     table(['agents', 'executions/s', 'commits/s', 'ceiling/s', 'of ceiling', 'duplicate effects', 'missing effects', 'failed calls'], rows),
-    'CPU per process, in cores (1.00 = one core busy the whole round; PostgreSQL = the backends serving this database):',
-    table(['agents', ...processes], cpuRows),
+    'CPU per process, in cores (1.00 = one core busy the whole round; PostgreSQL = the backends serving this database), their sum, and the whole machine\'s busy cores (everyone\'s work, ours included):',
+    table(['agents', ...processes, 'ours', 'machine'], cpuRows),
   ].join('\n\n');
 }
 

@@ -13,6 +13,7 @@ function level(agents: number, perSecond: number, duplicates = 0): ThroughputLev
     ceilingPerSecond: f(perSecond * 10 / 8),
     fractionOfCeiling: f(0.8),
     cpu: { intake: 0.9, postgresql: 0.6 },
+    machineBusyCores: 1.9,
     duplicateEffects: duplicates,
     missingEffects: 0,
     failures: 0,

@@ -1,6 +1,7 @@
 import { type Effect, remoteTestTarget } from '@onceport/test-target';
 import { type McpCaller, mcpCaller } from '../callers/callers';
-import { cpuShares, postgresBackendPids, snapshotCpu } from '../cpu/process-cpu';
+import { cpus } from 'node:os';
+import { cpuShares, machineBusyCores, machineJiffies, postgresBackendPids, snapshotCpu } from '../cpu/process-cpu';
 import type { BenchStack } from '../stack/bench-stack';
 import { AGENT_KEY } from '../stack/bench-stack';
 import { COMMITS_PER_EXECUTION, type DurableSteps } from './durable-steps';
@@ -16,6 +17,8 @@ export interface ThroughputRound {
   readonly firstFailure: string | null;
   /** Share of one core per process (PostgreSQL: the backends serving this database). */
   readonly cpu: Record<string, number>;
+  /** Cores busy on the whole machine meanwhile: ours and everyone else's. */
+  readonly machineBusyCores: number;
   /** Single-event commits per second with the same number of concurrent writers. */
   readonly commitsPerSecond: number;
   /** commitsPerSecond ÷ COMMITS_PER_EXECUTION. */
@@ -40,6 +43,7 @@ export async function throughputRound(stack: BenchStack, steps: DurableSteps, ag
   await freshTarget(stack.target.url);
   const groups = await processGroups(stack);
   const before = snapshotCpu(groups);
+  const machineBefore = machineJiffies();
   const started = Date.now();
   const deadline = started + seconds * 1000;
   const executionIds: string[] = [];
@@ -63,6 +67,7 @@ export async function throughputRound(stack: BenchStack, steps: DurableSteps, ag
   );
   const wall = (Date.now() - started) / 1000;
   const cpu = cpuShares(before, snapshotCpu(groups), wall);
+  const machineBusy = machineBusyCores(machineBefore, machineJiffies(), cpus().length);
   await Promise.all(callers.map((caller) => caller.close()));
   const commitsPerSecond = await commitRate(steps, agents, commitSeconds);
   const ceilingPerSecond = commitsPerSecond / COMMITS_PER_EXECUTION;
@@ -76,6 +81,7 @@ export async function throughputRound(stack: BenchStack, steps: DurableSteps, ag
     failures,
     firstFailure,
     cpu,
+    machineBusyCores: machineBusy,
     commitsPerSecond,
     ceilingPerSecond,
     fractionOfCeiling: executionsPerSecond / ceilingPerSecond,

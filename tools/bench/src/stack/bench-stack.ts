@@ -1,6 +1,7 @@
 import { NatsServer } from '@onceport/fault-kit';
 import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
 import { type BenchDatabase, createBenchDatabase } from './bench-database';
+import { startProfiledApp } from './profiled-app';
 import { type TargetProcess, startTargetProcess } from './target-process';
 
 export const AGENT_KEY = 'bench-agent-key-7f3a9c';
@@ -34,6 +35,8 @@ export interface BenchStackOptions {
   readonly serverUrl: string;
   /** Extra environment for every service (e.g. ONCEPORT_TRACE_FILE). */
   readonly env?: Record<string, string>;
+  /** Intake writes a V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
+  readonly profileIntakeTo?: string;
 }
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
@@ -50,7 +53,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   // Sequentially: the first one migrates the fresh database while the others would wait on its lock anyway.
   const authorization = await startAppProcess('authorization', env);
   const [dispatcher, reconciler] = await Promise.all([startAppProcess('dispatcher', env), startAppProcess('reconciler', env)]);
-  const intake = await startAppProcess('intake', env);
+  const intake = options.profileIntakeTo ? await startProfiledApp('intake', env, options.profileIntakeTo) : await startAppProcess('intake', env);
   return {
     db,
     nats,
