@@ -88,7 +88,7 @@ export class ApprovalDesk {
       const { view: now } = await this.find(approvalId);
       if (now.status === DECIDED_AS[decision]) return now;
       await this.refuseUnlessPending(now, decision);
-      throw error;
+      throw new Problem(409, error.code, 'Decision refused', error.message);
     }
     this.deps.onAppended?.();
     const decided = await this.get(approvalId);
