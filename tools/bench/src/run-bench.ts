@@ -69,10 +69,17 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     await stack.stop();
   }
   const profile = intakeProfile(profileDir);
-  let growth: GrowthLevel[] = [];
+  const growth: GrowthLevel[] = [];
+  let growthError: string | null = null;
   if (template) {
     log(`growth: levels ${options.growthLevels.join(', ')}`);
-    growth = await growthScenario(template, { levels: options.growthLevels, rounds: options.growthRounds, samplesPerRound: options.growthSamples, budgetMs: options.growthBudgetMs, log, serverUrl: postgres.url });
+    try {
+      await growthScenario(template, { levels: options.growthLevels, rounds: options.growthRounds, samplesPerRound: options.growthSamples, budgetMs: options.growthBudgetMs, log, serverUrl: postgres.url, onLevel: (level) => growth.push(level) });
+    } catch (error) {
+      // Keep what the other scenarios (and the levels done) measured; say what broke.
+      growthError = error instanceof Error ? error.message : String(error);
+      log(`growth failed: ${growthError}`);
+    }
   }
   const report: BenchReport = {
     startedAt,
@@ -83,6 +90,7 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     throughput,
     storm,
     growth,
+    growthError,
     profile,
   };
   writeReport(report, options.outName);

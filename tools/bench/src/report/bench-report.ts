@@ -67,5 +67,7 @@ export interface BenchReport {
   readonly throughput: readonly ThroughputLevel[];
   readonly storm: readonly StormRound[];
   readonly growth: readonly GrowthLevel[];
+  /** Why the growth scenario stopped early, if it did. */
+  readonly growthError?: string | null;
   readonly profile: ProfileSummary | null;
 }

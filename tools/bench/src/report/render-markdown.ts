@@ -23,6 +23,7 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.throughput.length > 0) parts.push(throughputSection(report.throughput));
   if (report.storm.length > 0) parts.push(stormSection(report.storm));
   if (report.growth.length > 0) parts.push(growthSection(report.growth));
+  if (report.growthError) parts.push(`Growth stopped early: ${report.growthError}`);
   parts.push('## What limits us', whatLimitsUs(report));
   if (report.profile) {
     parts.push(

@@ -30,6 +30,8 @@ export interface GrowthOptions {
   readonly budgetMs: number;
   readonly log: (line: string) => void;
   readonly serverUrl: string;
+  /** Each level as soon as it is measured (a later level may still fail). */
+  readonly onLevel?: (level: GrowthLevel) => void;
 }
 
 /** One scratch store grown level by level (bulk-loaded), measured at each level, dropped at the end. */
@@ -51,7 +53,9 @@ export async function growthScenario(template: ExecutionTemplate, options: Growt
       await db.pool.query('ANALYZE onceport.events');
       const events = Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events')).rows[0]?.n);
       options.log(`  level ${events} events (seeded in ${seedSeconds.toFixed(0)} s): measuring`);
-      results.push(await measureLevel(db.pool, template, events, seedSeconds, options));
+      const measured = await measureLevel(db.pool, template, events, seedSeconds, options);
+      results.push(measured);
+      options.onLevel?.(measured);
     }
   } finally {
     await db.drop();
