@@ -165,6 +165,25 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     expect(rows.rows[0]).toEqual({ n: '80', distinct_n: '80' });
   });
 
+  it('a drain after another reader moved the checkpoint picks up from there instead of failing (a non-leader replica catching up)', async () => {
+    await db.pool.query('CREATE TABLE applied_by (reader text NOT NULL, type text NOT NULL)');
+    const make = (name: string): StoreSubscription =>
+      new StoreSubscription(db.pool, { subscriptionId: 'shared', mode: 'transactional' }, async (events, tx) => {
+        for (const e of events) await tx?.query('INSERT INTO applied_by VALUES ($1, $2)', [name, e.type]);
+      });
+    const a = make('a');
+    const b = make('b');
+    await store.append('moved', [testEvent('One')], { expectedVersion: 0 });
+    expect(await a.drain()).toBe(1);
+    await store.append('moved', [testEvent('Two')], { expectedVersion: 1 });
+    expect(await b.drain()).toBe(1);
+    await store.append('moved', [testEvent('Three')], { expectedVersion: 2 });
+    // `a` still remembers the checkpoint after 'One'; the durable one is after 'Two'.
+    expect(await a.drain()).toBe(1);
+    const applied = await db.pool.query<{ reader: string; type: string }>('SELECT reader, type FROM applied_by');
+    expect(applied.rows.map((r) => `${r.reader}:${r.type}`).sort()).toEqual(['a:One', 'a:Three', 'b:Two']);
+  });
+
   it('with exclusive: true only one replica reads; the other takes over when it stops', async () => {
     const byReplica: Record<string, number> = { a: 0, b: 0 };
     const make = (name: string): StoreSubscription =>

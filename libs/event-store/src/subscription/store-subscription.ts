@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { StoredEvent } from '../event';
 import { inTransaction, type Queryable } from '../queryable';
-import { type Checkpoint, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
+import { type Checkpoint, CheckpointMovedError, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { HeldBackBackoff } from './held-back';
 import { checkpointOf, readCommittedAfter } from './read-committed-after';
 import { Wakeup } from './wakeup';
@@ -85,7 +85,15 @@ export class StoreSubscription {
       const from = this.checkpoint ?? (await loadCheckpoint(this.pool, this.options.subscriptionId));
       const events = await readCommittedAfter(this.pool, from, this.batchSize);
       if (events.length > 0) {
-        await this.handle(from, events);
+        try {
+          await this.handle(from, events);
+        } catch (error) {
+          if (!(error instanceof CheckpointMovedError)) throw error;
+          // Another reader (the leader replica, or a rebuild) applied this batch: its rollback left
+          // nothing behind; go on from where it got to.
+          this.checkpoint = null;
+          continue;
+        }
         handled += events.length;
         continue;
       }
