@@ -1,6 +1,7 @@
 import { type SessionEvent, type VaultEvent } from '@onceport/contracts';
 import { decideVault } from './decide-vault';
 import { effectiveAgentProcess, sessionGranted } from './session-grant';
+import { vaultLockedReason } from './vault-locked-reason';
 import { NEVER_LOCKED, vaultState } from './vault-state';
 
 const T = (minutes: number): Date => new Date(Date.parse('2026-03-02T10:00:00.000Z') + minutes * 60_000);
@@ -16,6 +17,14 @@ describe('vaultState', () => {
     expect(vaultState([locked(0)]).status).toBe('locked');
     expect(vaultState([locked(0), unlocked(1)])).toEqual({ status: 'unlocked', by: 'ops:bob', reason: 'rotated', since: T(1).toISOString() });
     expect(vaultState([locked(0), unlocked(1), locked(2, 'ops:carol')])).toEqual({ status: 'locked', by: 'ops:carol', reason: 'leak', since: T(2).toISOString() });
+  });
+});
+
+describe('vaultLockedReason', () => {
+  it("names the operator's reason and who locked the vault", () => {
+    const state = vaultState([locked(0, 'ops:carol')]);
+    if (state.status !== 'locked') throw new Error('expected a locked vault');
+    expect(vaultLockedReason(state)).toBe('The vault is locked: leak (by ops:carol). Every call is denied until an operator unlocks it.');
   });
 });
 

@@ -1,3 +1,4 @@
 export { type VaultState, NEVER_LOCKED, evolveVault, vaultState } from './vault-state';
 export { type VaultCommand, decideVault } from './decide-vault';
 export { type SessionGrant, effectiveAgentProcess, sessionGranted } from './session-grant';
+export { vaultLockedReason } from './vault-locked-reason';

@@ -24,7 +24,7 @@ export function grantApproval(command: GrantApproval, state: KnownExecutionState
   if (state.status === 'authorized' && state.progress.authorization?.basis === 'approval' && state.progress.approvalId === approvalId) return [];
   const pending = requirePending(command, state);
   if (reached(command, pending.approvalRequest.expiresAt)) {
-    return refuse('approval_expired', command, state, `Approval ${approvalId} expired at ${pending.approvalRequest.expiresAt}; the call must be made again.`);
+    return refuse('approval_expired', command, state, `Approval ${approvalId} expired at ${pending.approvalRequest.expiresAt}; it can no longer be granted.`);
   }
   const { executionId } = state.facts;
   const at = nowIso(command);
