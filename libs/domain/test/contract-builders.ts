@@ -32,6 +32,7 @@ export function sshTool(overrides: Fields = {}): Fields {
     target: { host: 'db1.internal', user: 'deploy', host_key: ED25519_HOST_KEY, argv: ['/usr/local/bin/migrate', '--to={version}'] },
     arguments: { type: 'object', properties: { version: { type: 'string' } }, required: ['version'] },
     roles: { version: 'identity' },
+    credential_ref: 'ssh-deploy',
     effect: 'remote_command',
     ...overrides,
   };

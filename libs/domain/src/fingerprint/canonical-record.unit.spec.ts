@@ -49,7 +49,7 @@ describe('buildCanonicalRecord', () => {
 
   it('names an SSH target as ssh://user@host:port with method exec', () => {
     const record = buildCanonicalRecord({ ...base, contract: parseOne(sshTool()), arguments: { version: '42' } });
-    expect(record).toMatchObject({ channel: 'ssh', target: 'ssh://deploy@db1.internal:22', method: 'exec', credential_ref: null });
+    expect(record).toMatchObject({ channel: 'ssh', target: 'ssh://deploy@db1.internal:22', method: 'exec', credential_ref: 'ssh-deploy' });
   });
 
   it('treats arguments admitted by additionalProperties as identity', () => {

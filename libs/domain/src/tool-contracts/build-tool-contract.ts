@@ -6,10 +6,11 @@ import { checkCredentialRef } from './check-credential-ref';
 import { checkEffect } from './check-effect';
 import { checkHttpTarget } from './check-http-target';
 import { checkHttpProbe } from './check-probe';
+import { checkSshSettlement } from './check-ssh-settlement';
 import { checkSshTarget } from './check-ssh-target';
 import { DEFAULT_CORRELATION_WINDOW_MS } from './defaults';
 import { parseDuration } from './duration';
-import { draft, type IssueDraft, type PathSegment } from './issue-path';
+import type { IssueDraft, PathSegment } from './issue-path';
 import { RawHttpTool, RawSshTool, RawToolOfUnknownChannel, type RawTool } from './raw-tool-contract.schema';
 import type { ToolContract } from './tool-contract.types';
 import { parseWithIssues } from './zod-issues';
@@ -61,12 +62,11 @@ export function buildToolContract(
     contract = { ...common, channel: 'http', target, probe };
   } else {
     const target = checkSshTarget(raw.target, [...at, 'target'], rules, issues);
-    if (raw.probe && !target.markers) {
-      issues.push(draft('effect_conflict', [...at, 'probe'], 'a marker probe with target.markers: false', 'no probe when the host runs no marker wrapper, or markers: true'));
-    }
-    // remote_command settles through the durable marker (DESIGN.md §9), declared or not; without
-    // markers there is nothing to read, so an unknown outcome goes to a human.
-    const probe = !target.markers ? null : (raw.probe ?? (effect === 'remote_command' ? { kind: 'marker' as const } : null));
+    checkSshSettlement({ markers: target.markers, probeDeclared: raw.probe !== undefined, effect, credentialRef: raw.credential_ref }, at, issues);
+    // Every SSH command, whatever its effect class, settles through the durable marker (DESIGN.md
+    // §9): a bare re-send could run it twice. Without markers there is nothing to read, so an
+    // unknown outcome goes to a human.
+    const probe = target.markers ? { kind: 'marker' as const } : null;
     contract = { ...common, channel: 'ssh', target, probe };
   }
   checkEffect(

@@ -26,7 +26,12 @@ export const HTTP_DEFAULTS = {
 
 export const SSH_DEFAULTS = {
   port: 22,
-  markerDir: '/tmp/onceport-markers',
+  /**
+   * Under the login user's home (expanded on the host): a `/tmp` directory is wiped by many reboots
+   * (a wiped marker reads "never started" and the command would run again), and any local user can
+   * create it first.
+   */
+  markerDir: '~/.onceport/markers',
   /** Remote commands (migrations) run longer than API calls, but stay bounded. */
   timeoutMs: 60_000,
   maxOutputBytes: 1 * MIB,

@@ -168,7 +168,7 @@ describe('parseToolContracts: valid contracts', () => {
     expect(parseOne(httpTool())).toMatchObject({ target: { body: 'json_arguments' } });
     const ssh = parseOne(withField(sshTool(), ['probe'], undefined));
     expect(ssh).toMatchObject({
-      target: { port: 22, markerDir: '/tmp/onceport-markers', timeoutMs: 60_000, maxOutputBytes: 1_048_576, allowDashArguments: [] },
+      target: { port: 22, markerDir: '~/.onceport/markers', timeoutMs: 60_000, maxOutputBytes: 1_048_576, allowDashArguments: [] },
       probe: { kind: 'marker' },
     });
   });

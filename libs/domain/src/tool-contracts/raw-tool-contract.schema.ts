@@ -81,9 +81,11 @@ const RawSshTarget = z.strictObject(
       .array(z.string({ error: 'an argv element as text (quote numbers)' }), { error: 'a list of argv elements' })
       .min(1, { error: 'a non-empty argv list; the first element is the program' }),
     allow_dash_arguments: z.array(z.string({ error: 'an argument name' }), { error: 'a list of argument names' }).optional(),
+    // `~/` is expanded by the wrapper on the host with the login user's $HOME. Only these
+    // characters reach the remote shell, and only inside single quotes.
     marker_dir: matching(
-      /^\/(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._/-]*$/,
-      'an absolute directory path of letters, digits and . _ - / (no "..")',
+      /^(?!(?:.*\/)?\.\.?(?:\/|$))(?:~\/|\/)[A-Za-z0-9._/-]*$/,
+      'an absolute directory path, or one under the login user\'s home starting with ~/, of letters, digits and . _ - / (no "." or ".." segments)',
     ).optional(),
     timeout: Duration.optional(),
     max_output_bytes: ByteCount.optional(),

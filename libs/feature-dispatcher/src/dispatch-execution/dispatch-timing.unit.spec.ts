@@ -16,6 +16,7 @@ tools:
     description: A long one.
     channel: ssh
     target: { host: db1.internal, user: deploy, host_key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINiQYR0hZkkIog77eYrhqR082f1DhamzL5mmvGR62VdA, argv: [/usr/local/bin/migrate], timeout: 10m }
+    credential_ref: ssh-deploy
     arguments: { type: object, properties: {} }
     effect: remote_command
 `;
