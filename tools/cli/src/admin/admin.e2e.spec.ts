@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { recordedHistories } from '@onceport/contracts/testing';
@@ -152,6 +152,59 @@ describe('the operator commands and trace against the real services', () => {
     expect(traced.answers['delivery_failed_after_completion']).toMatchObject({ answer: 'yes', sentence: expect.stringContaining('as a replay to a later call') });
     expect(traced.answers['later_calls']).toMatchObject({ attached: 1, idempotency_keys: [], redispatch_attempts: 0, new_executions: [] });
     expect(gateway.target.effects({ route: 'deployments' })).toHaveLength(1);
+  });
+
+  it('trace never prints raw arguments — not a sensitive card token, not model-written text — from the database or an export; the export keeps them', async () => {
+    // charge_payment's contract marks card_token sensitive (its record holds an HMAC) and description generated.
+    const secret = 'tok_live_5ecret_7Qx9Lm';
+    const generated = 'model wrote: renew the plan for Zyxw';
+    const answer = await gateway.agentCall('charge_payment', { customer_id: 'cus_clisecret', amount_cents: 990, card_token: secret, description: generated });
+    expect(answer.status).toBeLessThan(300);
+    const executionId = answer.body['execution_id'] as string;
+    await pendingFor(executionId);
+
+    const file = join(gateway.fixture.dir, 'secret-export.jsonl');
+    expect(await onceport('audit', 'export', '--out', file, '--quiet')).toMatchObject({ code: 0 });
+    // The export keeps every column (the hash chain covers them): the raw arguments are in it, owner-only.
+    expect(readFileSync(file, 'utf8')).toContain(secret);
+    expect(statSync(file).mode & 0o077).toBe(0);
+
+    const runs = [await onceport('trace', executionId), await onceport('trace', executionId, '--json'), await onceport('trace', executionId, '--file', file), await onceport('trace', executionId, '--file', file, '--json')];
+    for (const run of runs) {
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toContain(executionId);
+      expect(run.stdout).not.toContain(secret);
+      expect(run.stdout).not.toContain('5ecret');
+      expect(run.stdout).not.toContain(generated);
+      expect(run.stdout).not.toContain('Zyxw');
+    }
+    const accepted = (JSON.parse(runs[1]!.stdout) as { timeline: { type: string; data: Record<string, unknown> }[] }).timeline[0]!;
+    expect(accepted.type).toBe('ExecutionAccepted');
+    expect(accepted.data).not.toHaveProperty('arguments');
+    expect(accepted.data['arguments_withheld']).toEqual(['amount_cents', 'card_token', 'currency', 'customer_id', 'description']);
+    // What may be shown is the canonical record: identity arguments, the sensitive one as an HMAC.
+    expect(accepted.data['record']).toMatchObject({ tool: 'charge_payment', arguments: { customer_id: 'cus_clisecret', card_token: { $hmac: expect.any(String) } } });
+  });
+
+  it('executions revert: records a finished execution undone (0), repeats harmlessly, refuses an unfinished one (1), unknown (3), no reason (2), wrong key (4)', async () => {
+    const finished = await seedHistory(gateway.db.pool, recordedHistories['happy-path']!);
+    const waiting = await seedHistory(gateway.db.pool, recordedHistories['awaiting-approval']!);
+
+    expect(await onceport('executions', 'revert', finished)).toMatchObject({ code: 2, stderr: expect.stringContaining('--reason') });
+    expect(await runOnceport(['executions', 'revert', finished, '--reason', 'refunded'], { ...gateway.cliEnv, ONCEPORT_ADMIN_KEY: 'adm_wrong' })).toMatchObject({ code: 4, stderr: expect.stringContaining('(401 ') });
+    const reverted = await onceport('executions', 'revert', finished, '--reason', 'refunded by hand in the payments console');
+    expect(reverted).toMatchObject({ code: 0, stdout: `reverted ${finished}: now reverted, by ops:test-admin\n`, stderr: '' });
+    const again = await onceport('executions', 'revert', finished, '--reason', 'again', '--json');
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ execution_id: finished, state: 'reverted', reverted_by: 'ops:test-admin' });
+    const traced = JSON.parse((await onceport('trace', finished, '--json')).stdout) as { state: string; timeline: { type: string; summary: string }[] };
+    expect(traced.state).toBe('reverted');
+    expect(traced.timeline.filter((e) => e.type === 'ExecutionReverted').map((e) => e.summary)).toEqual(['reverted by ops:test-admin: refunded by hand in the payments console']);
+
+    expect(await onceport('executions', 'revert', waiting, '--reason', 'not yet done')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^onceport: authorization service: .*\(409 not_revertible\)\n$/) });
+    expect(await onceport('executions', 'revert', 'exe_01KJTW0EP04BESEW40JTS6S299', '--reason', 'x')).toMatchObject({ code: 3, stderr: expect.stringContaining('(404 execution_not_found)') });
+    const closed = await closedPort();
+    expect(await runOnceport(['executions', 'revert', finished, '--reason', 'x', '--authorization-url', `http://127.0.0.1:${closed}`], gateway.cliEnv)).toMatchObject({ code: 5 });
   });
 
   it('exits 5 when a service cannot be reached', async () => {

@@ -50,6 +50,19 @@ describe('onceport audit', () => {
     expect(JSON.parse(fromDatabase.stdout)).toMatchObject({ ok: true, source: 'database', events_checked: 6, streams_checked: 2, first_broken_link: null });
   });
 
+  it('prints progress on stderr when the store is larger than the progress step, from the file and from the database', async () => {
+    const progressLines = /^verified [246] events \([0-9,]+ events\/s\)$/;
+    for (const run of [await verifyFile(file, '--progress-every', '2'), await runOnceport(['audit', 'verify', '--progress-every', '2'], { DATABASE_URL: db.url })]) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^ok: 6 events in 2 streams verified/);
+      const stderr = run.stderr.trimEnd().split('\n');
+      expect(stderr.map((line) => line.replace(/ \(.*\)$/, ''))).toEqual(['verified 2 events', 'verified 4 events', 'verified 6 events']);
+      expect(stderr.every((line) => progressLines.test(line))).toBe(true);
+    }
+    expect(await verifyFile(file, '--progress-every', '2', '--quiet')).toMatchObject({ code: 0, stderr: '' });
+    expect(await verifyFile(file, '--progress-every', '0')).toMatchObject({ code: 2, stderr: expect.stringContaining('--progress-every must be a positive whole number') });
+  });
+
   it('fails on one changed event and names it', async () => {
     const at = indexOf('beta', 2);
     const path = tampered('changed', (l) => {

@@ -22,6 +22,13 @@ count, and an anchor digest. Keep the anchor somewhere else (a ticket, a log): "
 --file <file> --expect-anchor <anchor>" then also catches a forger who rewrote the summary.
 The file is written as <file>.partial and renamed when complete. Progress goes to stderr.
 
+SECRET MATERIAL: an export keeps every column, because the hash chains cover them all — so each
+ExecutionAccepted line holds the call's raw arguments, sensitive ones (card tokens, secrets an agent
+passed) and model-written text included. Handle the file as you handle those secrets: keep it in an
+access-controlled place (a new file is created owner-only, mode 0600), never attach it to a ticket or
+a chat, encrypt it at rest, delete it when done. "onceport trace --file" reads it without printing
+raw arguments.
+
 Options:
   --out <file|->             where to write; - for stdout
   --from-position <n>        first global position to include (default: the first event)
@@ -103,7 +110,8 @@ function report(io: CliIo, parsed: Parsed, out: string, summary: ExportSummary |
 function openOutput(path: string): WriteStream {
   let fd: number;
   try {
-    fd = openSync(path, 'w');
+    // Owner-only: the export holds raw arguments, secrets among them (see EXPORT_HELP).
+    fd = openSync(path, 'w', 0o600);
   } catch (error) {
     throw usageError(`audit export: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }

@@ -37,7 +37,7 @@ The first broken link is named by stream, version, global position (and line of 
 is wrong: content_changed, version_gap, version_out_of_order, previous_hash_mismatch,
 chain_hash_mismatch, global_position_out_of_order, stream_head_mismatch, stream_start_mismatch,
 stream_missing, stream_unlisted, event_count_mismatch, summary_missing, summary_anchor_mismatch,
-anchor_mismatch, malformed_line. Progress goes to stderr every 100,000 events.
+anchor_mismatch, malformed_line. Progress goes to stderr every 100,000 events (--progress-every).
 
 Options:
   --file <path>              verify an export file
@@ -46,6 +46,7 @@ Options:
   --checkpoint <path>        an earlier export whose stream heads the database must still hold
   --json                     print the report as JSON
   --quiet                    no progress lines
+  --progress-every <n>       a progress line every n events (default 100000)
 
 ${EXIT_CODES_HELP}`;
 
@@ -66,6 +67,7 @@ export async function verifyCommand(args: readonly string[], io: CliIo): Promise
     checkpoint: { type: 'string' },
     json: { type: 'boolean' },
     quiet: { type: 'boolean' },
+    'progress-every': { type: 'string' },
   });
   if (flag(parsed, 'help')) {
     println(io.stdout, VERIFY_HELP);
@@ -74,23 +76,33 @@ export async function verifyCommand(args: readonly string[], io: CliIo): Promise
   noPositionals('audit verify', parsed);
   const file = stringOption(parsed, 'file');
   const progress = new Progress(io, 'verified', flag(parsed, 'quiet'));
-  const outcome = file === undefined ? await verifyDatabase(parsed, io, progress) : await verifyFile(file, parsed, progress);
+  const every = progressEvery(parsed);
+  const outcome = file === undefined ? await verifyDatabase(parsed, io, progress, every) : await verifyFile(file, parsed, progress, every);
   print(io, parsed, outcome, progress);
   return outcome.firstBrokenLink ? EXIT.failed : EXIT.ok;
 }
 
-async function verifyFile(file: string, parsed: Parsed, progress: Progress): Promise<Outcome> {
+const DEFAULT_PROGRESS_EVERY = 100_000;
+
+function progressEvery(parsed: Parsed): number {
+  const raw = stringOption(parsed, 'progress-every');
+  if (raw === undefined) return DEFAULT_PROGRESS_EVERY;
+  if (!/^[1-9][0-9]{0,9}$/.test(raw)) throw usageError(`audit verify: --progress-every must be a positive whole number, not ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+async function verifyFile(file: string, parsed: Parsed, progress: Progress, every: number): Promise<Outcome> {
   if (stringOption(parsed, 'checkpoint') !== undefined || stringOption(parsed, 'database-url') !== undefined) {
     throw usageError('audit verify: --checkpoint and --database-url verify the database; they do not go with --file');
   }
   const expectAnchor = stringOption(parsed, 'expect-anchor');
   if (expectAnchor !== undefined && !/^[0-9a-fA-F]{64}$/.test(expectAnchor)) throw usageError('audit verify: --expect-anchor must be 64 hex digits');
   mustExist(file, '--file');
-  const report = await verifyExport(readLines(file), { onProgress: progress.report, ...(expectAnchor ? { expectAnchor } : {}) });
+  const report = await verifyExport(readLines(file), { onProgress: progress.report, progressEvery: every, ...(expectAnchor ? { expectAnchor } : {}) });
   return { source: file, ...report, checkpoint: null };
 }
 
-async function verifyDatabase(parsed: Parsed, io: CliIo, progress: Progress): Promise<Outcome> {
+async function verifyDatabase(parsed: Parsed, io: CliIo, progress: Progress, every: number): Promise<Outcome> {
   if (stringOption(parsed, 'expect-anchor') !== undefined) throw usageError('audit verify: --expect-anchor goes with --file (a live database has no fixed anchor; use --checkpoint)');
   const checkpointFile = stringOption(parsed, 'checkpoint');
   if (checkpointFile !== undefined) mustExist(checkpointFile, '--checkpoint');
@@ -99,7 +111,7 @@ async function verifyDatabase(parsed: Parsed, io: CliIo, progress: Progress): Pr
   if (checkpointFile !== undefined && !checkpoint) throw usageError(`audit verify: --checkpoint ${checkpointFile} does not end with an export summary`);
   const pool = await openDatabase(url);
   try {
-    const report = await verifyChains(readChainsFromDatabase(pool), { onProgress: progress.report });
+    const report = await verifyChains(readChainsFromDatabase(pool), { onProgress: progress.report, progressEvery: every });
     const broken = report.firstBrokenLink ?? (checkpoint ? await verifyCheckpoint(pool, checkpoint.heads) : null);
     return { source: 'database', ...report, firstBrokenLink: broken, anchor: null, checkpoint: checkpointFile ?? null };
   } catch (error) {

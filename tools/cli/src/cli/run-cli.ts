@@ -1,4 +1,5 @@
 import { approvalsCommand } from '../admin/approvals-command';
+import { executionsCommand } from '../admin/executions-command';
 import { reviewCommand } from '../admin/review-command';
 import { vaultCommand } from '../admin/vault-command';
 import { auditCommand } from '../audit/audit-command';
@@ -15,6 +16,7 @@ Commands:
   approvals list|show|grant|reject   human approvals of per-use calls       (authorization service)
   review list|resolve                executions awaiting a person's verdict  (reconciler service)
   vault status|lock|unlock           the panic button                        (authorization service)
+  executions revert <execution-id>   record an effect undone outside Onceport (authorization service)
   trace <execution-id>               one execution's timeline and the five questions of an investigation
   audit export                       write the event store to a JSON Lines file
   audit verify                       check the hash chains of a file or the database offline
@@ -33,6 +35,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<n
   approvals: approvalsCommand,
   review: reviewCommand,
   vault: vaultCommand,
+  executions: executionsCommand,
   trace: traceCommand,
   audit: auditCommand,
 };

@@ -1,5 +1,6 @@
 import type { Investigation } from './investigation';
 import { describeEvent, occurredAt } from './describe-event';
+import { shownData } from './shown-data';
 import type { LaterExecution, TracedEvent } from './traced-event';
 
 export function renderTrace(events: readonly TracedEvent[], investigation: Investigation): string {
@@ -34,7 +35,7 @@ export function traceJson(events: readonly TracedEvent[], later: readonly LaterE
       type: t.type,
       summary: t.event ? describeEvent(t.event) : null,
       parse_error: t.parseError,
-      data: t.event?.data ?? null,
+      data: t.event ? shownData(t.event) : null,
     })),
     later_executions: later.map((l) => ({ execution_id: l.executionId, agent_process: l.agentProcess, client_idempotency_key: l.clientIdempotencyKey, accepted_at: l.acceptedAt })),
     answers: {
