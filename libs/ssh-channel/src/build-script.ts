@@ -6,7 +6,8 @@ export const REMOTE_COMMAND = '/bin/sh -s';
 
 /** The execution id becomes a path segment on the host, so it is held to its own shape here too. */
 const EXECUTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const MARKER_DIR = /^\/[A-Za-z0-9._/-]*$/;
+/** Absolute, or `~/…` (expanded with $HOME by the wrapper on the host); only quote-safe characters. */
+const MARKER_DIR = /^(?:~\/|\/)[A-Za-z0-9._/-]*$/;
 
 export interface MarkerScriptInput {
   readonly mode: 'run' | 'probe';
@@ -23,7 +24,7 @@ export interface MarkerScriptInput {
  */
 export function buildMarkerScript(input: MarkerScriptInput): string {
   if (!EXECUTION_ID.test(input.executionId)) throw new Error(`not an execution id: ${JSON.stringify(input.executionId)}`);
-  if (!MARKER_DIR.test(input.markerDir) || input.markerDir.split('/').includes('..')) throw new Error(`not a marker directory: ${JSON.stringify(input.markerDir)}`);
+  if (!MARKER_DIR.test(input.markerDir) || input.markerDir.split('/').some((segment) => segment === '..' || segment === '.')) throw new Error(`not a marker directory: ${JSON.stringify(input.markerDir)}`);
   if (!Number.isSafeInteger(input.maxOutputBytes) || input.maxOutputBytes < 0) throw new Error(`not a byte count: ${input.maxOutputBytes}`);
   return [
     'onceport_main() {',

@@ -1,7 +1,7 @@
 /**
  * The durable marker protocol (DESIGN.md §9): the one POSIX-sh program the gateway sends to a host.
  * It needs nothing on the host beyond `/bin/sh` and the POSIX utilities `mkdir`, `date`, `mv`,
- * `cat`, `wc`, `dd`, `kill` and `sleep`.
+ * `cat`, `wc`, `tr`, `dd`, `kill`, `sleep`, `id` and `find`.
  *
  * How it is sent. The exec request is always the fixed string `/bin/sh -s`: no argument ever
  * reaches the user's login shell. The program arrives on stdin, as one function definition
@@ -9,7 +9,7 @@
  *
  *     onceport_main() {
  *     onceport_mode='run'                      # or 'probe'
- *     onceport_marker_dir='/tmp/onceport-markers'
+ *     onceport_marker_dir='~/.onceport/markers' # or an absolute path
  *     onceport_execution_id='exe_01J…'
  *     onceport_max_output_bytes=1048576
  *     set -- '/usr/local/bin/migrate' '--to' 'it'\''s'   # the argv, each element single-quoted
@@ -22,6 +22,13 @@
  * Inside single quotes every byte but `'` is literal (`;`, `|`, `$( )`, backticks, newlines), and
  * `'` is written `'\''`; the command is started with `exec "$@"`, so each element reaches it as
  * exactly one argv entry and none is interpreted by a shell.
+ *
+ * The marker directory. A leading `~/` is replaced by the login user's `$HOME` (the default is
+ * `~/.onceport/markers`: `/tmp` is wiped by many reboots, and a wiped marker would read "never
+ * started"). A run makes it with `mkdir -p` (mode 0700) and then refuses to go on, running nothing,
+ * unless it is a real directory (not a symbolic link) owned by the login user and writable by
+ * neither group nor others: otherwise another local user could have made it first, or could rename
+ * a marker away, and the next probe would read "never started" for a command that ran.
  *
  * The marker is the directory `<marker_dir>/<execution_id>`, made with `mkdir` (which fails if it
  * exists: the host itself refuses a second start of the same execution id). It holds:
@@ -39,7 +46,9 @@
  * What it prints on stdout (the channel's stdout carries only the protocol; lines that do not
  * start with `onceport-marker ` are ignored, e.g. a noisy login profile):
  *
- *     onceport-marker error <what>         run: no marker could be made, nothing ran
+ *     onceport-marker error <what>         run: no marker could be made, nothing ran; <what> is
+ *                                          no-home-directory | cannot-create-marker-dir |
+ *                                          marker-dir-unsafe | cannot-create-marker
  *     onceport-marker refused already-started   run: the marker exists, this start ran nothing
  *     onceport-marker started              run: marker made, command started
  *     onceport-marker state absent|running|completed|unreadable [<why>]
@@ -51,14 +60,31 @@
  *
  * A run prints `started`, waits for the command, then the same report a probe prints. Probe
  * states: `absent` (never started: safe to dispatch), `running` (pid alive, no exit yet),
- * `completed` (with exit status and output), `unreadable` (the marker cannot be trusted: it is
- * not a directory, or it started and its command is gone without an exit status).
+ * `completed` (with exit status and output), `unreadable` (the marker cannot be trusted: the
+ * marker directory is unsafe as above or has no home to resolve against, the marker is not a
+ * directory, or it started and its command is gone without an exit status).
  *
  * Markers are never removed by the gateway; prune those older than the tools' correlation window.
  * A marker_dir on a filesystem that survives reboots keeps the guarantee across reboots.
  */
+/** `${…}` cannot be written inside the template below, so this shell expansion is put in from here. */
+const AFTER_TILDE_SLASH = '${onceport_marker_dir#??}';
+
 export const MARKER_WRAPPER = String.raw`umask 077
+case "$onceport_marker_dir" in
+'~/'*)
+  case "$HOME" in
+  /*) onceport_marker_dir="$HOME/${AFTER_TILDE_SLASH}" ;;
+  *) onceport_marker_dir='' ;;
+  esac
+  ;;
+esac
 m="$onceport_marker_dir/$onceport_execution_id"
+
+onceport_dir_safe() {
+  [ ! -L "$onceport_marker_dir" ] && [ -d "$onceport_marker_dir" ] &&
+    [ -n "$(find "$onceport_marker_dir" -prune -user "$(id -u)" ! -perm -020 ! -perm -002 -print 2>/dev/null)" ]
+}
 
 onceport_emit() {
   if [ -f "$2" ]; then onceport_total=$(wc -c <"$2" | tr -d ' '); else onceport_total=0; fi
@@ -73,12 +99,16 @@ onceport_alive() {
 }
 
 onceport_report() {
-  if [ ! -e "$m" ]; then
-    if [ -d "$onceport_marker_dir" ] && [ ! -x "$onceport_marker_dir" ]; then
-      echo "onceport-marker state unreadable marker-dir-not-searchable"
-    else
-      echo "onceport-marker state absent"
-    fi
+  if [ -z "$onceport_marker_dir" ]; then
+    echo "onceport-marker state unreadable no-home-directory"
+  elif [ ! -e "$onceport_marker_dir" ] && [ ! -L "$onceport_marker_dir" ]; then
+    echo "onceport-marker state absent"
+  elif ! onceport_dir_safe; then
+    echo "onceport-marker state unreadable marker-dir-unsafe"
+  elif [ ! -x "$onceport_marker_dir" ]; then
+    echo "onceport-marker state unreadable marker-dir-not-searchable"
+  elif [ ! -e "$m" ]; then
+    echo "onceport-marker state absent"
   elif [ ! -d "$m" ]; then
     echo "onceport-marker state unreadable marker-is-not-a-directory"
   else
@@ -105,8 +135,16 @@ onceport_report() {
 
 case "$onceport_mode" in
 run)
+  if [ -z "$onceport_marker_dir" ]; then
+    echo "onceport-marker error no-home-directory"
+    return 0
+  fi
   if ! mkdir -p "$onceport_marker_dir" 2>/dev/null; then
     echo "onceport-marker error cannot-create-marker-dir"
+    return 0
+  fi
+  if ! onceport_dir_safe; then
+    echo "onceport-marker error marker-dir-unsafe"
     return 0
   fi
   if ! mkdir "$m" 2>/dev/null; then

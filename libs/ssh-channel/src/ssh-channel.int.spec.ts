@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SshChannel } from './ssh-channel';
@@ -137,6 +138,35 @@ describe('SshChannel against a real OpenSSH server', () => {
     const outcome = await ssh.send({ contract, executionId: newExecutionId(), arguments: {}, credential: sshd.clientPrivateKey });
     expect(outcome).toMatchObject({ kind: 'failed_before_send', code: 'marker_unavailable', retryable: false });
     expect(runsOf(sshd.dir, 'no-marker')).toBe(0);
+  });
+
+  it('a marker directory other users can write (chmod 777) is refused before the command is sent (0 runs), and a probe calls it unreadable', async () => {
+    const parsed = sshContract(sshd, { argv: [recordRun, 'unsafe-dir', '0', '0'] });
+    const markerDir = join(sshd.dir, 'shared-markers');
+    mkdirSync(markerDir);
+    chmodSync(markerDir, 0o777);
+    const contract = { ...parsed, target: { ...parsed.target, markerDir } };
+    const id = newExecutionId();
+    const outcome = await ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
+    expect(outcome).toMatchObject({ kind: 'failed_before_send', code: 'marker_dir_unsafe', retryable: false });
+    expect((outcome as { reason: string }).reason).toContain(`chmod go-w ${markerDir}`);
+    expect(runsOf(sshd.dir, 'unsafe-dir')).toBe(0);
+    expect(existsSync(join(markerDir, id))).toBe(false);
+    expect(await ssh.probe({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey })).toEqual({ kind: 'read', report: { state: 'unreadable', why: 'marker-dir-unsafe' } });
+  });
+
+  it('a ~/ marker directory lands under the login user\'s home on the host', async () => {
+    const parsed = sshContract(sshd, { argv: [recordRun, 'home-dir', '0', '0'] });
+    const relative = `.onceport-test-${newExecutionId()}`;
+    const contract = { ...parsed, target: { ...parsed.target, markerDir: `~/${relative}/markers` } };
+    const id = newExecutionId();
+    try {
+      expect(await ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey })).toMatchObject({ kind: 'observed', exitStatus: 0 });
+      expect(existsSync(join(homedir(), relative, 'markers', id, 'exit'))).toBe(true);
+      expect(await ssh.probe({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey })).toMatchObject({ kind: 'read', report: { state: 'completed' } });
+    } finally {
+      rmSync(join(homedir(), relative), { recursive: true, force: true });
+    }
   });
 
   it('a key the host does not know, a missing key and a closed port are refusals before send', async () => {

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@onceport/contracts';
-import type { SshToolContract } from '@onceport/domain';
+import type { SshTarget, SshToolContract } from '@onceport/domain';
 import { buildBareScript, buildMarkerScript } from './build-script';
 import { type MarkerReport, parseWrapperReply } from './marker-report';
 import { outputDocument } from './output-document';
@@ -51,7 +51,7 @@ export class SshChannel {
       ? buildMarkerScript({ mode: 'run', markerDir: target.markerDir, executionId: input.executionId, maxOutputBytes: target.maxOutputBytes, argv: argv.argv })
       : buildBareScript(argv.argv);
     const result = await runSession(this.sessionTarget(input), script, this.limits(input.contract, target.timeoutMs));
-    return target.markers ? classifyMarkedRun(result, target.timeoutMs) : classifyBareRun(result);
+    return target.markers ? classifyMarkedRun(result, target) : classifyBareRun(result);
   }
 
   /** Reads the marker of `executionId`; never starts anything. */
@@ -90,9 +90,11 @@ function missingCredential(input: SshSendInput): SshFailedBeforeSend | null {
 }
 
 /** Reads a marker-guarded run: only a complete report is an observed outcome. */
-export function classifyMarkedRun(result: SessionResult, timeoutMs: number): SshOutcome {
+export function classifyMarkedRun(result: SessionResult, target: Pick<SshTarget, 'host' | 'user' | 'markerDir' | 'timeoutMs'>): SshOutcome {
+  const { timeoutMs } = target;
   if (result.stage === 'not_sent') return { kind: 'failed_before_send', code: result.code, reason: result.reason, retryable: result.retryable };
   const reply = parseWrapperReply(result.stdout);
+  if (reply.error === 'marker-dir-unsafe' && !reply.started) return unsafeMarkerDir(target);
   if (reply.error !== null && !reply.started) {
     return { kind: 'failed_before_send', code: 'marker_unavailable', reason: `the marker could not be made on the host (${reply.error}): nothing ran`, retryable: false };
   }
@@ -109,6 +111,21 @@ export function classifyMarkedRun(result: SessionResult, timeoutMs: number): Ssh
   }
   if (result.ending === 'connection_lost') return { kind: 'unknown', code: 'connection_lost', reason: `${result.reason} (${stage})` };
   return { kind: 'unknown', code: 'no_report', reason: `the session ended ${stage} without a complete marker report${result.stderr.length ? `: ${result.stderr.toString('utf8').slice(0, 200)}` : ''}` };
+}
+
+/**
+ * The wrapper found the marker directory owned by someone else, writable by group or others, or a
+ * symbolic link: a marker there could be renamed away and the next probe would read "never
+ * started" for a command that ran. Not retried: the host has to be fixed first.
+ */
+function unsafeMarkerDir(target: Pick<SshTarget, 'host' | 'user' | 'markerDir'>): SshFailedBeforeSend {
+  const dir = target.markerDir;
+  return {
+    kind: 'failed_before_send',
+    code: 'marker_dir_unsafe',
+    reason: `the marker directory ${dir} on ${target.user}@${target.host} is not owned by ${target.user}, is writable by group or others, or is a symbolic link (marker-dir-unsafe): another user could move a marker away and make the command run twice, so nothing ran. Fix on the host: chown ${target.user} ${dir} && chmod go-w ${dir}, or point marker_dir at a private directory`,
+    retryable: false,
+  };
 }
 
 /** Without markers the channel itself carries the output and the exit status. */

@@ -15,7 +15,7 @@ export interface SshObserved {
   readonly contentType: 'application/json';
 }
 
-export type SshFailedBeforeSendCode = NotSentCode | 'missing_credential' | 'bad_arguments' | 'marker_unavailable';
+export type SshFailedBeforeSendCode = NotSentCode | 'missing_credential' | 'bad_arguments' | 'marker_unavailable' | 'marker_dir_unsafe';
 
 /** Nothing ran on the host: sending again cannot duplicate the command. */
 export interface SshFailedBeforeSend {
