@@ -37,6 +37,23 @@ describe('ExecutionRepository (real PostgreSQL)', () => {
     expect(loaded.events.filter((e) => e.type === 'DispatchStarted')).toHaveLength(1);
   });
 
+  it('calls an asynchronous command function again after a conflict, so what it read is as fresh as the state it decides on', async () => {
+    let calls = 0;
+    const handled = await repository.handle(
+      EXECUTION_ID,
+      async (loaded, now) => {
+        calls++;
+        // The first time, another writer commits while this one is still reading.
+        if (calls === 1) await repository.handle(EXECUTION_ID, (_l, at) => ({ type: 'StartDispatch', data: { dispatcherId: 'other', leaseMs: 30_000 }, metadata: { now: at } }), context);
+        return loaded.state.status === 'dispatched' ? null : { type: 'StartDispatch', data: { dispatcherId: 'me', leaseMs: 30_000 }, metadata: { now } };
+      },
+      context,
+    );
+    expect(calls).toBe(2);
+    expect(handled.appended).toEqual([]);
+    expect(handled.state.status).toBe('dispatched');
+  });
+
   it('appends nothing when the command function declines', async () => {
     const handled = await repository.handle(EXECUTION_ID, () => null, context);
     expect(handled.appended).toEqual([]);

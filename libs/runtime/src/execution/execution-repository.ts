@@ -48,18 +48,20 @@ export class ExecutionRepository {
 
   /**
    * `commandFor` sees the current state and returns the command to decide, or null to do nothing.
+   * It may read something else first (the dispatcher reads the vault): it is called again after
+   * every conflict, so what it read is never older than the state it decides on.
    * Throws the decider's {@link IllegalTransitionError} when the command is not allowed.
    */
   async handle(
     executionId: string,
-    commandFor: (loaded: LoadedExecution, now: Date) => ExecutionCommand | null,
+    commandFor: (loaded: LoadedExecution, now: Date) => ExecutionCommand | null | Promise<ExecutionCommand | null>,
     context: CausationContext,
     options: HandleOptions = {},
   ): Promise<HandledCommand> {
     for (let attempt = 1; ; attempt++) {
       const loaded = await this.load(executionId);
       const now = this.clock();
-      const command = commandFor(loaded, now);
+      const command = await commandFor(loaded, now);
       if (!command) return { ...loaded, appended: [] };
       const decided = decide(command, loaded.state);
       if (decided.length === 0) return { ...loaded, appended: [] };
