@@ -3,7 +3,6 @@ export { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorizatio
 export { type AuthorizationEnv, authorizationEnvShape, loadAuthorizationOptions } from './authorization.settings';
 export {
   AUTHORIZATION_SERVICE,
-  VAULT_LOCKED_REASON,
   type AuthorizationDecision,
   type AuthorizationInput,
   type AuthorizationRung,

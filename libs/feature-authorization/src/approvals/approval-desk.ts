@@ -1,5 +1,5 @@
 import { type Admin } from '@onceport/config';
-import { type ExecutionCommand, IllegalTransitionError, type ToolContract } from '@onceport/domain';
+import { type ExecutionCommand, IllegalTransitionError, type ToolContract, vaultLockedReason } from '@onceport/domain';
 import { type Queryable } from '@onceport/event-store';
 import { type CausationContext, type ExecutionRepository, type LoadedExecution } from '@onceport/runtime';
 import { effectiveApproval, executionIdOfApproval } from '../authorize-execution/decide-authorization';
@@ -45,10 +45,14 @@ export class ApprovalDesk {
     this.clock = deps.clock ?? (() => new Date());
   }
 
-  /** Oldest request first. Pending ones come from the undecided (always few); the rest from the most recent requests. */
+  /**
+   * Oldest request first. Pending ones are the oldest `limit` undecided; the others the most recent
+   * `limit` of that status, chosen by status in the read model. Each is shown from its stream, and
+   * one whose status changed since the read model was caught up is left out.
+   */
   async list(filter: ApprovalFilter, limit: number): Promise<ApproverView[]> {
     await this.deps.readModel.catchUp();
-    const ids = filter === 'pending' ? await undecidedApprovals(this.deps.db, limit) : await recentApprovals(this.deps.db, limit);
+    const ids = filter === 'pending' ? await undecidedApprovals(this.deps.db, limit) : await recentApprovals(this.deps.db, filter, limit, this.clock());
     const views = await Promise.all(ids.map(async (id) => this.viewOf(await this.deps.executions.load(id))));
     return views
       .filter((view): view is ApproverView => view !== null && (filter === 'all' || view.status === filter))
@@ -125,8 +129,9 @@ export class ApprovalDesk {
       // A human yes cannot outrank the policy in force now, whatever it was when the approval was asked.
       throw new Problem(409, 'actor_not_allowed', 'Actor no longer allowed', `${view.actor} may not call ${view.tool} under the actors file in force (policy ${this.deps.policyVersion()}; the approval was asked under ${view.policy_version}). Reject the approval.`);
     }
-    if (decision === 'grant' && (await this.deps.vault.load()).state.status === 'locked') {
-      throw new Problem(409, 'vault_locked', 'Vault locked', 'The vault is locked: no call may be authorized until it is unlocked. Reject the approval, or unlock the vault first.');
+    const vault = decision === 'grant' ? (await this.deps.vault.load()).state : null;
+    if (vault?.status === 'locked') {
+      throw new Problem(409, 'vault_locked', 'Vault locked', `${vaultLockedReason(vault)} No call may be authorized meanwhile: reject the approval, or unlock the vault first.`);
     }
   }
 

@@ -148,7 +148,7 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
     const vault = new VaultRepository(runtime.store);
     await vault.change('LockVault', 'ops:alice', 'incident', { causationId: 'test' });
     try {
-      expect(await call('POST', `/approvals/${approvalIdFor(a)}/grant`, { reason: 'go' })).toMatchObject({ status: 409, body: { code: 'vault_locked' } });
+      expect(await call('POST', `/approvals/${approvalIdFor(a)}/grant`, { reason: 'go' })).toMatchObject({ status: 409, body: { code: 'vault_locked', detail: expect.stringContaining('The vault is locked: incident (by ops:alice).') } });
       expect((await runtime.executions.load(a)).state.status).toBe('awaiting_approval');
       expect(await call('POST', `/approvals/${approvalIdFor(b)}/reject`, { reason: 'incident' })).toMatchObject({ status: 200, body: { status: 'rejected' } });
     } finally {
@@ -218,6 +218,30 @@ describe('approval expiry (real PostgreSQL)', () => {
     expect(await desk.get(approvalIdFor(sweptId))).toMatchObject({ status: 'expired', decided_by: 'svc:authorization' });
     expect((await desk.list('expired', 100)).map((v) => v.execution_id).sort()).toEqual([sweptId, unsweptId].sort());
     expect(await desk.list('pending', 100)).toEqual([]);
+  });
+
+  it('lists by status before the limit: the one granted approval is found behind newer rejected ones', async () => {
+    const handler = await createHandler(store, executions);
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
+    const admin = { id: 'ops:alice', apiKeysSha256: [] };
+    const ask = async (): Promise<string> => {
+      const call = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
+      await handler.handle(call, delivered);
+      // Apart in time, so "most recent" is unambiguous.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return call.stream.id.replace('execution-', '');
+    };
+    const granted = await ask();
+    const rejected = [await ask(), await ask(), await ask()];
+    const pending = await ask();
+    await desk.decide(approvalIdFor(granted), 'grant', admin, 'ok', { causationId: 'test' });
+    for (const id of rejected) await desk.decide(approvalIdFor(id), 'reject', admin, 'no', { causationId: 'test' });
+
+    expect((await desk.list('granted', 1)).map((v) => v.execution_id)).toEqual([granted]);
+    expect((await desk.list('rejected', 2)).map((v) => v.execution_id)).toEqual(rejected.slice(1));
+    expect((await desk.list('pending', 1)).map((v) => v.execution_id)).toEqual([pending]);
+    expect((await desk.list('expired', 10)).map((v) => v.execution_id)).toEqual([]);
+    expect((await desk.list('all', 2)).map((v) => v.execution_id)).toEqual([rejected[2], pending]);
   });
 
   it('a grant is refused (409 actor_not_allowed) once the actors file in force no longer lets the actor call the tool', async () => {

@@ -8,7 +8,7 @@ import { envelopeOf } from '../shared/new-event';
 import { createHandler, delivered, freshExecutionId, seedAccepted, testDirectory } from '../testing/authorization-fixtures';
 import { VaultRepository } from '../vault/vault.repository';
 import { type AuthorizeExecutionHandler } from './authorize-execution.handler';
-import { VAULT_LOCKED_REASON, approvalIdFor } from './decide-authorization';
+import { approvalIdFor } from './decide-authorization';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
@@ -36,7 +36,7 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
     await vault.change('LockVault', 'ops:alice', 'deploy key leaked', { causationId: 'test' });
     const first = await seedAccepted(executions, store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
     expect(await handler.handle(first, delivered)).toMatchObject({ decided: true, rung: 'vault_locked', appended: ['ExecutionDenied'] });
-    expect(await stateOf(first)).toMatchObject({ status: 'denied', denial: { code: 'vault_locked', reason: VAULT_LOCKED_REASON } });
+    expect(await stateOf(first)).toMatchObject({ status: 'denied', denial: { code: 'vault_locked', reason: 'The vault is locked: deploy key leaked (by ops:alice). Every call is denied until an operator unlocks it.' } });
     expect(await store.readStream(sessionStreamId('agent:deploy-bot', 'mcp-sess-1'))).toEqual([]);
 
     await vault.change('UnlockVault', 'ops:alice', 'key rotated', { causationId: 'test' });

@@ -8,12 +8,11 @@ import {
   type SessionGrant,
   type VaultState,
   effectiveAgentProcess,
+  vaultLockedReason,
 } from '@onceport/domain';
 
 /** Who decides automatic session grants, as recorded in `SessionGranted.grantedBy` and event metadata. */
 export const AUTHORIZATION_SERVICE = 'svc:authorization';
-
-export const VAULT_LOCKED_REASON = 'The vault is locked: every call is denied until an operator unlocks it.';
 
 export interface AuthorizationInput {
   /** The execution as accepted (its stream folded). */
@@ -51,7 +50,7 @@ type Verdict = Omit<AuthorizationDecision, 'grant'>;
  */
 export function decideAuthorization(input: AuthorizationInput): AuthorizationDecision {
   const { execution, vault, actor, now } = input;
-  if (vault.status === 'locked') return { ...deny(input, 'vault_locked', VAULT_LOCKED_REASON), grant: null };
+  if (vault.status === 'locked') return { ...deny(input, 'vault_locked', vaultLockedReason(vault)), grant: null };
   if (!actorMayUse(actor, execution.tool)) return { ...deny(input, 'actor_not_allowed', notAllowedReason(input)), grant: null };
 
   const agentProcess = effectiveAgentProcess(execution.actor, execution.agentProcess);

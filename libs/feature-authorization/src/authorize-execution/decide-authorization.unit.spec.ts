@@ -2,7 +2,7 @@ import { type Actor } from '@onceport/config';
 import { type ApprovalMode } from '@onceport/contracts';
 import { NEVER_LOCKED, type SessionGrant, vaultState } from '@onceport/domain';
 import { EXECUTION_ID, FINGERPRINT, T0, events, given } from '@onceport/domain/testing';
-import { type AuthorizationInput, VAULT_LOCKED_REASON, approvalIdFor, decideAuthorization, effectiveApproval, executionIdOfApproval } from './decide-authorization';
+import { type AuthorizationInput, approvalIdFor, decideAuthorization, effectiveApproval, executionIdOfApproval } from './decide-authorization';
 
 const NOW = new Date(T0 + 1_000);
 const POLICY = '3f9a1c0b7d2e';
@@ -28,12 +28,12 @@ function input(overrides: Partial<AuthorizationInput> = {}, approval: ApprovalMo
 const accepted = (approval: ApprovalMode = 'none', agentProcess: string | null = 'mcp-sess-a1') => [events.accepted({ approval, agentProcess })];
 
 describe('decideAuthorization — the ladder, rung by rung', () => {
-  it('rung 1: given a locked vault, everything is denied, even an actor with a grant and a harmless tool', () => {
+  it("rung 1: given a locked vault, everything is denied with the operator's lock reason, even an actor with a grant and a harmless tool", () => {
     const vault = vaultState([{ type: 'VaultLocked', data: { by: 'ops:alice', reason: 'leak', lockedAt: new Date(T0).toISOString() } }]);
     const decision = decideAuthorization(input({ vault }));
     expect(decision).toMatchObject({ rung: 'vault_locked', grant: null });
     given(accepted()).when(decision.command).then([
-      { type: 'ExecutionDenied', data: { executionId: EXECUTION_ID, code: 'vault_locked', reason: VAULT_LOCKED_REASON, deniedAt: NOW.toISOString() } },
+      { type: 'ExecutionDenied', data: { executionId: EXECUTION_ID, code: 'vault_locked', reason: 'The vault is locked: leak (by ops:alice). Every call is denied until an operator unlocks it.', deniedAt: NOW.toISOString() } },
     ]);
   });
 

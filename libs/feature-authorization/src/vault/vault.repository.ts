@@ -1,13 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { VAULT_STREAM_ID, type VaultEvent, VaultLockedEvent, VaultUnlockedEvent, parseVaultEvent } from '@onceport/contracts';
-import { type VaultCommand, type VaultState, decideVault, evolveVault, vaultState } from '@onceport/domain';
+import { VAULT_STREAM_ID, type VaultEvent, VaultLockedEvent, VaultUnlockedEvent } from '@onceport/contracts';
+import { type VaultCommand, decideVault, evolveVault } from '@onceport/domain';
 import { type EventStore, type NewEvent, WrongExpectedVersionError } from '@onceport/event-store';
-import { type EventCause, envelopeOf, newEvent } from '../shared/new-event';
+import { type LoadedVault, loadVault } from '@onceport/runtime';
+import { type EventCause, newEvent } from '../shared/new-event';
 
-export interface LoadedVault {
-  readonly state: VaultState;
-  readonly version: number;
-}
+export type { LoadedVault };
 
 export interface VaultChange extends LoadedVault {
   /** False when the vault already was in the asked-for state (nothing appended). */
@@ -23,9 +21,9 @@ export class VaultRepository {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async load(): Promise<LoadedVault> {
-    const stored = await this.store.readStream(VAULT_STREAM_ID);
-    return { state: vaultState(stored.map((event) => parseVaultEvent(envelopeOf(event)))), version: stored.length };
+  /** The same fold the dispatcher checks before every send (`loadVault` in the runtime). */
+  load(): Promise<LoadedVault> {
+    return loadVault(this.store);
   }
 
   /** Load, decide, append with the loaded version; two admins at once both get a consistent answer. */
