@@ -1,5 +1,5 @@
 import type { EffectClass, Settlement } from '@onceport/contracts';
-import type { KnownExecutionState, ToolContract } from '@onceport/domain';
+import type { KnownExecutionState, SshToolContract, ToolContract } from '@onceport/domain';
 
 export interface SettlementLimits {
   /** Probes of one unknown attempt before it goes to a human. */
@@ -49,18 +49,11 @@ export function planSettlement(input: PlanInput): SettlementPlan {
 function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerdict: string | null): SettlementPlan {
   const { contract, limits } = input;
   if (!contract) return settle(attempt, 'needs_review', 'the tool contract is no longer configured: a human must settle it');
+  if (contract.channel === 'ssh') return planSshUnknown(input, contract, attempt, probes, lastVerdict);
   const effect = contract.effect;
   const mayRedispatch = attempt < limits.maxAttempts;
   if (lastVerdict === 'applied') return settle(attempt, 'completed', `probe ${probes} found the effect applied`);
   if (lastVerdict === 'not_applied') {
-    // An SSH marker is stronger evidence than any HTTP probe: the host itself refuses a second
-    // start of the execution id, so sending again can never run the command twice.
-    const markerProved = contract.channel === 'ssh' && contract.probe?.kind === 'marker';
-    if (markerProved) {
-      return mayRedispatch
-        ? settle(attempt, 'not_applied', `probe ${probes}: no marker on the host, the command never started; dispatching again (the host refuses a second start)`)
-        : settle(attempt, 'needs_review', `the command never started in ${attempt} attempts: a human decides`);
-    }
     if (NEVER_RESENT.includes(effect)) return settle(attempt, 'needs_review', `probe ${probes} found no effect, but a ${effect} call is never re-sent without a human`);
     return mayRedispatch
       ? settle(attempt, 'not_applied', `probe ${probes} found no effect: dispatching again under the same execution id`)
@@ -69,13 +62,7 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
   if (effect === 'none') {
     return mayRedispatch ? settle(attempt, 'not_applied', 'read-only call: safe to run again') : settle(attempt, 'failed', `read-only call gave no answer in ${attempt} attempts`);
   }
-  if (contract.probe && probes < limits.maxProbes) {
-    if (probes > 0 && input.lastProbeAtMs !== null) {
-      const backoff = Math.min(limits.probeBackoffMs * 2 ** (probes - 1), limits.maxProbeBackoffMs);
-      if (input.lastProbeAtMs + backoff > input.nowMs) return { kind: 'wait', untilMs: input.lastProbeAtMs + backoff, why: `probe ${probes} could not tell; backing off` };
-    }
-    return { kind: 'probe', attempt, probeNumber: probes + 1 };
-  }
+  if (contract.probe && probes < limits.maxProbes) return probeWithBackoff(input, attempt, probes);
   if (contract.probe && probes >= limits.maxProbes) return settle(attempt, 'needs_review', `${probes} probes could not tell whether it was applied`);
   if (effect === 'idempotent') {
     return mayRedispatch
@@ -83,6 +70,38 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
       : settle(attempt, 'needs_review', `no answer after ${attempt} attempts`);
   }
   return settle(attempt, 'needs_review', `a ${effect}${contract.effectDeclared ? '' : ' (undeclared)'} call with an unknown outcome is never re-sent: a human must settle it`);
+}
+
+/**
+ * An SSH command is settled only by its marker, whatever its effect class: a command sent again
+ * without reading the marker first could run twice (a bare one), or be refused by the host as
+ * already started and never settle (a guarded one). No marker protocol → nothing to read → a human.
+ */
+function planSshUnknown(input: PlanInput, contract: SshToolContract, attempt: number, probes: number, lastVerdict: string | null): SettlementPlan {
+  const { limits } = input;
+  if (!contract.target.markers || contract.probe?.kind !== 'marker') {
+    return settle(attempt, 'needs_review', `an SSH command without the marker protocol (markers: false) is treated as irreversible: its outcome is unknown and it is never re-sent, a human must settle it`);
+  }
+  if (lastVerdict === 'applied') return settle(attempt, 'completed', `probe ${probes} found the command completed`);
+  if (lastVerdict === 'not_applied') {
+    // Stronger evidence than any HTTP probe: the host itself refuses a second start of the
+    // execution id, so sending again can never run the command twice.
+    return attempt < limits.maxAttempts
+      ? settle(attempt, 'not_applied', `probe ${probes}: no marker on the host, the command never started; dispatching again (the host refuses a second start)`)
+      : settle(attempt, 'needs_review', `the command never started in ${attempt} attempts: a human decides`);
+  }
+  if (probes < limits.maxProbes) return probeWithBackoff(input, attempt, probes);
+  return settle(attempt, 'needs_review', `${probes} readings of the marker could not tell whether the command ran`);
+}
+
+/** The next probe, after base × 2^(n-1) (capped) since the last one could not tell. */
+function probeWithBackoff(input: PlanInput, attempt: number, probes: number): SettlementPlan {
+  const { limits } = input;
+  if (probes > 0 && input.lastProbeAtMs !== null) {
+    const backoff = Math.min(limits.probeBackoffMs * 2 ** (probes - 1), limits.maxProbeBackoffMs);
+    if (input.lastProbeAtMs + backoff > input.nowMs) return { kind: 'wait', untilMs: input.lastProbeAtMs + backoff, why: `probe ${probes} could not tell; backing off` };
+  }
+  return { kind: 'probe', attempt, probeNumber: probes + 1 };
 }
 
 function settle(attempt: number, settlement: Settlement, reason: string): SettlementPlan {

@@ -59,8 +59,29 @@ describe('planSettlement (DESIGN.md §3: what happens after an unknown outcome)'
     expect(plan(unknownState(1, 3, 'cant_tell'), contract('idempotent', true), NOW - 60_000)).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
   });
 
+  const sshContractOf = (effect: ToolContract['effect'], markers: boolean) =>
+    ({ name: 't', channel: 'ssh', effect, effectDeclared: true, target: { markers }, probe: markers ? { kind: 'marker' } : null }) as unknown as ToolContract;
+
+  it.each(['none', 'idempotent', 'conditional', 'irreversible', 'remote_command'] as const)('SSH with markers, effect %s → always settled by the marker, never re-sent blind', (effect) => {
+    const ssh = sshContractOf(effect, true);
+    expect(plan(unknownState(1, 0), ssh)).toEqual({ kind: 'probe', attempt: 1, probeNumber: 1 });
+    expect(plan(unknownState(2, 0), ssh)).toEqual({ kind: 'probe', attempt: 2, probeNumber: 1 });
+    expect(plan(unknownState(1, 1, 'applied'), ssh)).toMatchObject({ kind: 'settle', settlement: 'completed' });
+    expect(plan(unknownState(1, 1, 'not_applied'), ssh)).toMatchObject({ kind: 'settle', settlement: 'not_applied', reason: expect.stringContaining('never started') });
+    expect(plan(unknownState(3, 1, 'not_applied'), ssh)).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+    expect(plan(unknownState(1, 1, 'cant_tell'), ssh, NOW - 500)).toMatchObject({ kind: 'wait', untilMs: NOW + 500 });
+    expect(plan(unknownState(3, 3, 'cant_tell'), ssh, NOW - 60_000)).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+  });
+
+  it.each(['none', 'idempotent', 'conditional', 'irreversible', 'remote_command'] as const)('SSH without markers, effect %s → needs_review at once, never re-dispatched', (effect) => {
+    const ssh = sshContractOf(effect, false);
+    for (const attempt of [1, 2, 3]) {
+      expect(plan(unknownState(attempt, 0), ssh)).toMatchObject({ kind: 'settle', settlement: 'needs_review', reason: expect.stringContaining('markers: false') });
+    }
+  });
+
   it('remote_command over SSH → probe the marker; no marker → dispatch again (the host refuses a second start), within limits', () => {
-    const ssh = (markers: boolean) => ({ name: 't', channel: 'ssh', effect: 'remote_command', effectDeclared: true, probe: markers ? { kind: 'marker' } : null }) as unknown as ToolContract;
+    const ssh = (markers: boolean) => sshContractOf('remote_command', markers);
     expect(plan(unknownState(1, 0), ssh(true))).toEqual({ kind: 'probe', attempt: 1, probeNumber: 1 });
     expect(plan(unknownState(1, 1, 'not_applied'), ssh(true))).toMatchObject({ kind: 'settle', settlement: 'not_applied', reason: expect.stringContaining('never started') });
     expect(plan(unknownState(3, 1, 'not_applied'), ssh(true))).toMatchObject({ kind: 'settle', settlement: 'needs_review' });

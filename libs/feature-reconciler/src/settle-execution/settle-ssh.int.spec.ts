@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ExecutionCommand, type SshToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
@@ -123,6 +123,28 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     expect(runsOf(sshd.dir, 'r-running')).toBe(1);
   });
 
+  it.each(['none', 'idempotent'] as const)('an SSH tool with effect %s whose session dropped mid-command is settled from the marker, never sent again (1 run)', async (effect) => {
+    const tag = `r-drop-${effect}`;
+    const contract = tool(`m_drop_${effect}`, { argv: [recordRun, tag, '2', '0', 'out'], port: proxy.port, timeout: '1m', effect });
+    expect(contract.probe).toEqual({ kind: 'marker' });
+    const id = await unknownExecution(contract);
+    const sending = ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
+    while (runsOf(sshd.dir, tag) === 0) await sleep(50);
+    proxy.cutAll();
+    expect(await sending).toMatchObject({ kind: 'unknown' });
+
+    const settler = handler();
+    let outcome = await settler.settle(id, { causationId: 'test' });
+    for (let i = 0; i < 300 && outcome.done === 'wait'; i++) {
+      await sleep(100);
+      outcome = await settler.settle(id, { causationId: 'test' });
+    }
+    expect(outcome).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
+    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('exit status 0') } });
+    expect((await types(id)).filter((type) => type === 'DispatchStarted')).toHaveLength(1);
+    expect(runsOf(sshd.dir, tag)).toBe(1);
+  });
+
   it('an unreadable marker (started, no command left, no exit status) goes to needs_review', async () => {
     const contract = tool('m_unreadable', { argv: [recordRun, 'r-unreadable', '0', '0'] });
     const id = await unknownExecution(contract);
@@ -139,5 +161,19 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
     expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
     expect(await types(id)).not.toContain('ProbeAttempted');
+  });
+
+  it('a marker directory other users can write goes to needs_review: a marker there cannot be trusted', async () => {
+    const parsed = tool('m_unsafe', { argv: [recordRun, 'r-unsafe', '0', '0'] });
+    const markerDir = join(sshd.dir, 'world-writable-markers');
+    mkdirSync(markerDir);
+    chmodSync(markerDir, 0o777);
+    const contract = { ...parsed, target: { ...parsed.target, markerDir } };
+    contracts.set(contract.name, contract);
+    const id = await unknownExecution(contract);
+
+    expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
+    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'needs_review', reason: expect.stringContaining('marker-dir-unsafe') } });
+    expect(runsOf(sshd.dir, 'r-unsafe')).toBe(0);
   });
 });
