@@ -2,3 +2,4 @@ export { IntakeModule } from './intake.module';
 export { type IntakeEnv, intakeEnvShape } from './intake.config';
 export type { AgentAnswer } from './answer/agent-answer';
 export { mcpTablesMigration } from './mcp/mcp-tables.migration';
+export { restAgentProcessesMigration } from './rest/agent-processes.migration';

@@ -10,6 +10,9 @@ import type { IntakeEnv } from './intake.config';
 import { McpController } from './mcp/mcp.controller';
 import { mcpTablesMigration } from './mcp/mcp-tables.migration';
 import { QueryExecutionService } from './query-execution/query-execution.service';
+import { AgentProcessesController } from './rest/agent-processes.controller';
+import { RestAgentProcesses } from './rest/agent-processes';
+import { restAgentProcessesMigration } from './rest/agent-processes.migration';
 import { ExecutionsController } from './rest/executions.controller';
 
 @Injectable()
@@ -21,11 +24,11 @@ class IntakeLifecycle implements BeforeApplicationShutdown {
   }
 }
 
-/** The agent's door: MCP at /mcp and REST at /v1/executions. */
+/** The agent's door: MCP at /mcp, REST at /v1/executions (and /v1/agent-processes to get a process id). */
 @Module({})
 export class IntakeModule {
   static async forRoot(runtime: OnceportRuntime, env: IntakeEnv, contractsDir: string): Promise<DynamicModule> {
-    await runMigrations(runtime.pool, [...allMigrations, mcpTablesMigration]);
+    await runMigrations(runtime.pool, [...allMigrations, mcpTablesMigration, restAgentProcessesMigration]);
     const { byName } = await loadToolContracts(contractsDir);
     const deps: IntakeDependencies = {
       runtime,
@@ -38,10 +41,11 @@ export class IntakeModule {
     await watcher.start();
     return {
       module: IntakeModule,
-      controllers: [McpController, ExecutionsController],
+      controllers: [McpController, ExecutionsController, AgentProcessesController],
       providers: [
         { provide: INTAKE_DEPENDENCIES, useValue: deps },
         { provide: ExecutionWatcher, useValue: watcher },
+        { provide: RestAgentProcesses, useValue: new RestAgentProcesses(runtime.pool) },
         CallToolService,
         QueryExecutionService,
         RecordDeliveryService,

@@ -3,12 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { RequestCorrelation } from '@onceport/contracts';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
-import { bearerToken } from '@onceport/config';
 import { ExecutionNotFoundError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { type AuthenticatedActor, INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
+import { checkAgentProcessHeader } from './agent-process-header';
+import { RestAgentProcesses } from './agent-processes';
+import { authenticateActor } from './authenticate-actor';
 import { parseExecutionRequest } from './execution-request';
 import { IdempotencyKeys } from './idempotency-keys';
 import { sendJson, sendProblem } from './problem';
@@ -26,6 +28,7 @@ export class ExecutionsController {
     private readonly callTool: CallToolService,
     private readonly query: QueryExecutionService,
     private readonly delivery: RecordDeliveryService,
+    @Inject(RestAgentProcesses) private readonly agentProcesses: RestAgentProcesses,
   ) {
     this.keys = new IdempotencyKeys(deps.runtime.store);
   }
@@ -47,10 +50,12 @@ export class ExecutionsController {
     if ('error' in body) return sendProblem(res, 400, 'invalid-request', 'Invalid request', body.error);
     const key = header(req, 'idempotency-key');
     if (key !== null && !IDEMPOTENCY_KEY.test(key)) return sendProblem(res, 400, 'invalid-idempotency-key', 'Invalid Idempotency-Key', 'Idempotency-Key must be 1–255 visible ASCII characters');
+    const agentProcess = await checkAgentProcessHeader(header(req, 'onceport-agent-process'), actor, this.agentProcesses);
+    if (!agentProcess.ok) return sendProblem(res, agentProcess.status, agentProcess.type, agentProcess.title, agentProcess.detail);
     const correlation: RequestCorrelation = { transport: 'rest', jsonRpcId: null, sessionId: null, requestId: header(req, 'x-request-id') ?? randomUUID() };
     const request = {
       actor: actor.id,
-      agentProcess: header(req, 'onceport-agent-process'),
+      agentProcess: agentProcess.agentProcess,
       tool: body.tool,
       arguments: body.arguments,
       intentScope: body.intent_scope,
@@ -109,13 +114,7 @@ export class ExecutionsController {
   }
 
   private authenticate(req: IncomingMessage, res: ServerResponse): AuthenticatedActor | null {
-    const token = bearerToken(req.headers.authorization);
-    const actor = token ? this.deps.actors.authenticate(token) : null;
-    if (!actor) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="onceport"');
-      sendProblem(res, 401, 'unauthorized', 'Unauthorized', 'send Authorization: Bearer <your Onceport API key>');
-    }
-    return actor;
+    return authenticateActor(this.deps.actors, req, res);
   }
 
   private sendError(res: ServerResponse, error: unknown): void {

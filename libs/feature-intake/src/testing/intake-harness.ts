@@ -13,6 +13,7 @@ import { RecordDeliveryService } from '../deliver-result/record-delivery.service
 import type { IntakeDependencies } from '../intake-dependencies';
 import { mcpTablesMigration } from '../mcp/mcp-tables.migration';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
+import { restAgentProcessesMigration } from '../rest/agent-processes.migration';
 
 /** The demo contracts; their origins are never reached (nothing here dispatches). */
 export const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
@@ -46,7 +47,7 @@ export interface IntakeHarness {
 let calls = 0;
 
 export async function startIntakeHarness(): Promise<IntakeHarness> {
-  const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), mcpTablesMigration]);
+  const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), mcpTablesMigration, restAgentProcessesMigration]);
   const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: () => undefined });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const deps: IntakeDependencies = {

@@ -1,0 +1,18 @@
+import type { Migration } from '@onceport/event-store';
+
+/**
+ * REST agent processes issued by intake (POST /v1/agent-processes): an unguessable id bound to the
+ * actor that asked for it. A REST call may only name a process issued to its own actor, so a human's
+ * session grant cannot be reused by typing a name into a header. Rows are never deleted: they are
+ * evidence of which processes existed, like `mcp_sessions`.
+ */
+export const restAgentProcessesMigration: Migration = {
+  id: '201-rest-agent-processes',
+  sql: `
+CREATE TABLE onceport.rest_agent_processes (
+  agent_process  text        PRIMARY KEY,
+  actor          text        NOT NULL,
+  issued_at      timestamptz NOT NULL DEFAULT now()
+);
+`,
+};
