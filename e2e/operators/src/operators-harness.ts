@@ -87,6 +87,13 @@ export function agentCall(ops: Operators, tool: string, args: Record<string, unk
   return send(`${ops.intake.url}/v1/executions`, 'POST', as.key ?? AGENT_KEY, { tool, arguments: args, intent_scope: 'run:operators' }, headers);
 }
 
+/** A REST agent process id issued by intake to the actor of `key` (POST /v1/agent-processes). */
+export async function issueAgentProcess(ops: Operators, key = AGENT_KEY): Promise<string> {
+  const issued = await send(`${ops.intake.url}/v1/agent-processes`, 'POST', key);
+  if (issued.status !== 201 || typeof issued.body['agent_process'] !== 'string') throw new Error(`POST /v1/agent-processes answered ${issued.status}: ${JSON.stringify(issued.body)}`);
+  return issued.body['agent_process'];
+}
+
 /** What the agent is told about an execution now. */
 export function agentStatus(ops: Operators, executionId: string, key = AGENT_KEY): Promise<Reply> {
   return send(`${ops.intake.url}/v1/executions/${executionId}`, 'GET', key);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Operators, SECRETS, SUPERVISED_KEY, admin, agentCall, agentStatus, eventCount, startOperators, until } from './operators-harness';
+import { type Operators, SECRETS, SUPERVISED_KEY, admin, agentCall, agentStatus, eventCount, issueAgentProcess, startOperators, until } from './operators-harness';
 
 /**
  * Issue #5 against the real apps: intake, authorization, dispatcher and reconciler as separate
@@ -125,13 +125,15 @@ describe('operators: approvals, vault and revert (four processes, JetStream, Pos
     expect(await admin(ops, 'POST', '/executions/exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K/revert', { reason: 'x' })).toMatchObject({ status: 404, body: { code: 'execution_not_found' } });
   });
 
-  it('5. a new agent process of a supervised actor waits for a human session grant; once given, that process calls freely, another one asks again', async () => {
+  it('5. a new agent process of a supervised actor waits for a human session grant; once given, that process calls freely, another one asks again, a made-up or borrowed name is refused', async () => {
     const deploy = (project: string) => ({ project, environment: 'staging', version: '2.0.0' });
-    const as = { key: SUPERVISED_KEY, agentProcess: 'runtime-night-1' };
+    // REST agent processes are issued by intake, bound to the actor: a runtime asks for one at start.
+    const night1 = await issueAgentProcess(ops, SUPERVISED_KEY);
+    const as = { key: SUPERVISED_KEY, agentProcess: night1 };
     const first = await agentCall(ops, 'create_deployment', deploy('sup-one'), as);
     expect(first.body).toMatchObject({ state: 'awaiting_approval' });
     const approvalId = `apr_${String(first.body['execution_id']).slice(4)}`;
-    expect(await admin(ops, 'GET', `/approvals/${approvalId}`)).toMatchObject({ body: { kind: 'session', actor: 'agent:supervised', agent_process: 'runtime-night-1', reason: 'New agent process needs a session grant: runtime-night-1 of agent:supervised.' } });
+    expect(await admin(ops, 'GET', `/approvals/${approvalId}`)).toMatchObject({ body: { kind: 'session', actor: 'agent:supervised', agent_process: night1, reason: `New agent process needs a session grant: ${night1} of agent:supervised.` } });
     expect(deployments('sup-one')).toBe(0);
 
     expect(await admin(ops, 'POST', `/approvals/${approvalId}/grant`, { reason: 'our nightly release runtime' })).toMatchObject({ status: 200, body: { status: 'granted' } });
@@ -140,9 +142,13 @@ describe('operators: approvals, vault and revert (four processes, JetStream, Pos
     // The same process again: no approval this time.
     expect((await agentCall(ops, 'create_deployment', deploy('sup-two'), as)).body).toMatchObject({ state: expect.stringMatching(/^completed/) });
     // Another process of the same actor asks again.
-    const other = await agentCall(ops, 'create_deployment', deploy('sup-three'), { key: SUPERVISED_KEY, agentProcess: 'runtime-night-2' });
+    const other = await agentCall(ops, 'create_deployment', deploy('sup-three'), { key: SUPERVISED_KEY, agentProcess: await issueAgentProcess(ops, SUPERVISED_KEY) });
     expect(other.body).toMatchObject({ state: 'awaiting_approval' });
-    expect([deployments('sup-one'), deployments('sup-two'), deployments('sup-three')]).toEqual([1, 1, 0]);
+    // The grant cannot be stepped into by naming a process: a made-up name is refused, and so is the
+    // granted process sent with another actor's key.
+    expect(await agentCall(ops, 'create_deployment', deploy('sup-four'), { key: SUPERVISED_KEY, agentProcess: 'runtime-night-1' })).toMatchObject({ status: 400, body: { type: 'https://onceport.dev/problems/unknown-agent-process' } });
+    expect(await agentCall(ops, 'create_deployment', deploy('sup-five'), { agentProcess: night1 })).toMatchObject({ status: 403, body: { type: 'https://onceport.dev/problems/agent-process-of-another-actor' } });
+    expect([deployments('sup-one'), deployments('sup-two'), deployments('sup-three'), deployments('sup-four'), deployments('sup-five')]).toEqual([1, 1, 0, 0, 0]);
     await admin(ops, 'POST', `/approvals/apr_${String(other.body['execution_id']).slice(4)}/reject`, { reason: 'not a runtime we know' });
   });
 
