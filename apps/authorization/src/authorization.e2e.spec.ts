@@ -109,7 +109,7 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
     expect(locked.status).toBe(200);
     expect(await locked.json()).toMatchObject({ status: 'locked', by: 'ops:alice', reason: 'e2e: incident drill', changed: true });
     expect(await (await admin('')).json()).toMatchObject({ status: 'locked', by: 'ops:alice' });
-    expect(await acceptAndWait()).toMatchObject({ status: 'denied', denial: { code: 'vault_locked', reason: 'The vault is locked: every call is denied until an operator unlocks it.' } });
+    expect(await acceptAndWait()).toMatchObject({ status: 'denied', denial: { code: 'vault_locked', reason: 'The vault is locked: e2e: incident drill (by ops:alice). Every call is denied until an operator unlocks it.' } });
   });
 
   it('stops cleanly on SIGTERM: consumers first, then connections, well before the kill deadline', async () => {
