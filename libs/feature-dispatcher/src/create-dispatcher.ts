@@ -1,7 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { ToolContract } from '@onceport/domain';
 import { HttpChannel } from '@onceport/http-channel';
-import type { ConsumerSpec, ExecutionRepository, ResultStore } from '@onceport/runtime';
+import type { EventStore } from '@onceport/event-store';
+import { type ConsumerSpec, type ExecutionRepository, type ResultStore, loadVault } from '@onceport/runtime';
 import { type DispatcherConfig } from './dispatcher.config';
 import { DispatchExecutionHandler } from './dispatch-execution/dispatch-execution.handler';
 import { ackWaitMsFor, leaseMsFor } from './dispatch-execution/dispatch-timing';
@@ -16,6 +17,8 @@ export const DISPATCHER_DURABLE = 'dispatcher';
 
 export interface DispatcherInput {
   readonly executions: ExecutionRepository;
+  /** Where the vault stream is read before every send. */
+  readonly store: EventStore;
   readonly results: ResultStore;
   readonly tracer: Tracer;
   readonly contracts: readonly ToolContract[];
@@ -49,6 +52,7 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
   const policy = { retries: input.config.retries, backoffMs: input.config.retryBackoffMs };
   const handler = new DispatchExecutionHandler({
     executions: input.executions,
+    vault: async () => (await loadVault(input.store)).state,
     sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, secrets: input.secrets }),
     recorder: new OutcomeRecorder({ executions: input.executions, results: input.results, policy, secrets: input.secrets, onAppended }),
     tracer: input.tracer,

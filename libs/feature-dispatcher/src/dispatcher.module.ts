@@ -29,6 +29,7 @@ export class DispatcherModule {
     const secrets = new SecretScrubber(credentials.secretValues());
     const dispatcher = createDispatcher({
       executions: runtime.executions,
+      store: runtime.store,
       results: runtime.results,
       tracer: runtime.tracer,
       contracts,

@@ -1,9 +1,10 @@
 import { createServer } from 'node:net';
 import { trace, type Tracer } from '@opentelemetry/api';
-import { type ExecutionEventEnvelope, executionStreamId } from '@onceport/contracts';
+import { randomUUID } from 'node:crypto';
+import { type EventDefinition, type ExecutionEventEnvelope, VAULT_STREAM_ID, VaultLockedEvent, VaultUnlockedEvent, createEvent, executionStreamId } from '@onceport/contracts';
 import { loadToolContracts } from '@onceport/config';
 import type { ToolContract } from '@onceport/domain';
-import { PostgresEventStore } from '@onceport/event-store';
+import { type JsonObject, PostgresEventStore } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
 import { CredentialResolver, ExecutionRepository, ResultStore, allMigrations } from '@onceport/runtime';
@@ -71,6 +72,7 @@ export class DispatchHarness {
     const log: DispatcherLog = (level, message, fields) => this.logLines.push(JSON.stringify({ level, message, ...fields }));
     const dispatcher = createDispatcher({
       executions: this.executions,
+      store: this.store,
       results: this.results,
       tracer: overrides.tracer ?? trace.getTracer('dispatcher-test'),
       contracts: overrides.contracts ?? this.contracts,
@@ -100,6 +102,22 @@ export class DispatchHarness {
 
   async status(executionId: string): Promise<string> {
     return (await this.executions.load(executionId)).state.status;
+  }
+
+  /** An operator locking the vault, as the authorization service's admin API records it. */
+  lockVault(by: string, reason: string): Promise<void> {
+    return this.appendToVault(VaultLockedEvent, { by, reason, lockedAt: new Date().toISOString() }, by);
+  }
+
+  unlockVault(by: string, reason: string): Promise<void> {
+    return this.appendToVault(VaultUnlockedEvent, { by, reason, unlockedAt: new Date().toISOString() }, by);
+  }
+
+  private async appendToVault<Type extends string, Data>(definition: EventDefinition<Type, Data>, data: Data, actor: string): Promise<void> {
+    const metadata = { eventId: randomUUID(), correlationId: VAULT_STREAM_ID, causationId: 'test', occurredAt: new Date().toISOString(), actor };
+    const event = createEvent(definition, data, metadata);
+    const stored = { eventId: metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as unknown as JsonObject, metadata: metadata as unknown as JsonObject };
+    await this.store.append(VAULT_STREAM_ID, [stored], { expectedVersion: 'any' });
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { type ExecutionFacts, IllegalTransitionError } from '@onceport/domain';
-import { type CausationContext, type ExecutionRepository, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import { type ExecutionCommand, type ExecutionFacts, IllegalTransitionError, type VaultState, vaultLockedReason } from '@onceport/domain';
+import { type CausationContext, type ExecutionRepository, type LoadedExecution, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
 import type { DispatcherLog } from '../logging/dispatcher-log';
 import type { AttemptOutcomeKind, AttemptVerdict } from './attempt-verdict';
 import type { DispatchCause } from './dispatch-trigger';
@@ -13,6 +13,8 @@ export const DISPATCHER_ACTOR = 'svc:dispatcher';
 
 export interface AttemptDeps {
   readonly executions: ExecutionRepository;
+  /** The vault as its stream says it is now, read fresh: checked right before every send. */
+  readonly vault: () => Promise<VaultState>;
   readonly sender: TargetSender;
   readonly recorder: OutcomeRecorder;
   readonly tracer: Tracer;
@@ -25,6 +27,8 @@ export interface AttemptDeps {
 export type AttemptReport =
   /** Another dispatcher started first, or the execution is no longer authorized: nothing was sent. */
   | { readonly kind: 'not_started' }
+  /** The vault was locked: the execution was denied (vault_locked) instead, nothing was sent. */
+  | { readonly kind: 'denied'; readonly code: 'vault_locked'; readonly reason: string }
   | {
       readonly kind: 'closed';
       readonly attempt: number;
@@ -48,6 +52,11 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
     const trace = currentTraceContext();
     const causedBy = (causationId: string): CausationContext => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
     const started = await startDispatch(deps, facts, causedBy(cause.eventId));
+    if (started !== null && 'denied' in started) {
+      span.setAttribute('onceport.outcome', 'vault_locked');
+      deps.log('warn', 'dispatch not started: the vault is locked, the execution is denied', { executionId: facts.executionId, tool: facts.tool, reason: started.denied });
+      return { kind: 'denied', code: 'vault_locked', reason: started.denied };
+    }
     if (started === null) {
       span.setAttribute('onceport.outcome', 'not_started');
       deps.log('debug', 'dispatch not started: another dispatcher went first, or the execution moved on', { executionId: facts.executionId, tool: facts.tool });
@@ -68,17 +77,23 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
   });
 }
 
-/** The attempt number and DispatchStarted's id when this call won the right to send; null when it did not. */
-async function startDispatch(deps: AttemptDeps, facts: ExecutionFacts, context: CausationContext): Promise<{ attempt: number; eventId: string } | null> {
+/**
+ * The attempt number and DispatchStarted's id when this call won the right to send; the denial's
+ * reason when the vault was locked; null when another writer went first or the execution moved on.
+ */
+async function startDispatch(
+  deps: AttemptDeps,
+  facts: ExecutionFacts,
+  context: CausationContext,
+): Promise<{ attempt: number; eventId: string } | { denied: string } | null> {
   const leaseMs = deps.leaseMsFor(facts.tool);
   try {
-    const handled = await deps.executions.handle(
-      facts.executionId,
-      // Declining (null) rather than letting the decider refuse: losing the race is the normal case
-      // for all but one replica, not an error.
-      (loaded, now) => (loaded.state.status === 'authorized' ? { type: 'StartDispatch', data: { dispatcherId: deps.dispatcherId, leaseMs }, metadata: { now } } : null),
-      context,
-    );
+    const handled = await deps.executions.handle(facts.executionId, (loaded, now) => startOrDeny(deps, leaseMs, loaded, now), context);
+    const denied = handled.appended.find((event) => event.type === 'ExecutionDenied');
+    if (denied?.type === 'ExecutionDenied') {
+      deps.onAppended();
+      return { denied: denied.data.reason };
+    }
     const started = handled.appended.find((event) => event.type === 'DispatchStarted');
     if (started?.type !== 'DispatchStarted') return null;
     deps.onAppended();
@@ -87,6 +102,28 @@ async function startDispatch(deps: AttemptDeps, facts: ExecutionFacts, context: 
     if (error instanceof IllegalTransitionError) return null;
     throw error;
   }
+}
+
+/**
+ * StartDispatch, or DenyExecution(vault_locked) when the vault is locked. Called by the repository
+ * after it loaded the execution and again after every conflict, so the vault is read after the
+ * execution and right before the append that lets the send happen, never earlier. Only an
+ * `authorized` execution gets here: one whose attempt already started (dispatched, or unknown) is
+ * left alone, the lock does not lose what may already have reached the target. A re-dispatch (after
+ * a not_applied settlement, or a retry after a failure before send) is denied the same way: nothing
+ * of it was applied, and a locked vault means no new send.
+ *
+ * The lock and DispatchStarted are on different streams, so nothing fences one against the other:
+ * a send that read "unlocked" a moment before the lock committed still goes out. That window is
+ * only the time between this read and the append; nothing is cached or read earlier.
+ */
+async function startOrDeny(deps: AttemptDeps, leaseMs: number, loaded: LoadedExecution, now: Date): Promise<ExecutionCommand | null> {
+  // Declining (null) rather than letting the decider refuse: losing the race is the normal case
+  // for all but one replica, not an error.
+  if (loaded.state.status !== 'authorized') return null;
+  const vault = await deps.vault();
+  if (vault.status === 'locked') return { type: 'DenyExecution', data: { code: 'vault_locked', reason: vaultLockedReason(vault) }, metadata: { now } };
+  return { type: 'StartDispatch', data: { dispatcherId: deps.dispatcherId, leaseMs }, metadata: { now } };
 }
 
 function annotate(span: Span, verdict: AttemptVerdict, recorded: RecordedOutcome): void {
