@@ -1,3 +1,5 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Answer, SshCluster } from './ssh-cluster';
 
 const OTHER_HOST_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK+g8eV6ygck1rAXrhl2ZXXXp7ywcB3WhHNDGZ3wUFJK';
@@ -13,11 +15,13 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
   let cluster: SshCluster;
 
   beforeAll(async () => {
-    cluster = await SshCluster.start(({ proxy, recordRun }) => ({
+    cluster = await SshCluster.start(({ sshd, proxy, recordRun }) => ({
       ssh_complete: { argv: [recordRun, 'complete', '0', '0', '{word}'], properties: { word: { type: 'string' } } },
       ssh_cut: { argv: [recordRun, 'cut', '4', '0'], port: proxy.port, timeout: '1m' },
       ssh_killed: { argv: [recordRun, 'killed', '4', '0'], timeout: '5s' },
       ssh_wrong_key: { argv: [recordRun, 'wrong-key', '0', '0'], hostKey: OTHER_HOST_KEY },
+      ssh_cut_idempotent: { argv: [recordRun, 'cut-idempotent', '4', '0'], port: proxy.port, timeout: '1m', effect: 'idempotent' },
+      ssh_unsafe_dir: { argv: [recordRun, 'unsafe-dir', '0', '0'], markerDir: join(sshd.dir, 'shared-markers') },
     }));
   });
   afterAll(() => cluster?.stop());
@@ -57,12 +61,37 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     expect(cluster.runs('cut')).toBe(1);
   });
 
+  it('an idempotent SSH tool whose session is cut is settled from the marker too, never sent again (1 run)', async () => {
+    const first = await cluster.call('ssh_cut_idempotent', {}, 500);
+    await cluster.waitFor('the command to start on the host', () => (cluster.runs('cut-idempotent') === 1 ? true : null));
+    cluster.proxy.cutAll();
+
+    const final = await settled(first.execution_id);
+    expect(final.state).toBe('completed_result_not_delivered');
+    const events = await cluster.events(first.execution_id);
+    expect(events.filter((e) => e.type === 'DispatchStarted')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'OutcomeSettled')?.data).toMatchObject({ settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('marker') });
+    expect(cluster.runs('cut-idempotent')).toBe(1);
+  });
+
   it('a host key that does not match refuses the dispatch before any command is sent (0 runs)', async () => {
     const answer = await cluster.call('ssh_wrong_key', {}, 10_000);
     expect(answer.state).toBe('failed');
     const refusal = (await cluster.events(answer.execution_id)).find((e) => e.type === 'DispatchFailedBeforeSend');
     expect(refusal?.data).toMatchObject({ retryable: false, reason: expect.stringContaining('host key mismatch') });
     expect(cluster.runs('wrong-key')).toBe(0);
+  });
+
+  it('a marker directory other users can write (chmod 777) refuses the dispatch before the command runs (0 runs)', async () => {
+    const markerDir = join(cluster.sshd.dir, 'shared-markers');
+    mkdirSync(markerDir);
+    chmodSync(markerDir, 0o777);
+    const answer = await cluster.call('ssh_unsafe_dir', {}, 10_000);
+    expect(answer.state).toBe('failed');
+    const refusal = (await cluster.events(answer.execution_id)).find((e) => e.type === 'DispatchFailedBeforeSend');
+    expect(refusal?.data).toMatchObject({ retryable: false, reason: expect.stringContaining(`marker_dir_unsafe: the marker directory ${markerDir}`) });
+    expect(refusal?.data['reason']).toContain(`chmod go-w ${markerDir}`);
+    expect(cluster.runs('unsafe-dir')).toBe(0);
   });
 
   it('the dispatcher is killed mid-command: the reconciler settles it from the marker (1 run)', async () => {

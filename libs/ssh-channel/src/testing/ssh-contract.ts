@@ -14,6 +14,8 @@ export interface SshContractOptions {
   readonly timeout?: string;
   readonly maxOutputBytes?: number;
   readonly markers?: boolean;
+  /** Defaults to `<server dir>/markers`. */
+  readonly markerDir?: string;
   /** Defaults to the server's own key; give another to test a mismatch. */
   readonly hostKey?: string;
   /** Pin through a known_hosts line instead of host_key. */
@@ -37,7 +39,7 @@ export function sshToolEntry(sshd: SshEndpoint, options: SshContractOptions): Re
       user: sshd.user,
       ...(options.knownHosts ? { known_hosts: options.knownHosts } : { host_key: options.hostKey ?? sshd.hostKey }),
       argv: options.argv,
-      marker_dir: `${sshd.dir}/markers`,
+      marker_dir: options.markerDir ?? `${sshd.dir}/markers`,
       ...(options.allowDashArguments ? { allow_dash_arguments: options.allowDashArguments } : {}),
       ...(options.timeout ? { timeout: options.timeout } : {}),
       ...(options.maxOutputBytes ? { max_output_bytes: options.maxOutputBytes } : {}),
