@@ -37,7 +37,14 @@ export async function startOperators(): Promise<Operators> {
     { id: 'agent:ops', key: AGENT_KEY, tools: '*' },
     { id: 'agent:supervised', key: SUPERVISED_KEY, tools: '*', sessionGrant: 'human' },
   ], db.url, nats.url);
-  const env = fixture.env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000', ONCEPORT_RECONCILE_SWEEP_MS: '300', ONCEPORT_APPROVAL_SWEEP_MS: '200' });
+  // One dispatch at a time: the vault scenario queues a call, authorized, behind a dispatch the target holds.
+  const env = fixture.env({
+    ...SECRETS,
+    ONCEPORT_ANSWER_WAIT_MS: '8000',
+    ONCEPORT_RECONCILE_SWEEP_MS: '300',
+    ONCEPORT_APPROVAL_SWEEP_MS: '200',
+    ONCEPORT_DISPATCH_CONCURRENCY: '1',
+  });
   const [authorization, dispatcher, reconciler] = await Promise.all([
     startAppProcess('authorization', env),
     startAppProcess('dispatcher', env),
@@ -108,6 +115,15 @@ export function admin(ops: Operators, method: 'GET' | 'POST', path: string, body
 export async function eventCount(ops: Operators, executionId: string, type: string): Promise<number> {
   const result = await ops.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE stream_id = $1 AND event_type = $2', [`execution-${executionId}`, type]);
   return Number(result.rows[0]?.n);
+}
+
+/** The execution an agent's call with these arguments became, once intake accepted it; null before. */
+export async function executionWithArgument(ops: Operators, name: string, value: string): Promise<string | null> {
+  const result = await ops.db.pool.query<{ stream_id: string }>(
+    `SELECT stream_id FROM onceport.events WHERE event_type = 'ExecutionAccepted' AND data->'arguments'->>$1 = $2`,
+    [name, value],
+  );
+  return result.rows[0]?.stream_id.replace(/^execution-/, '') ?? null;
 }
 
 export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {

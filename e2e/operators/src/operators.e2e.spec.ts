@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Operators, SECRETS, SUPERVISED_KEY, admin, agentCall, agentStatus, eventCount, issueAgentProcess, startOperators, until } from './operators-harness';
+import { type Operators, SECRETS, SUPERVISED_KEY, admin, agentCall, agentStatus, eventCount, executionWithArgument, issueAgentProcess, startOperators, until } from './operators-harness';
 
 /**
  * Issue #5 against the real apps: intake, authorization, dispatcher and reconciler as separate
@@ -83,24 +83,38 @@ describe('operators: approvals, vault and revert (four processes, JetStream, Pos
     expect(charges('cus_two')).toBe(0);
   });
 
-  it('3. vault lock: new calls are denied, a pending approval cannot be granted, and an execution already dispatched still completes', async () => {
-    ops.target.setBehavior({ route: 'deployments', delay_ms: 2_500, times: 1 });
-    const inFlight = agentCall(ops, 'create_deployment', { project: 'vault-inflight', environment: 'staging', version: '1.0.0' });
+  it('3. vault lock: calls not yet sent are denied (a new one, and one authorized but queued behind a held dispatch), a pending approval cannot be granted, and an execution already dispatched still completes', async () => {
+    const deploy = (project: string) => ({ project, environment: 'staging', version: '1.0.0' });
+    const LOCKED = 'The vault is locked: incident 5 (by ops:test-admin). Every call is denied until an operator unlocks it.';
+    // The target holds the first deployment; the dispatcher (one dispatch at a time) is busy with it.
+    ops.target.setBehavior({ route: 'deployments', delay_ms: 8_000, times: 1 });
+    const inFlight = agentCall(ops, 'create_deployment', deploy('vault-inflight'));
     await until(async () => deployments('vault-inflight'), (n) => n === 1, 15_000);
+    // A second call is authorized and waits for the dispatcher: not sent yet when the vault is locked.
+    const queuedCall = agentCall(ops, 'create_deployment', deploy('vault-queued'));
+    const queuedId = (await until(() => executionWithArgument(ops, 'project', 'vault-queued'), (id) => id !== null, 15_000)) ?? 'none';
+    expect(await until(() => eventCount(ops, queuedId, 'ExecutionAuthorized'), (n) => n === 1, 15_000)).toBe(1);
     const waiting = await agentCall(ops, 'charge_payment', charge('cus_vault'));
     const approvalId = `apr_${String(waiting.body['execution_id']).slice(4)}`;
 
+    expect(await eventCount(ops, queuedId, 'DispatchStarted')).toBe(0);
     expect(await admin(ops, 'POST', '/vault/lock', { reason: 'incident 5' })).toMatchObject({ status: 200, body: { status: 'locked' } });
     try {
-      expect(await agentCall(ops, 'create_deployment', { project: 'vault-new', environment: 'staging', version: '1.0.0' })).toMatchObject({ body: { state: 'denied', denial: { code: 'vault_locked' } } });
-      expect(await admin(ops, 'POST', `/approvals/${approvalId}/grant`, { reason: 'go' })).toMatchObject({ status: 409, body: { code: 'vault_locked' } });
+      expect(await agentCall(ops, 'create_deployment', deploy('vault-new'))).toMatchObject({ body: { state: 'denied', denial: { code: 'vault_locked', reason: LOCKED } } });
+      expect(await admin(ops, 'POST', `/approvals/${approvalId}/grant`, { reason: 'go' })).toMatchObject({ status: 409, body: { code: 'vault_locked', detail: expect.stringContaining(LOCKED) } });
       const dispatched = await inFlight;
       const settled = await until(() => agentStatus(ops, String(dispatched.body['execution_id'])), (r) => finished(r.body['state']));
       expect(settled.body).toMatchObject({ state: expect.stringMatching(/^completed/), target_status: 201 });
+      // The queued call reaches the dispatcher after the lock: denied by it, never sent.
+      const held = await until(() => agentStatus(ops, queuedId), (r) => finished(r.body['state']));
+      expect(held.body).toMatchObject({ state: 'denied', denial: { code: 'vault_locked', reason: LOCKED } });
+      expect((await queuedCall).body).toMatchObject({ execution_id: queuedId });
+      expect(await eventCount(ops, queuedId, 'DispatchStarted')).toBe(0);
     } finally {
       await admin(ops, 'POST', '/vault/unlock', { reason: 'incident over' });
     }
     expect(deployments('vault-inflight')).toBe(1);
+    expect(deployments('vault-queued')).toBe(0);
     expect(deployments('vault-new')).toBe(0);
     expect(charges('cus_vault')).toBe(0);
     expect(await admin(ops, 'POST', `/approvals/${approvalId}/reject`, { reason: 'incident cleanup' })).toMatchObject({ status: 200 });
