@@ -121,6 +121,24 @@ describe('compiled services run with plain node and production dependencies only
     }
   });
 
+  it("ONCEPORT_MIGRATE_ONLY=true for intake also creates intake's own tables (MCP sessions, REST agent processes)", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await fresh.pool.query('DROP SCHEMA onceport CASCADE');
+      const env = containerEnv({ ...fixture.env({ DATABASE_URL: fresh.url, NATS_URL: 'nats://127.0.0.1:9' }), ONCEPORT_MIGRATE_ONLY: 'true' });
+      const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(process.execPath, ['--preserve-symlinks', join(root, 'dist/intake/main.js')], { env, timeout: 30_000 }, (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+        ),
+      );
+      expect(result).toEqual({ code: 0, stderr: '' });
+      const migrations = await fresh.pool.query<{ id: string }>('SELECT id FROM onceport.schema_migrations ORDER BY id');
+      expect(migrations.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['001-event-store', '200-mcp-sessions', '201-rest-agent-processes']));
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('refuses an app that does not exist, naming the ones that do', async () => {
     const result = await buildApps(['nope'], join(root, 'dist'));
     expect(result.code).toBe(1);

@@ -1,4 +1,4 @@
-export { IntakeModule } from './intake.module';
+export { IntakeModule, intakeMigrations } from './intake.module';
 export { type IntakeEnv, intakeEnvShape } from './intake.config';
 export type { AgentAnswer } from './answer/agent-answer';
 export { mcpTablesMigration } from './mcp/mcp-tables.migration';

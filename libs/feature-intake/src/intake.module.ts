@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module } from '@nestjs/common';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
-import { runMigrations } from '@onceport/event-store';
+import { type Migration, runMigrations } from '@onceport/event-store';
 import { type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import { ExecutionWatcher } from './await-outcome/execution-watcher';
 import { CallToolService } from './call-tool/call-tool.service';
@@ -15,6 +15,9 @@ import { RestAgentProcesses } from './rest/agent-processes';
 import { restAgentProcessesMigration } from './rest/agent-processes.migration';
 import { ExecutionsController } from './rest/executions.controller';
 
+/** Intake's own tables (MCP sessions and stream events, issued REST agent processes). */
+export const intakeMigrations: readonly Migration[] = [mcpTablesMigration, restAgentProcessesMigration];
+
 @Injectable()
 class IntakeLifecycle implements BeforeApplicationShutdown {
   constructor(@Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher) {}
@@ -28,7 +31,7 @@ class IntakeLifecycle implements BeforeApplicationShutdown {
 @Module({})
 export class IntakeModule {
   static async forRoot(runtime: OnceportRuntime, env: IntakeEnv, contractsDir: string): Promise<DynamicModule> {
-    await runMigrations(runtime.pool, [...allMigrations, mcpTablesMigration, restAgentProcessesMigration]);
+    await runMigrations(runtime.pool, [...allMigrations, ...intakeMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
     const deps: IntakeDependencies = {
       runtime,

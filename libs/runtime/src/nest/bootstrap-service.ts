@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ActorsFileError, loadEnvConfig } from '@onceport/config';
+import type { Migration } from '@onceport/event-store';
 import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
 import { createPool, migrate } from '../database';
@@ -14,6 +15,8 @@ export interface ServiceDefinition<Shape extends z.ZodRawShape> {
   readonly defaultPort: number;
   /** The service's own variables, validated together with the runtime's. */
   readonly envShape: Shape;
+  /** Tables only this service uses, applied by the migrate-only init step as well as at start. */
+  readonly migrations?: readonly Migration[];
   readonly module: (runtime: OnceportRuntime, env: z.output<z.ZodObject<Shape>>, base: RuntimeEnv) => DynamicModule | Promise<DynamicModule>;
 }
 
@@ -58,7 +61,7 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   if (process.env['ONCEPORT_MIGRATE_ONLY'] === 'true') {
     // A Kubernetes init container or Job: the schema step alone (no NATS, no HTTP), then exit 0.
     const pool = createPool(env.DATABASE_URL, 2);
-    const applied = await migrate(pool);
+    const applied = await migrate(pool, definition.migrations ?? []);
     await pool.end();
     process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'migrated', applied })}\n`);
     process.exit(0);
