@@ -2,6 +2,7 @@ import { DatabaseError } from 'pg';
 import type { AppendResult, NewEvent, StoredEvent } from './event';
 import { DuplicateEventError, WrongExpectedVersionError } from './errors';
 import type { AppendOptions, EventStore, ReadAllOptions } from './event-store.port';
+import { markAppended, notifyAppended } from './appended-notice';
 import { contentHash } from './hash-chain';
 import { type ClientPool, type Queryable, inTransaction } from './queryable';
 import { STORED_EVENT_COLUMNS, rowToStoredEvent, type StoredEventRow } from './stored-event-row';
@@ -29,7 +30,7 @@ export class PostgresEventStore implements EventStore {
     if (options.expectedVersion !== 'any') {
       const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
       if (!Number.isInteger(expected) || expected < 0) throw new RangeError(`append to ${streamId}: bad expected version ${expected}`);
-      return this.insert(db, streamId, events, expected);
+      return this.notifying(options.tx, () => this.insert(db, streamId, events, expected));
     }
     // Appends "wherever the stream ends" take turns on a per-stream advisory lock: optimistic
     // retries would make a herd of fifty writers cost seconds of failed inserts.
@@ -38,9 +39,20 @@ export class PostgresEventStore implements EventStore {
       const current = await tx.query<{ version: number }>(CURRENT_VERSION, [streamId]);
       return this.insert(tx, streamId, events, current.rows[0]?.version ?? 0);
     };
-    if (options.tx) return appendAtEnd(options.tx);
-    if (!isClientPool(this.db)) return appendAtEnd(this.db);
-    return inTransaction(this.db, appendAtEnd);
+    if (options.tx) return this.notifying(options.tx, () => appendAtEnd(options.tx as Queryable));
+    if (!isClientPool(this.db)) return this.notifying(undefined, () => appendAtEnd(this.db));
+    return this.notifying(undefined, () => inTransaction(this.db as ClientPool, appendAtEnd));
+  }
+
+  /**
+   * Readers are woken after the commit, never from inside it (see notifyAppended): in the caller's
+   * transaction, by `inTransaction` once it commits; otherwise right after this append committed.
+   */
+  private async notifying(tx: Queryable | undefined, append: () => Promise<AppendResult>): Promise<AppendResult> {
+    const result = await append();
+    if (tx) markAppended(tx);
+    else await notifyAppended(this.db).catch((error: unknown) => void error); // committed; readers poll
+    return result;
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {

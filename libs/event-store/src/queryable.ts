@@ -1,4 +1,5 @@
 import type { QueryResult, QueryResultRow } from 'pg';
+import { notifyAppended, takeAppended } from './appended-notice';
 
 /** Anything that runs a query: a pool, or a client inside a transaction. */
 export interface Queryable {
@@ -18,8 +19,10 @@ export async function inTransaction<T>(pool: ClientPool, work: (tx: Queryable) =
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
+    if (takeAppended(client)) await wakeReaders(client);
     return result;
   } catch (error) {
+    takeAppended(client);
     try {
       await client.query('ROLLBACK');
     } catch (rollbackError) {
@@ -30,5 +33,14 @@ export async function inTransaction<T>(pool: ClientPool, work: (tx: Queryable) =
     throw error;
   } finally {
     client.release(broken);
+  }
+}
+
+/** The commit stands whatever happens here: a lost wakeup only delays readers until their poll. */
+async function wakeReaders(client: Queryable): Promise<void> {
+  try {
+    await notifyAppended(client);
+  } catch (error) {
+    void error; // committed already; readers poll
   }
 }
