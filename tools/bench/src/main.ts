@@ -19,6 +19,10 @@ async function main(): Promise<void> {
   log(`written: tools/bench/reports/${options.outName}.md and .json`);
 }
 
+// Ctrl-C or a kill: exit through process.exit so fault-kit's exit hooks stop the private PostgreSQL
+// cluster and nats-server instead of leaving them running.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 main().then(
   () => process.exit(0),
   (error: unknown) => {
