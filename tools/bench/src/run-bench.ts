@@ -71,17 +71,7 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
   const profile = intakeProfile(profileDir);
   const growth: GrowthLevel[] = [];
   let growthError: string | null = null;
-  if (template) {
-    log(`growth: levels ${options.growthLevels.join(', ')}`);
-    try {
-      await growthScenario(template, { levels: options.growthLevels, rounds: options.growthRounds, samplesPerRound: options.growthSamples, budgetMs: options.growthBudgetMs, log, serverUrl: postgres.url, onLevel: (level) => growth.push(level) });
-    } catch (error) {
-      // Keep what the other scenarios (and the levels done) measured; say what broke.
-      growthError = error instanceof Error ? error.message : String(error);
-      log(`growth failed: ${growthError}`);
-    }
-  }
-  const report: BenchReport = {
+  const report = (): BenchReport => ({
     startedAt,
     finishedAt: new Date().toISOString(),
     mode: options.mode,
@@ -92,9 +82,33 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     growth,
     growthError,
     profile,
-  };
-  writeReport(report, options.outName);
-  return report;
+  });
+  // Written now and after each growth level: a long run stopped late still leaves its figures.
+  writeReport(report(), options.outName);
+  if (template) {
+    log(`growth: levels ${options.growthLevels.join(', ')}`);
+    try {
+      await growthScenario(template, {
+        levels: options.growthLevels,
+        rounds: options.growthRounds,
+        samplesPerRound: options.growthSamples,
+        budgetMs: options.growthBudgetMs,
+        log,
+        serverUrl: postgres.url,
+        onLevel: (level) => {
+          growth.push(level);
+          writeReport(report(), options.outName);
+        },
+      });
+    } catch (error) {
+      // Keep what the other scenarios (and the levels done) measured; say what broke.
+      growthError = error instanceof Error ? error.message : String(error);
+      log(`growth failed: ${growthError}`);
+    }
+  }
+  const final = report();
+  writeReport(final, options.outName);
+  return final;
 }
 
 function intakeProfile(dir: string): ProfileSummary | null {
