@@ -25,6 +25,29 @@ describe('ExecutionRepository (real PostgreSQL)', () => {
     expect(loaded.events.map((e) => e.metadata.correlationId)).toEqual([EXECUTION_ID, EXECUTION_ID]);
   });
 
+  it("reads only what is new since its last fold, and sees what another process's repository appended", async () => {
+    const store = new PostgresEventStore(db.pool);
+    const reads: number[] = [];
+    const readStream = store.readStream.bind(store);
+    store.readStream = (streamId: string, fromVersion?: number) => {
+      reads.push(fromVersion ?? 1);
+      return readStream(streamId, fromVersion);
+    };
+    const watching = new ExecutionRepository(store);
+    expect((await watching.load(EXECUTION_ID)).version).toBe(2);
+
+    const elsewhere = new ExecutionRepository(new PostgresEventStore(db.pool));
+    await elsewhere.handle(EXECUTION_ID, (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-1', leaseMs: 30_000 }, metadata: { now } }), context);
+    const after = await watching.load(EXECUTION_ID);
+    expect(after.state.status).toBe('dispatched');
+    expect(after.version).toBe(3);
+    expect(after.events.map((e) => e.type)).toEqual(['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted']);
+    expect(await watching.load(EXECUTION_ID)).toEqual(after);
+    expect(reads).toEqual([1, 3, 4]);
+    // A fresh fold from the whole stream agrees with the incremental one.
+    expect(await new ExecutionRepository(new PostgresEventStore(db.pool)).load(EXECUTION_ID)).toEqual(after);
+  });
+
   it('lets exactly one of ten concurrent dispatchers start the dispatch; the others are refused by the decider', async () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>

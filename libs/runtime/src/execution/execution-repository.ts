@@ -33,17 +33,41 @@ const CONFLICT_RETRIES = 50;
  * never both act on one state (two dispatchers can't both start a dispatch).
  */
 export class ExecutionRepository {
+  /**
+   * Executions folded lately, newest use last. Committed events never change and a stream's visible
+   * versions have no gaps, so a cached fold plus the events after its version is the whole stream:
+   * a load reads only what is new. (A thousand callers attached to one execution each re-read it;
+   * folding the whole stream every time made that herd quadratic.)
+   */
+  private readonly folded = new Map<string, LoadedExecution>();
+
   constructor(
     private readonly store: EventStore,
     private readonly clock: () => Date = () => new Date(),
+    private readonly cacheSize = 2_000,
   ) {}
 
   async load(executionId: string): Promise<LoadedExecution> {
-    const stored = await this.store.readStream(executionStreamId(executionId));
-    const events = stored.map(fromStoredEvent);
-    let state: ExecutionState = initialState();
-    for (const event of events) state = evolve(state, event);
-    return { state, version: stored.length, events };
+    const cached = this.folded.get(executionId);
+    const known = cached ?? { state: initialState(), version: 0, events: [] };
+    const stored = await this.store.readStream(executionStreamId(executionId), known.version + 1);
+    if (stored.length === 0 && cached) return cached;
+    const newer = stored.map(fromStoredEvent);
+    let state: ExecutionState = known.state;
+    for (const event of newer) state = evolve(state, event);
+    const loaded: LoadedExecution = { state, version: known.version + stored.length, events: newer.length === 0 ? known.events : [...known.events, ...newer] };
+    if (loaded.version > 0) this.remember(executionId, loaded);
+    return loaded;
+  }
+
+  private remember(executionId: string, loaded: LoadedExecution): void {
+    if (this.cacheSize <= 0) return;
+    const current = this.folded.get(executionId);
+    // Concurrent loads may finish out of order: never replace a fold with an older one.
+    if (current && current.version > loaded.version) return;
+    this.folded.delete(executionId);
+    this.folded.set(executionId, loaded);
+    if (this.folded.size > this.cacheSize) this.folded.delete(this.folded.keys().next().value as string);
   }
 
   /**
