@@ -18,7 +18,12 @@ export interface HashedContent {
 }
 
 export function contentHash(event: HashedContent): Buffer {
-  const canonical = canonicalJsonForHash({
+  return createHash('sha256').update(hashedContentJson(event)).digest();
+}
+
+/** The canonical text the content hash is taken over (bulk loaders template it). */
+export function hashedContentJson(event: HashedContent): string {
+  return canonicalJsonForHash({
     eventId: event.eventId,
     streamId: event.streamId,
     streamVersion: event.streamVersion,
@@ -28,7 +33,6 @@ export function contentHash(event: HashedContent): Buffer {
     metadata: event.metadata,
     recordedAt: event.recordedAt.toISOString(),
   });
-  return createHash('sha256').update(canonical).digest();
 }
 
 /** Mirrors the database trigger: chain = sha256(previous chain hash ‖ content hash). */

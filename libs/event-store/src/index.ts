@@ -5,7 +5,7 @@ export { EVENT_STORE, type AppendOptions, type EventStore, type ReadAllOptions }
 export { PostgresEventStore } from './postgres-event-store';
 export { inTransaction, type ClientPool, type Queryable } from './queryable';
 export { eventStoreMigrations, runMigrations, type Migration } from './migrations';
-export { GENESIS_HASH, chainHash, contentHash } from './hash-chain';
+export { GENESIS_HASH, chainHash, contentHash, hashedContentJson } from './hash-chain';
 export { canonicalJsonForHash } from './canonical-json';
 export * from './audit';
 export { CHECKPOINT_START, CheckpointMovedError, type Checkpoint, loadCheckpoint, overwriteCheckpoint, saveCheckpoint, resetCheckpoint } from './subscription/checkpoint';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { GENESIS_HASH, type StoredEvent, canonicalJsonForHash } from '@onceport/event-store';
+import { GENESIS_HASH, type StoredEvent, hashedContentJson } from '@onceport/event-store';
 import { newExecutionId } from '@onceport/domain';
 import type { Pool, PoolClient } from 'pg';
 import type { ExecutionTemplate } from './template';
@@ -62,16 +62,7 @@ export async function seedExecutions(pool: Pool, template: ExecutionTemplate, ex
 }
 
 function templateEvent(event: StoredEvent): TemplateEvent {
-  const canonical = canonicalJsonForHash({
-    eventId: event.eventId,
-    streamId: event.streamId,
-    streamVersion: event.streamVersion,
-    type: event.type,
-    schemaVersion: event.schemaVersion,
-    data: event.data,
-    metadata: event.metadata,
-    recordedAt: event.recordedAt.toISOString(),
-  });
+  const canonical = hashedContentJson(event);
   return { event, streamId: event.streamId, dataText: JSON.stringify(event.data), metadataText: JSON.stringify(event.metadata), canonical };
 }
 
