@@ -1,6 +1,6 @@
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type GatewayFixture, startAppProcess, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
 /** Secrets for the demo contracts' credential refs: the approver's view must never show them. */
@@ -45,12 +45,7 @@ export async function startOperators(): Promise<Operators> {
     ONCEPORT_APPROVAL_SWEEP_MS: '200',
     ONCEPORT_DISPATCH_CONCURRENCY: '1',
   });
-  const [authorization, dispatcher, reconciler] = await Promise.all([
-    startAppProcess('authorization', env),
-    startAppProcess('dispatcher', env),
-    startAppProcess('reconciler', env),
-  ]);
-  const intake = await startAppProcess('intake', env);
+  const { intake, authorization, dispatcher, reconciler } = await startGatewayProcesses(env);
   const operators: Operators = {
     db,
     nats,
@@ -65,6 +60,7 @@ export async function startOperators(): Promise<Operators> {
       operators.authorization = await startAppProcess('authorization', { ...env, ...extra });
     },
     async stop() {
+      // authorization may have been restarted: stop the one running now.
       await Promise.all([intake.stop(), operators.authorization.stop(), dispatcher.stop(), reconciler.stop()]);
       await Promise.all([target.stop(), nats.stop()]);
       await db.drop();

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type GatewayFixture, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
 /** Secrets configured for the demo contracts' credential refs; scenario 8 looks for leaks of these. */
@@ -53,25 +53,16 @@ export async function startPipeline(): Promise<Pipeline> {
     ONCEPORT_PROBE_BACKOFF_MS: '100',
     ONCEPORT_PROBE_MAX: '2',
   });
-  // The consumers first: intake's calls should find them consuming.
-  const [authorization, dispatcher, reconciler] = await Promise.all([
-    startAppProcess('authorization', env),
-    startAppProcess('dispatcher', env),
-    startAppProcess('reconciler', env),
-  ]);
-  const intake = await startAppProcess('intake', env);
+  const services = await startGatewayProcesses(env);
   return {
     db,
     nats,
     target,
     fixture,
-    intake,
-    authorization,
-    dispatcher,
-    reconciler,
+    ...services,
     traceFile,
     async stop() {
-      await Promise.all([intake.stop(), authorization.stop(), dispatcher.stop(), reconciler.stop()]);
+      await services.stop();
       await Promise.all([target.stop(), nats.stop()]);
       await db.drop();
     },

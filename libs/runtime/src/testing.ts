@@ -1,2 +1,3 @@
 export { type AppProcess, startAppProcess } from './testing/app-process';
 export { type FixtureActor, type GatewayFixture, writeGatewayFixture } from './testing/gateway-fixture';
+export { type GatewayProcesses, startGatewayProcesses } from './testing/gateway-processes';
