@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type GatewayFixture, startAppProcess, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
 /** Secrets configured for the demo contracts' credential refs; scenario 8 looks for leaks of these. */
@@ -125,4 +125,38 @@ export async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolea
     if (ok(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Authorization and dispatcher, and two intake replicas, for what must work across replicas (resume, tasks). */
+export interface TwoIntakes {
+  readonly db: TestDatabase;
+  readonly target: TestTarget;
+  readonly intake1: AppProcess;
+  readonly intake2: AppProcess;
+  stop(): Promise<void>;
+}
+
+export async function startTwoIntakes(): Promise<TwoIntakes> {
+  const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
+  const actors = [
+    { id: 'agent:a', key: KEYS.a, tools: '*' as const },
+    { id: 'agent:b', key: KEYS.b, tools: '*' as const },
+  ];
+  const env = writeGatewayFixture(target.url, actors, db.url, nats.url).env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000' });
+  const processes = await Promise.all([startAppProcess('authorization', env), startAppProcess('dispatcher', env)]);
+  // One after the other: both run the same migrations and create the same JetStream consumers.
+  const intake1 = await startAppProcess('intake', env);
+  const intake2 = await startAppProcess('intake', env);
+  processes.push(intake1, intake2);
+  return {
+    db,
+    target,
+    intake1,
+    intake2,
+    async stop() {
+      await Promise.all(processes.map((p) => p.stop()));
+      await Promise.all([target.stop(), nats.stop()]);
+      await db.drop();
+    },
+  };
 }

@@ -1,10 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
-import { type TestTarget, startTestTarget } from '@onceport/test-target';
-import { type Answer, KEYS, SECRETS, until } from './pipeline-harness';
+import { type Answer, KEYS, until, type TwoIntakes, startTwoIntakes } from './pipeline-harness';
 
 /**
  * Resumable streams across replicas (DESIGN.md §8: "answering agents with resumable SSE streams,
@@ -13,37 +9,19 @@ import { type Answer, KEYS, SECRETS, until } from './pipeline-harness';
  * one execution the call started.
  */
 describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQL)', () => {
-  let db: TestDatabase;
-  let nats: TestNatsServer;
-  let target: TestTarget;
-  let processes: AppProcess[] = [];
-  let intake1: AppProcess;
-  let intake2: AppProcess;
+  let stack: TwoIntakes;
+  let db: TwoIntakes['db'];
+  let target: TwoIntakes['target'];
+  let intake1: TwoIntakes['intake1'];
+  let intake2: TwoIntakes['intake2'];
 
   beforeAll(async () => {
-    [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
-    const fixture = writeGatewayFixture(
-      target.url,
-      [
-        { id: 'agent:a', key: KEYS.a, tools: '*' },
-        { id: 'agent:b', key: KEYS.b, tools: '*' },
-      ],
-      db.url,
-      nats.url,
-    );
-    const env = fixture.env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000' });
-    processes = await Promise.all([startAppProcess('authorization', env), startAppProcess('dispatcher', env)]);
-    // One after the other: both run the same migrations and create the same JetStream consumers.
-    intake1 = await startAppProcess('intake', env);
-    processes.push(intake1);
-    intake2 = await startAppProcess('intake', env);
-    processes.push(intake2);
+    stack = await startTwoIntakes();
+    ({ db, target, intake1, intake2 } = stack);
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await Promise.all([target?.stop(), nats?.stop()]);
-    await db?.drop();
+    await stack?.stop();
   }, 60_000);
 
   const deployments = (project: string): number => target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === project).length;

@@ -1,11 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
-import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
-import { type TestTarget, startTestTarget } from '@onceport/test-target';
-import { KEYS, SECRETS, answerOf, until } from './pipeline-harness';
+import { KEYS, answerOf, until, type TwoIntakes, startTwoIntakes } from './pipeline-harness';
 
 /**
  * The MCP tasks primitive with the official SDK client's experimental task API, against real
@@ -13,31 +9,20 @@ import { KEYS, SECRETS, answerOf, until } from './pipeline-harness';
  * fetched on intake #2, with the target reached once.
  */
 describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real processes)', () => {
-  let db: TestDatabase;
-  let nats: TestNatsServer;
-  let target: TestTarget;
-  let processes: AppProcess[] = [];
-  let intake1: AppProcess;
-  let intake2: AppProcess;
+  let stack: TwoIntakes;
+  let target: TwoIntakes['target'];
+  let intake1: TwoIntakes['intake1'];
+  let intake2: TwoIntakes['intake2'];
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
-    const fixture = writeGatewayFixture(target.url, [{ id: 'agent:a', key: KEYS.a, tools: '*' }], db.url, nats.url);
-    const env = fixture.env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000' });
-    processes = await Promise.all([startAppProcess('authorization', env), startAppProcess('dispatcher', env)]);
-    // One after the other: both run the same migrations and create the same JetStream consumers.
-    intake1 = await startAppProcess('intake', env);
-    processes.push(intake1);
-    intake2 = await startAppProcess('intake', env);
-    processes.push(intake2);
+    stack = await startTwoIntakes();
+    ({ target, intake1, intake2 } = stack);
   }, 180_000);
 
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await Promise.all(processes.map((p) => p.stop()));
-    await Promise.all([target?.stop(), nats?.stop()]);
-    await db?.drop();
+    await stack?.stop();
   }, 60_000);
 
   async function connect(url: string): Promise<Client> {
