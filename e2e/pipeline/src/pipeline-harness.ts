@@ -54,6 +54,7 @@ export async function startPipeline(): Promise<Pipeline> {
     ONCEPORT_PROBE_MAX: '2',
   });
   const services = await startGatewayProcesses(env);
+  noTargetDedupe(target);
   return {
     db,
     nats,
@@ -67,6 +68,14 @@ export async function startPipeline(): Promise<Pipeline> {
       await db.drop();
     },
   };
+}
+
+/**
+ * The demo contracts send the execution id as Idempotency-Key; a target honouring it would hide a
+ * second dispatch of one execution. Off, every send the gateway makes shows as one more effect.
+ */
+function noTargetDedupe(target: TestTarget): void {
+  target.setBehavior({ honour_idempotency: false });
 }
 
 export async function mcpClient(pipeline: Pipeline, key: string): Promise<Client> {
@@ -110,6 +119,25 @@ export async function executionCount(pipeline: Pipeline): Promise<number> {
   return Number(result.rows[0]?.n);
 }
 
+/** Stored events whose data holds `text` (e.g. a project name only one call used). */
+export async function eventsMentioning(pipeline: { db: TestDatabase }, text: string): Promise<number> {
+  const result = await pipeline.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE data::text LIKE $1', [`%${text}%`]);
+  return Number(result.rows[0]?.n);
+}
+
+/** The execution's event types in stream order, read from the event store itself (not through intake). */
+export async function storedEventTypes(pipeline: { db: TestDatabase }, executionId: string): Promise<string[]> {
+  const result = await pipeline.db.pool.query<{ event_type: string }>(
+    'SELECT event_type FROM onceport.events WHERE stream_id = $1 ORDER BY stream_version',
+    [`execution-${executionId}`],
+  );
+  return result.rows.map((row) => row.event_type);
+}
+
+export async function dispatchStartedCount(pipeline: { db: TestDatabase }, executionId: string): Promise<number> {
+  return (await storedEventTypes(pipeline, executionId)).filter((type) => type === 'DispatchStarted').length;
+}
+
 export function spans(pipeline: Pipeline): { traceId: string; name: string; service: string; attributes: Record<string, unknown> }[] {
   try {
     return readFileSync(pipeline.traceFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
@@ -143,6 +171,7 @@ export async function startTwoIntakes(): Promise<TwoIntakes> {
     { id: 'agent:b', key: KEYS.b, tools: '*' as const },
   ];
   const env = writeGatewayFixture(target.url, actors, db.url, nats.url).env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000' });
+  noTargetDedupe(target);
   const processes = await Promise.all([startAppProcess('authorization', env), startAppProcess('dispatcher', env)]);
   // One after the other: both run the same migrations and create the same JetStream consumers.
   const intake1 = await startAppProcess('intake', env);

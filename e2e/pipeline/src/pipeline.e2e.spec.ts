@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { type Answer, KEYS, SECRETS, type Pipeline, answerOf, executionCount, mcpClient, rest, spans, startPipeline, timeline, until } from './pipeline-harness';
+import { createHash, randomUUID } from 'node:crypto';
+import { type Answer, KEYS, SECRETS, type Pipeline, answerOf, dispatchStartedCount, eventsMentioning, executionCount, mcpClient, rest, spans, startPipeline, timeline, until } from './pipeline-harness';
+import { DispatcherInput, authorizedMessage } from './redelivery';
 
 /**
  * The product's first path, end to end: intake, authorization and dispatcher as separate processes
@@ -58,6 +57,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const events = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('ResultDelivered'));
     expect(events).toContain('RetryAttached');
     expect(events.filter((t) => t === 'ResultDelivered')).toHaveLength(1);
+    expect(await dispatchStartedCount(pipeline, answer.execution_id)).toBe(1);
     await Promise.all([first.close(), second.close()]);
   });
 
@@ -98,25 +98,38 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const events = await timeline(pipeline, answers[0]!.execution_id, KEYS.a);
     expect(events.filter((t) => t === 'ExecutionAccepted')).toHaveLength(1);
     expect(events.filter((t) => t === 'RetryAttached')).toHaveLength(49);
+    expect(await dispatchStartedCount(pipeline, answers[0]!.execution_id)).toBe(1);
     await Promise.all(clients.map((c) => c.close()));
   });
 
   it('5. the target accepts then resets: "outcome unknown", never "failed"; a retry is not re-sent; the reconciler settles it by probe; 1 effect', async () => {
     pipeline.target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
+    // The probe is held (past its 15 s timeout) so the reconciler cannot settle the call while the
+    // agent is being told about it: what the agent sees is the unknown outcome itself.
+    pipeline.target.setBehavior({ route: 'deployments.status', delay_ms: 60_000 });
     const client = await mcpClient(pipeline, KEYS.a);
-    const answer = answerOf(await client.callTool(deploy('five')));
-    expect(answer.state).not.toBe('failed');
-    expect(['dispatched_unknown', 'completed_result_not_delivered']).toContain(answer.state);
-    if (answer.state === 'dispatched_unknown') expect(answer.next_step).toMatch(/do not call again/);
-    const retry = answerOf(await client.callTool(deploy('five')));
-    expect(retry).toMatchObject({ execution_id: answer.execution_id, attached: true });
-    // The probe finds the deployment under the execution id: completed, without sending it again.
-    const settled = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('OutcomeSettled'));
-    expect(settled).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
-    const status = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
-    expect(status.state).toMatch(/^completed/);
-    expect(deployments('five')).toBe(1);
-    await client.close();
+    try {
+      const answer = answerOf(await client.callTool(deploy('five')));
+      expect(answer.state).toBe('dispatched_unknown');
+      expect(answer.next_step).toMatch(/do not call again/i);
+      const retry = answerOf(await client.callTool(deploy('five')));
+      expect(retry).toMatchObject({ execution_id: answer.execution_id, attached: true, state: 'dispatched_unknown' });
+      expect(retry.next_step).toMatch(/do not call again/i);
+      expect(await dispatchStartedCount(pipeline, answer.execution_id)).toBe(1);
+      expect(deployments('five')).toBeLessThanOrEqual(1);
+
+      // Released, the next probe finds the deployment under the execution id: completed, not sent again.
+      pipeline.target.setBehavior({ route: 'deployments.status', normal: true });
+      const settled = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('OutcomeSettled'), 60_000);
+      expect(settled).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
+      const status = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
+      expect(status.state).toMatch(/^completed/);
+      expect(deployments('five')).toBe(1);
+      expect(await dispatchStartedCount(pipeline, answer.execution_id)).toBe(1);
+    } finally {
+      pipeline.target.setBehavior({ route: 'deployments.status', normal: true });
+      await client.close();
+    }
   });
 
   it('5b. probes that cannot tell end in needs_review; an operator resolves it through the admin API and the agent sees it', async () => {
@@ -147,23 +160,49 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   });
 
   it('6. a JetStream message delivered twice to the dispatcher: 1 effect', async () => {
+    // The target holds its answer, so the redeliveries below reach the dispatcher while the first
+    // dispatch is still in flight (the inbox records an event only after its handler finished).
+    pipeline.target.setBehavior({ route: 'deployments', delay_ms: 5000, times: 1 });
     const client = await mcpClient(pipeline, KEYS.a);
-    const answer = answerOf(await client.callTool(deploy('six')));
-    expect(deployments('six')).toBe(1);
-    const authorized = await pipeline.db.pool.query(
-      `SELECT event_id, event_type, schema_version, data, metadata, stream_id, stream_version, global_position::text AS position
-       FROM onceport.events WHERE stream_id = $1 AND event_type = 'ExecutionAuthorized'`,
-      [`execution-${answer.execution_id}`],
-    );
-    const row = authorized.rows[0];
-    const nc = await connect({ servers: pipeline.nats.url });
-    const wire = { type: row.event_type, schemaVersion: row.schema_version, data: row.data, metadata: { ...row.metadata, eventId: row.event_id }, stream: { id: row.stream_id, version: row.stream_version, position: row.position } };
-    // A different Nats-Msg-Id gets past JetStream's dedup, as a redelivery after an ack was lost would.
-    await jetstream(nc).publish('onceport.execution.execution-authorized.v1', JSON.stringify(wire), { msgID: randomUUID() });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await nc.close();
-    expect(deployments('six')).toBe(1);
-    await client.close();
+    const input = await DispatcherInput.open(pipeline.nats.url);
+    try {
+      const pending = client.callTool(deploy('six'), undefined, { timeout: 60_000 }).then(answerOf);
+      const applied = await until(async () => pipeline.target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === 'six'), (e) => e.length > 0);
+      const executionId = applied[0]?.idempotencyKey as string;
+      const message = await authorizedMessage(pipeline.db, executionId);
+      const before = await input.consumerInfo();
+
+      // The relay's own Nats-Msg-Id (the event id): JetStream itself drops it inside its window.
+      expect((await input.publish(message, message.eventId)).duplicate).toBe(true);
+      // Stored again and handed to the consumer, as after a lost ack: the same event while in flight...
+      expect((await input.redeliver(message)).duplicate).toBe(false);
+      // ...and a different event id for the same execution, which only the execution's stream can refuse.
+      const otherEventId = randomUUID();
+      expect((await input.redeliver(message, otherEventId)).duplicate).toBe(false);
+      await until(() => input.consumerInfo(), (info) => info.delivered.consumer_seq >= before.delivered.consumer_seq + 2);
+
+      const answer = await pending;
+      expect(answer).toMatchObject({ execution_id: executionId, state: 'completed_result_not_delivered' });
+      // After completion, the same event once more: the consumer's inbox has it by now.
+      expect((await input.redeliver(message)).duplicate).toBe(false);
+
+      // Evidence, not a sleep: the consumer got all three and acked every message it holds.
+      const after = await until(() => input.consumerInfo(), (info) => info.delivered.consumer_seq >= before.delivered.consumer_seq + 3 && info.num_ack_pending === 0 && info.num_pending === 0);
+      expect(after.delivered.consumer_seq - before.delivered.consumer_seq).toBeGreaterThanOrEqual(3);
+      expect(after).toMatchObject({ num_ack_pending: 0, num_pending: 0 });
+      // Both event ids went through the dispatcher's handler (not dropped as unreadable).
+      const inbox = await pipeline.db.pool.query<{ event_id: string }>(
+        "SELECT event_id::text FROM onceport.consumer_inbox WHERE consumer = 'dispatcher' AND event_id::text = ANY($1)",
+        [[message.eventId, otherEventId]],
+      );
+      expect(inbox.rows.map((r) => r.event_id).sort()).toEqual([message.eventId, otherEventId].sort());
+
+      expect(deployments('six')).toBe(1);
+      expect(await dispatchStartedCount(pipeline, executionId)).toBe(1);
+    } finally {
+      await input.close();
+      await client.close();
+    }
   });
 
   it('7. an actor not allowed the tool, and a locked vault: denied, 0 effects, and a retry gets the same denial', async () => {
@@ -193,18 +232,30 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   });
 
   it('8. a configured secret never appears in the events table, the logs or the spans', async () => {
-    const dump = await pipeline.db.pool.query<{ t: string }>('SELECT string_agg(e::text, E"\\n") AS t FROM onceport.events e'.replace('E"\\n"', "E'\\n'"));
-    const logs = [pipeline.intake, pipeline.authorization, pipeline.dispatcher].map((p) => p.output()).join('\n');
+    // The target did receive each credential it was sent (as a digest of the header, never the value),
+    // so a leak would be there to find.
+    const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+    const deploysSent = pipeline.target.effects({ route: 'deployments' });
+    expect(deploysSent.length).toBeGreaterThan(0);
+    for (const effect of deploysSent) expect(effect.authorizationSha256).toBe(sha256(`Bearer ${SECRETS.ONCEPORT_CREDENTIAL_DEPLOY_API}`));
+    const mailsSent = pipeline.target.effects({ route: 'emails' });
+    expect(mailsSent.length).toBeGreaterThan(0);
+    for (const effect of mailsSent) expect(effect.authorizationSha256).toBe(sha256(`Bearer ${SECRETS.ONCEPORT_CREDENTIAL_MAIL_API}`));
+
+    const dump = await pipeline.db.pool.query<{ t: string }>("SELECT string_agg(e::text, E'\\n') AS t FROM onceport.events e");
+    const logs = [pipeline.intake, pipeline.authorization, pipeline.dispatcher, pipeline.reconciler].map((p) => p.output()).join('\n');
+    // The logs hold what was written while dispatching, so a secret written with it would be seen.
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs).toContain('dispatch attempt closed');
     await new Promise((resolve) => setTimeout(resolve, 500)); // spans are exported in batches
     const spanText = JSON.stringify(spans(pipeline));
     expect(spanText.length).toBeGreaterThan(100);
+    expect(dump.rows[0]?.t ?? '').toContain('DispatchStarted');
     for (const secret of Object.values(SECRETS)) {
       expect(dump.rows[0]?.t ?? '').not.toContain(secret);
       expect(logs).not.toContain(secret);
       expect(spanText).not.toContain(secret);
     }
-    // ...while the target did receive it, so the test would see a leak if there were one.
-    expect(pipeline.target.effects({ route: 'deployments' }).length).toBeGreaterThan(0);
   });
 
   it('traces: one trace per execution across intake, authorization and dispatcher', async () => {
@@ -220,6 +271,38 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   });
 
   describe('bad input gets a clear error and creates nothing', () => {
+    /** Runs `act` and shows the store did not change: no execution accepted, no event naming the call's project. */
+    const recordsNothing = async (project: string, act: () => Promise<void>): Promise<void> => {
+      const before = await executionCount(pipeline);
+      // Intake appends ExecutionAccepted before it answers a call, so counting after the answer is enough.
+      await act();
+      expect(await executionCount(pipeline)).toBe(before);
+      expect(await eventsMentioning(pipeline, project)).toBe(0);
+    };
+    const callDeploy = (project: string) => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: deploy(project) });
+    const mcpPost = (body: string, authorization: string | null) =>
+      fetch(`${pipeline.intake.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(authorization === null ? {} : { authorization }) },
+        body,
+      });
+
+    it('no key on /mcp → 401, nothing recorded', () =>
+      recordsNothing('bad-no-key', async () => {
+        expect((await mcpPost(callDeploy('bad-no-key'), null)).status).toBe(401);
+      }));
+
+    it('a wrong key on /mcp → 401, nothing recorded', () =>
+      recordsNothing('bad-wrong-key', async () => {
+        expect((await mcpPost(callDeploy('bad-wrong-key'), 'Bearer key-nobody-has-this-0000')).status).toBe(401);
+      }));
+
+    it('an oversized body on /mcp → 413, nothing recorded', () =>
+      recordsNothing('bad-huge', async () => {
+        const huge = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: deploy('bad-huge', { notes: 'n'.repeat(2 * 1024 * 1024) }) });
+        expect((await mcpPost(huge, `Bearer ${KEYS.a}`)).status).toBe(413);
+      }));
+
     const post = (body: string, headers: Record<string, string> = {}) =>
       fetch(`${pipeline.intake.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
 

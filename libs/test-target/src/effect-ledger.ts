@@ -11,6 +11,11 @@ export interface Effect {
   readonly idempotencyKey: string | null;
   /** Path parameters, e.g. `{ project: 'shop' }`. */
   readonly params: Readonly<Record<string, string>>;
+  /**
+   * SHA-256 (hex) of the Authorization header as received, null without one: a test can show the
+   * right credential was sent without the target ever keeping the secret itself.
+   */
+  readonly authorizationSha256: string | null;
   /** The parsed JSON body, the raw text when it was not JSON, null when empty. */
   readonly body: Json;
   readonly appliedAt: string;
@@ -32,13 +37,14 @@ export class EffectLedger {
   private replies = new Map<string, StoredReply>();
   private sequence = 0;
 
-  apply(route: EffectRouteName, idempotencyKey: string | null, params: Readonly<Record<string, string>>, body: Json): StoredReply {
+  apply(route: EffectRouteName, idempotencyKey: string | null, params: Readonly<Record<string, string>>, body: Json, authorizationSha256: string | null = null): StoredReply {
     this.sequence += 1;
     const effect: Effect = {
       id: `${ID_PREFIX[route]}_${String(this.sequence).padStart(4, '0')}`,
       route,
       idempotencyKey,
       params,
+      authorizationSha256,
       body,
       appliedAt: new Date().toISOString(),
     };

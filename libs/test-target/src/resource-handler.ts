@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BehaviorBook, Mode } from './behavior';
 import type { EffectLedger, Json, StoredReply } from './effect-ledger';
@@ -26,7 +27,7 @@ export function handleResource(state: TargetState, match: RouteMatch, req: Incom
     const prior = honourIdempotency ? state.ledger.replay(route.name, key) : undefined;
     // The effect is applied before the mode decides how (or whether) the answer goes out:
     // that is exactly the "happened, but the caller never heard" case the gateway must survive.
-    const reply = prior ?? state.ledger.apply(route.name, key, params, bodyValue(raw));
+    const reply = prior ?? state.ledger.apply(route.name, key, params, bodyValue(raw), authorizationDigest(req));
     deliver(state, res, mode, reply, prior ? { 'idempotent-replayed': 'true' } : {});
   } else if (route.kind === 'status') {
     const found = state.ledger.status(route.of, params['key'] ?? '');
@@ -67,6 +68,12 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name];
   if (Array.isArray(value)) return value[0] ?? null;
   return value === undefined || value === '' ? null : value;
+}
+
+/** Only a digest is kept: the raw credential must never sit in the target's memory or its control API. */
+function authorizationDigest(req: IncomingMessage): string | null {
+  const value = headerValue(req, 'authorization');
+  return value === null ? null : createHash('sha256').update(value).digest('hex');
 }
 
 function readOnlyBuild(params: Readonly<Record<string, string>>): Json {

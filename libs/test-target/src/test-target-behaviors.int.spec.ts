@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { startTestTarget, type TestTarget } from './test-target';
 import { call, post } from '../test/http';
 
@@ -24,6 +25,16 @@ describe('test target: behaviours, driven over real HTTP', () => {
     ]);
     expect((await call(`${target.url}/v1/deployments/by-key/exe_A`, 'GET')).status).toBe(200);
     expect((await call(`${target.url}/v1/deployments/by-key/exe_B`, 'GET')).status).toBe(404);
+  });
+
+  it('records a SHA-256 of the Authorization header it received, never the header itself', async () => {
+    await call(`${target.url}/v1/projects/shop/deployments`, 'POST', { version: '1' }, { authorization: 'Bearer s3cret-value' });
+    await deploy('exe_no_auth');
+
+    const [withAuth, without] = target.effects();
+    expect(withAuth?.authorizationSha256).toBe(createHash('sha256').update('Bearer s3cret-value').digest('hex'));
+    expect(without?.authorizationSha256).toBeNull();
+    expect(JSON.stringify(target.effects())).not.toContain('s3cret-value');
   });
 
   it('honour_idempotency (default true): a repeated key replays the stored answer and applies nothing', async () => {
