@@ -18,7 +18,14 @@ wait_port() {
   log "nothing is listening on 127.0.0.1:$1 after 20 s"; return 1
 }
 
+pg_answers() { command -v psql >/dev/null 2>&1 && psql -h 127.0.0.1 -U postgres -d postgres -tAc 'select 1' >/dev/null 2>&1; }
+
 ensure_postgres() {
+  # A server that already answers as postgres without a password is all the tests need: leave it be.
+  if port_open 5432 && ! command -v psql >/dev/null 2>&1; then
+    log "installing postgresql-client (psql) to check the server on 5432"; apt_install postgresql-client
+  fi
+  if pg_answers; then log "PostgreSQL is up on 127.0.0.1:5432"; return 0; fi
   if ! command -v pg_ctlcluster >/dev/null 2>&1; then
     log "installing postgresql"; apt_install postgresql
   fi
@@ -29,7 +36,7 @@ ensure_postgres() {
     as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
     wait_port 5432
   fi
-  if ! psql -h 127.0.0.1 -U postgres -d postgres -tAc 'select 1' >/dev/null 2>&1; then
+  if ! pg_answers; then
     # A fresh Debian cluster asks for passwords over TCP; the tests connect as postgres without one.
     local hba="/etc/postgresql/$version/main/pg_hba.conf"
     log "allowing trust auth for loopback in $hba"
@@ -37,22 +44,39 @@ ensure_postgres() {
     as_root pg_ctlcluster --skip-systemctl-redirect "$version" main reload
     sleep 1
   fi
-  psql -h 127.0.0.1 -U postgres -d postgres -tAc 'select 1' >/dev/null
+  pg_answers || { log "PostgreSQL on 127.0.0.1:5432 does not accept the postgres user without a password"; return 1; }
   log "PostgreSQL is up on 127.0.0.1:5432"
 }
 
+nats_binary() { command -v nats-server 2>/dev/null || { [ -x /usr/sbin/nats-server ] && echo /usr/sbin/nats-server; }; }
+
+# Asks the server on the port for its JetStream account info ($JS.API.INFO) over the plain NATS
+# protocol; a server started without -js answers PONG but nothing on the API subject.
+jetstream_answers() {
+  local reply
+  reply=$( { exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+    printf 'CONNECT {"verbose":false}\r\nSUB _INBOX.devsvc 1\r\nPUB $JS.API.INFO _INBOX.devsvc 0\r\n\r\nPING\r\n' >&3
+    timeout 2 cat <&3; } 2>/dev/null || true)
+  case "$reply" in *account_info_response*) return 0 ;; *) return 1 ;; esac
+}
+
 ensure_nats() {
-  if ! command -v nats-server >/dev/null 2>&1 && [ ! -x /usr/sbin/nats-server ]; then
+  if [ -z "$(nats_binary)" ]; then
     log "installing nats-server"; apt_install nats-server
   fi
+  local binary; binary=$(nats_binary)
   if ! port_open 4222; then
-    log "starting nats-server with JetStream"
+    log "starting $binary with JetStream"
     as_root mkdir -p /var/lib/nats-server
-    as_root start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- \
+    as_root start-stop-daemon --start --oknodo --background --exec "$binary" -- \
       -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
     wait_port 4222
   fi
-  log "nats-server (JetStream) is up on 127.0.0.1:4222"
+  if ! jetstream_answers 4222; then
+    log "the nats-server on 127.0.0.1:4222 answers without JetStream: restart it with -js (or stop it and run this again)"
+    return 1
+  fi
+  log "nats-server (JetStream) is up on 127.0.0.1:4222; tests start private ones from $binary (NATS_SERVER_BIN)"
 }
 
 ensure_postgres
