@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { inTransaction } from '../queryable';
 import { StoreSubscription } from '../subscription/store-subscription';
+import { AppliedWatermark } from './applied-watermark';
 import type { Projection } from './projection';
 
 export interface ProjectionRunnerOptions {
@@ -13,6 +14,7 @@ export interface ProjectionRunnerOptions {
 export class ProjectionRunner {
   private readonly subscription: StoreSubscription;
   private readonly subscriptionId: string;
+  private readonly watermark: AppliedWatermark;
 
   constructor(
     private readonly pool: Pool,
@@ -20,12 +22,14 @@ export class ProjectionRunner {
     options: ProjectionRunnerOptions = {},
   ) {
     this.subscriptionId = `projection:${projection.name}`;
+    this.watermark = new AppliedWatermark(projection.name);
     this.subscription = new StoreSubscription(
       pool,
       { subscriptionId: this.subscriptionId, mode: 'transactional', exclusive: true, ...options },
-      (events, tx) => {
+      async (events, tx) => {
         if (!tx) throw new Error('projection handler needs a transaction');
-        return projection.apply(events, tx);
+        const unapplied = await this.watermark.unapplied(tx, events);
+        if (unapplied.length > 0) await projection.apply(unapplied, tx);
       },
     );
   }
@@ -48,11 +52,13 @@ export class ProjectionRunner {
   }
 
   /**
-   * Empties the read model and replays the whole store into it. The reset and the checkpoint move
-   * back to zero in one transaction, fenced like any batch, so a running replica can't interleave.
+   * Empties the read model and replays the whole store into it. The applied mark, the reset and the
+   * checkpoint move back to zero in one transaction, locked and fenced like any batch, so a running
+   * replica can't interleave (a batch of it that commits first is then emptied with the rest).
    */
   async rebuild(): Promise<number> {
     await inTransaction(this.pool, async (tx) => {
+      await this.watermark.reset(tx);
       await this.projection.reset(tx);
       await tx.query(
         `INSERT INTO onceport.subscription_checkpoints (subscription_id, transaction_id, global_position)
