@@ -232,6 +232,12 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   });
 
   it('8. a configured secret never appears in the events table, the logs or the spans', async () => {
+    // Its own sends, so this scenario does not lean on earlier ones having run.
+    const client = await mcpClient(pipeline, KEYS.a);
+    expect(answerOf(await client.callTool(deploy('eight'))).target_status).toBe(201);
+    const mail = { recipient: 'eight@example.com', campaign_id: 'eight', subject: 'Hi', body: 'Scenario eight.' };
+    expect(answerOf(await client.callTool({ name: 'send_email', arguments: mail })).target_status).toBe(201);
+    await client.close();
     // The target did receive each credential it was sent (as a digest of the header, never the value),
     // so a leak would be there to find.
     const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -280,27 +286,43 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       expect(await eventsMentioning(pipeline, project)).toBe(0);
     };
     const callDeploy = (project: string) => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: deploy(project) });
-    const mcpPost = (body: string, authorization: string | null) =>
-      fetch(`${pipeline.intake.url}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(authorization === null ? {} : { authorization }) },
-        body,
-      });
+    /** A tools/call on a live MCP session (opened with a good key), so only the key or the size can stop it. */
+    const mcpPost = async (body: string, authorization: string | null): Promise<number> => {
+      const session = await mcpClient(pipeline, KEYS.a);
+      try {
+        const sessionId = (session.transport as unknown as { sessionId: string }).sessionId;
+        const response = await fetch(`${pipeline.intake.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-11-25',
+            ...(authorization === null ? {} : { authorization }),
+          },
+          body,
+        });
+        await response.text();
+        return response.status;
+      } finally {
+        await session.close();
+      }
+    };
 
     it('no key on /mcp → 401, nothing recorded', () =>
       recordsNothing('bad-no-key', async () => {
-        expect((await mcpPost(callDeploy('bad-no-key'), null)).status).toBe(401);
+        expect(await mcpPost(callDeploy('bad-no-key'), null)).toBe(401);
       }));
 
     it('a wrong key on /mcp → 401, nothing recorded', () =>
       recordsNothing('bad-wrong-key', async () => {
-        expect((await mcpPost(callDeploy('bad-wrong-key'), 'Bearer key-nobody-has-this-0000')).status).toBe(401);
+        expect(await mcpPost(callDeploy('bad-wrong-key'), 'Bearer key-nobody-has-this-0000')).toBe(401);
       }));
 
     it('an oversized body on /mcp → 413, nothing recorded', () =>
       recordsNothing('bad-huge', async () => {
         const huge = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: deploy('bad-huge', { notes: 'n'.repeat(2 * 1024 * 1024) }) });
-        expect((await mcpPost(huge, `Bearer ${KEYS.a}`)).status).toBe(413);
+        expect(await mcpPost(huge, `Bearer ${KEYS.a}`)).toBe(413);
       }));
 
     const post = (body: string, headers: Record<string, string> = {}) =>
