@@ -1,18 +1,40 @@
-import { VAULT_STREAM_ID, executionIdOfStream, executionStreamId, isSessionStream, parseEvent, parseSessionEvent, parseVaultEvent } from '@onceport/contracts';
-import { recordedHistories } from '@onceport/contracts/testing';
+import {
+  VAULT_STREAM_ID,
+  executionEventRegistry,
+  executionIdOfStream,
+  executionStreamId,
+  isSessionStream,
+  parseEvent,
+  parseSessionEvent,
+  parseVaultEvent,
+  sessionEventRegistry,
+  sessionStreamId,
+  vaultEventRegistry,
+} from '@onceport/contracts';
+import { type RecordedEvent, everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
 import { type JsonObject, PostgresEventStore } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { toWireEvent } from '@onceport/messaging';
 import { ExecutionRepository, allMigrations, initTracing } from '@onceport/runtime';
 import { hashApiKey } from '@onceport/config';
 import { envelopeOf } from './shared/new-event';
-import { createHandler, delivered, testDirectory } from './testing/authorization-fixtures';
+import { createHandler, delivered, seedAccepted, testDirectory } from './testing/authorization-fixtures';
 import { VaultRepository } from './vault/vault.repository';
 
 /**
  * Consumer-driven contract: the authorization service reads every ExecutionAccepted ever recorded,
  * and everything it writes is readable by the contracts' own parsers (its consumers read with those).
  */
+/** What it reads: ExecutionAccepted over JetStream (see ExecutionAcceptedConsumer), every execution event when it loads a stream, the vault and session streams. */
+const CONSUMED = [
+  ...everyVersionOf(['ExecutionAccepted'], (type) => executionEventRegistry.currentVersion(type)),
+  ...everyVersionOf(executionEventRegistry.types, (type) => executionEventRegistry.currentVersion(type)),
+  ...everyVersionOf(vaultEventRegistry.types, (type) => vaultEventRegistry.currentVersion(type)),
+  ...everyVersionOf(sessionEventRegistry.types, (type) => sessionEventRegistry.currentVersion(type)),
+];
+const vaultStreams = recordedStreams('vault');
+const sessionStreams = recordedStreams('sessions');
+
 const recorded = Object.entries(recordedHistories).map(([name, history]) => ({ name, history: history.map((event) => parseEvent(event)) }));
 const actorsOf = [...new Set(recorded.map(({ history }) => (history[0]?.type === 'ExecutionAccepted' ? history[0].data.actor : 'none')))];
 
@@ -45,6 +67,42 @@ describe('authorization against the recorded contracts (real PostgreSQL)', () =>
     for (const { history } of recorded) expect(history[0]?.type).toBe('ExecutionAccepted');
   });
 
+  it('has a recorded example of every schema version of every event it consumes', () => {
+    expect(unrecorded(CONSUMED)).toEqual([]);
+  });
+
+  it.each(vaultStreams.map((s) => [s.name, s] as const))('decides by the recorded vault stream %s, after each of its events', async (_name, stream) => {
+    expect(stream.streamId).toBe(VAULT_STREAM_ID);
+    const executions = new ExecutionRepository(store);
+    const handler = await createHandler(store, executions, { directory: testDirectory() });
+    for (const [i, event] of stream.events.entries()) {
+      await store.append(VAULT_STREAM_ID, [toStored(event)], { expectedVersion: i });
+      const wire = await seedAccepted(executions, store, { actor: 'agent:deploy-bot', tool: 'get_build_status', agentProcess: `mcp-vault-${i}` });
+      expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
+      const { state } = await executions.load(String(wire.data['executionId']));
+      expect({ after: event.type, status: state.status }).toEqual({ after: event.type, status: VAULT_EFFECT[event.type]?.status });
+      if (state.status === 'denied') expect(state.denial).toMatchObject({ code: 'vault_locked', reason: expect.stringContaining(String(event.data['reason'])) });
+    }
+  });
+
+  it.each(sessionStreams.map((s) => [s.name, s] as const))('authorizes the agent process of the recorded session stream %s without asking again', async (_name, stream) => {
+    const { actor, agentProcess } = stream.context;
+    if (!actor || !agentProcess) throw new Error(`${stream.name}: no actor and agentProcess recorded`);
+    // The reader finds a grant by deriving the stream id: a change in that derivation loses every grant.
+    expect(sessionStreamId(actor, agentProcess)).toBe(stream.streamId);
+    await store.append(stream.streamId, stream.events.map(toStored), { expectedVersion: 0 });
+    const executions = new ExecutionRepository(store);
+    const yaml = `actors:\n  - id: ${actor}\n    api_keys_sha256: [${hashApiKey('key-session')}]\n    tools: "*"\n    session_grant: human\n`;
+    const handler = await createHandler(store, executions, { directory: testDirectory(yaml) });
+    const granted = await seedAccepted(executions, store, { actor, agentProcess, tool: 'create_deployment', approval: 'session' });
+    const other = await seedAccepted(executions, store, { actor, agentProcess: `${agentProcess}-other`, tool: 'create_deployment', approval: 'session' });
+    for (const wire of [granted, other]) expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
+    expect((await executions.load(String(granted.data['executionId']))).state.status).toBe('authorized');
+    // The same call from a process without a recorded grant waits for a human: the grant made the difference.
+    expect((await executions.load(String(other.data['executionId']))).state.status).toBe('awaiting_approval');
+    expect(await store.readStream(stream.streamId)).toHaveLength(stream.events.length);
+  });
+
   it.each(policies)('decides every recorded ExecutionAccepted with $name, and writes only events the contracts parse', async ({ yaml, lockVault, expected }) => {
     const executions = new ExecutionRepository(store);
     const handler = await createHandler(store, executions, { directory: testDirectory(yaml) });
@@ -74,7 +132,13 @@ describe('authorization against the recorded contracts (real PostgreSQL)', () =>
   });
 });
 
-function toStored(event: { type: string; schemaVersion: number; data: unknown; metadata: { eventId: string } }) {
+/** What a recorded vault event must do to the next decision; a new vault event type needs its line here. */
+const VAULT_EFFECT: Readonly<Record<string, { status: 'denied' | 'authorized' }>> = {
+  VaultLocked: { status: 'denied' },
+  VaultUnlocked: { status: 'authorized' },
+};
+
+function toStored(event: { type: string; schemaVersion: number; data: unknown; metadata: { eventId: string } } | RecordedEvent) {
   return { eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as JsonObject, metadata: event.metadata as unknown as JsonObject };
 }
 

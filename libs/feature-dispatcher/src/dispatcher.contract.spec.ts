@@ -2,8 +2,8 @@
 // every schema version of every event it consumes, as recorded, and write only events every
 // consumer can read.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { executionEventRegistry, executionStreamId, parseEvent } from '@onceport/contracts';
-import { recordedHistories } from '@onceport/contracts/testing';
+import { VAULT_STREAM_ID, executionEventRegistry, executionStreamId, parseEvent, vaultEventRegistry } from '@onceport/contracts';
+import { everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
 import { type HttpToolContract, type ToolContract, newExecutionId } from '@onceport/domain';
 import type { JsonObject } from '@onceport/event-store';
 import { DispatchHarness, NO_HEADERS, deadOrigin } from '../test/dispatch-harness';
@@ -17,6 +17,11 @@ interface RecordedEvent {
 }
 
 const consumed: readonly string[] = DISPATCH_TRIGGER_TYPES;
+/** Besides its triggers it reads every execution event (it loads the stream) and the vault stream (right before every send). */
+const ALSO_READ = [
+  ...everyVersionOf(executionEventRegistry.types, (type) => executionEventRegistry.currentVersion(type)),
+  ...everyVersionOf(vaultEventRegistry.types, (type) => vaultEventRegistry.currentVersion(type)),
+];
 const histories = Object.entries(recordedHistories).map(([name, events]) => ({ name, events: events as readonly RecordedEvent[] }));
 const triggerCases = histories.flatMap(({ name, events }) =>
   events.flatMap((event, index) => (consumed.includes(event.type) ? [{ name, index, type: event.type, version: event.schemaVersion, events }] : [])),
@@ -53,6 +58,7 @@ describe('dispatcher contract', () => {
         .map((version) => `${type} v${version}`),
     );
     expect(missing).toEqual([]);
+    expect(unrecorded(ALSO_READ)).toEqual([]);
   });
 
   it.each(triggerCases.map((c) => [c.name, c.index, c.type, c.version, c] as const))('handles %s #%d (%s v%d) as recorded', async (_n, index, _t, _v, testCase) => {
@@ -100,3 +106,33 @@ describe('dispatcher contract', () => {
     expect([...types].sort()).toEqual(['DispatchFailedBeforeSend', 'DispatchStarted', 'OutcomeObserved', 'OutcomeUnknown']);
   });
 });
+
+describe('dispatcher contract: the recorded vault streams', () => {
+  let harness: DispatchHarness;
+
+  beforeAll(async () => {
+    harness = await DispatchHarness.start();
+  });
+  afterAll(() => harness.close());
+
+  it.each(recordedStreams('vault').map((s) => [s.name, s] as const))('%s: checked before each send, after each of its events', async (_name, stream) => {
+    expect(stream.streamId).toBe(VAULT_STREAM_ID);
+    for (const [i, event] of stream.events.entries()) {
+      await harness.store.append(VAULT_STREAM_ID, [{ eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as JsonObject, metadata: event.metadata as JsonObject }], { expectedVersion: i });
+      const executionId = await harness.seed();
+      const effects = harness.target.effectCount();
+      await harness.dispatcher().handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
+      const expected = VAULT_EFFECT[event.type];
+      expect({ after: event.type, status: await harness.status(executionId), effects: harness.target.effectCount() - effects }).toEqual({ after: event.type, ...expected });
+      if (expected?.status === 'denied') {
+        expect((await harness.events(executionId)).at(-1)).toMatchObject({ type: 'ExecutionDenied', data: { code: 'vault_locked', reason: expect.stringContaining(String(event.data['reason'])) } });
+      }
+    }
+  });
+});
+
+/** What a recorded vault event must do to the next send; a new vault event type needs its line here. */
+const VAULT_EFFECT: Readonly<Record<string, { status: string; effects: number }>> = {
+  VaultLocked: { status: 'denied', effects: 0 },
+  VaultUnlocked: { status: 'completed_result_not_delivered', effects: 1 },
+};

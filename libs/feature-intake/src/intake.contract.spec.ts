@@ -13,38 +13,25 @@ import {
   executionStreamId,
   parseEvent,
 } from '@onceport/contracts';
-import { recordedHistories } from '@onceport/contracts/testing';
-import { type ExecutionCommand, type KnownExecutionState, foldEvents, retryCandidateOf } from '@onceport/domain';
+import { type RecordedEvent, everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
+import { type KnownExecutionState, foldEvents, retryCandidateOf } from '@onceport/domain';
 import type { JsonObject, StoredEvent } from '@onceport/event-store';
-import { ExecutionRepository } from '@onceport/runtime';
 import { buildAnswer } from './answer/build-answer';
 import { ExecutionNotFoundError } from './call-tool/call-tool.errors';
+import { readIntentClaims } from './call-tool/intent-stream';
 import { IdempotencyKeys } from './rest/idempotency-keys';
 import { type IntakeHarness, startIntakeHarness } from './testing/intake-harness';
 
 const INTAKE_WRITES = ['ExecutionAccepted', 'RetryAttached', 'ResultDelivered', 'IntentClaimed', 'IdempotencyKeyBound'];
 
-/** Event types no recorded history holds yet, produced by the current decider after a recorded prefix. */
-const DECIDED: Record<string, { from: string; prefix: number; at: 'later' | 'far_future'; command: (events: readonly ExecutionEventEnvelope[], now: Date) => ExecutionCommand }> = {
-  ApprovalRejected: {
-    from: 'awaiting-approval',
-    prefix: 2,
-    at: 'later',
-    command: (events, now) => ({ type: 'RejectApproval', data: { approvalId: approvalIdOf(events), approver: 'ops:alice', reason: 'not this quarter' }, metadata: { now } }),
-  },
-  ExecutionReverted: {
-    from: 'happy-path',
-    prefix: Number.POSITIVE_INFINITY,
-    at: 'later',
-    command: (_events, now) => ({ type: 'RevertExecution', data: { by: 'ops:alice', reason: 'invoiced the wrong customer' }, metadata: { now } }),
-  },
-  CorrelationExpired: {
-    from: 'awaiting-approval',
-    prefix: 2,
-    at: 'far_future',
-    command: (_events, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }),
-  },
-};
+/**
+ * What intake reads: every execution event (status, timeline, the wait loop and the matcher fold
+ * execution streams), the intent streams (claims) and the Idempotency-Key streams.
+ */
+const CONSUMED = [
+  ...everyVersionOf(executionEventRegistry.types, (type) => executionEventRegistry.currentVersion(type)),
+  ...[IntentClaimedEvent, IdempotencyKeyBoundEvent].flatMap((definition) => everyVersionOf([definition.type], () => definition.schemaVersion)),
+];
 
 describe('intake writes only what the contracts parse (real PostgreSQL, real services)', () => {
   let h: IntakeHarness;
@@ -121,12 +108,11 @@ describe('intake reads every recorded execution history and answers from it', ()
     for (const { events } of histories) expect(events[0]?.type).toBe('ExecutionAccepted');
   });
 
-  it('covers every execution event type: recorded, or (until recorded) decided by the current domain below', () => {
-    const recorded = new Set<string>(histories.flatMap(({ events }) => events.map((e) => e.type)));
-    const covered = [...recorded, ...Object.keys(DECIDED)];
-    expect([...new Set(covered)].sort()).toEqual([...EXECUTION_EVENT_TYPES].sort());
-    // A type recorded since is taken out of DECIDED: a recording beats a decision.
-    expect(Object.keys(DECIDED).filter((type) => recorded.has(type))).toEqual([]);
+  it('has a recorded example of every schema version of every event it consumes', () => {
+    expect(unrecorded(CONSUMED)).toEqual([]);
+    // Every execution event type, in an execution history it is answered from below.
+    const inHistories = new Set<string>(histories.flatMap(({ events }) => events.map((e) => e.type)));
+    expect(EXECUTION_EVENT_TYPES.filter((type) => !inHistories.has(type))).toEqual([]);
   });
 
   it.each(histories.map((h) => [h.name, h] as const))('%s: after every event, status and buildAnswer answer with the folded state', async (_name, { events }) => {
@@ -139,19 +125,34 @@ describe('intake reads every recorded execution history and answers from it', ()
     }
     await expect(h.query.status(executionId, 'agent:someone-else')).rejects.toBeInstanceOf(ExecutionNotFoundError);
   });
+});
 
-  it.each(Object.entries(DECIDED))('%s (not yet in a recorded history): decided after a recorded prefix, and answered from', async (type, decided) => {
-    const source = histories.find((x) => x.name === decided.from);
-    if (!source) throw new Error(`no recorded history ${decided.from}`);
-    const { executionId, events } = relabel(source.events.slice(0, decided.prefix));
-    await h.runtime.store.append(executionStreamId(executionId), events.map(toStored), { expectedVersion: 0 });
-    const last = events.at(-1)?.metadata.occurredAt ?? '';
-    const clock = new Date(decided.at === 'later' ? Date.parse(last) + 60_000 : Date.parse('2100-01-01T00:00:00.000Z'));
-    const handled = await new ExecutionRepository(h.runtime.store, () => clock).handle(executionId, (loaded, now) => decided.command(loaded.events, now), { causationId: 'contract-test' });
-    expect(handled.appended.map((e) => e.type)).toContain(type);
-    const accepted = events[0];
-    if (accepted?.type !== 'ExecutionAccepted') throw new Error('history without ExecutionAccepted');
-    await expectAnswers(h, [...events, ...handled.appended], { executionId, actor: accepted.data.actor, tool: accepted.data.tool });
+describe('intake reads every recorded intent claim and Idempotency-Key binding', () => {
+  let h: IntakeHarness;
+
+  beforeAll(async () => {
+    h = await startIntakeHarness();
+  });
+  afterAll(() => h?.close());
+
+  it.each(recordedStreams('intents').map((s) => [s.name, s] as const))('intent stream %s: its claims are what a new call attaches to', async (_name, stream) => {
+    await h.runtime.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
+    // Intake reads the claim's fields itself: the recorded data must still be what the shared schema says.
+    for (const event of stream.events) expectRecordedDefinition(event, IntentClaimedEvent);
+    const { claims, version } = await readIntentClaims(h.runtime.store, [stream.streamId]);
+    expect(claims).toEqual(stream.events.map((e) => ({ executionId: e.data['executionId'], claimedAt: e.data['claimedAt'] })));
+    expect(version).toBe(stream.events.length);
+  });
+
+  it.each(recordedStreams('idempotency-keys').map((s) => [s.name, s] as const))('Idempotency-Key stream %s: the key finds its recorded binding', async (_name, stream) => {
+    const { actor, idempotencyKey } = stream.context;
+    if (!actor || !idempotencyKey) throw new Error(`${stream.name}: no actor and idempotencyKey recorded`);
+    await h.runtime.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
+    for (const event of stream.events) expectRecordedDefinition(event, IdempotencyKeyBoundEvent);
+    const [bound] = stream.events;
+    // Looked up by (actor, key): a change in how the stream id is derived loses every recorded binding.
+    expect(await new IdempotencyKeys(h.runtime.store).lookup(actor, idempotencyKey)).toEqual({ executionId: bound?.data['executionId'], requestDigest: bound?.data['requestDigest'] });
+    expect(await new IdempotencyKeys(h.runtime.store).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
   });
 });
 
@@ -174,22 +175,19 @@ async function expectAnswers(h: IntakeHarness, events: readonly ExecutionEventEn
   expect(fresh.next_step).toMatch(/\S/);
 }
 
-function approvalIdOf(events: readonly ExecutionEventEnvelope[]): string {
-  for (const event of events) if (event.type === 'ApprovalRequested') return event.data.approvalId;
-  throw new Error('no ApprovalRequested');
-}
-
-/** A copy of a history under a fresh execution id and fresh event ids, so it can live next to the original. */
-function relabel(events: readonly ExecutionEventEnvelope[]): { executionId: string; events: ExecutionEventEnvelope[] } {
-  const original = events[0]?.data.executionId ?? '';
-  const executionId = `${original.slice(0, 14)}${randomUUID().replace(/-/g, '').toUpperCase().replace(/[ILOU]/g, 'X').slice(0, 16)}`;
-  let text = JSON.stringify(events).split(original).join(executionId);
-  for (const event of events) text = text.split(event.metadata.eventId).join(randomUUID());
-  return { executionId, events: (JSON.parse(text) as unknown[]).map((e) => parseEvent(e)) };
-}
-
 function toStored(event: ExecutionEventEnvelope) {
   return { eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as unknown as JsonObject, metadata: event.metadata as unknown as JsonObject };
+}
+
+function toStoredRecorded(event: RecordedEvent) {
+  return { eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as JsonObject, metadata: event.metadata as JsonObject };
+}
+
+/** A recorded event of a type outside the execution registry, checked against its definition now. */
+function expectRecordedDefinition(event: RecordedEvent, definition: { type: string; schemaVersion: number; data: { parse(data: unknown): unknown } }): void {
+  expect({ type: event.type, schemaVersion: event.schemaVersion }).toEqual({ type: definition.type, schemaVersion: definition.schemaVersion });
+  expect(() => definition.data.parse(event.data)).not.toThrow();
+  expect(() => EventMetadata.parse(event.metadata)).not.toThrow();
 }
 
 function envelopeOf(event: StoredEvent): unknown {
