@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashApiKey } from '@onceport/config';
@@ -122,6 +122,17 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
     // The decisions were traced as `authorize <tool>` in the executions' traces.
     const spans = (await readFile(env['ONCEPORT_TRACE_FILE']!, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { name: string; traceId: string; service: string });
     expect(spans.filter((span) => span.name === 'authorize get_build_status' && span.traceId === TRACE_ID && span.service === 'authorization')).toHaveLength(2);
+  });
+
+  it('refuses to start with a broken contract file before it connects anywhere, naming the file, the field and what is expected', async () => {
+    const brokenDir = join(dir, 'broken-contracts');
+    await mkdir(brokenDir);
+    await writeFile(join(brokenDir, 'deploy.yaml'), 'tools:\n  - name: deploy\n    effect: sometimes\n');
+    // PostgreSQL and NATS point at closed ports: the operator still sees the contract error, not a connection error.
+    const start = startAppProcess('authorization', { ...env, ONCEPORT_CONTRACTS_DIR: brokenDir, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' });
+    await expect(start).rejects.toThrow(/exited with 78 before listening/);
+    await expect(start).rejects.toThrow(join(brokenDir, 'deploy.yaml'));
+    await expect(start).rejects.toThrow(/effect/);
   });
 
   it('refuses to start with a broken actors file, naming the file, the field and what is expected', async () => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ActorsFileError, loadEnvConfig } from '@onceport/config';
+import { ActorsFileError, loadEnvConfig, loadToolContracts } from '@onceport/config';
 import type { Migration } from '@onceport/event-store';
 import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
@@ -65,6 +65,14 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     await pool.end();
     process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'migrated', applied })}\n`);
     process.exit(0);
+  }
+  try {
+    // Before any connection: a broken contract file is reported even while PostgreSQL or NATS is down.
+    await loadToolContracts(env.ONCEPORT_CONTRACTS_DIR);
+  } catch (error) {
+    if (!(error instanceof ToolContractError)) throw error;
+    process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG
   }
   const runtime = await OnceportRuntime.create({
     serviceName: definition.serviceName,
