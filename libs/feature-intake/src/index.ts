@@ -3,3 +3,4 @@ export { type IntakeEnv, intakeEnvShape } from './intake.config';
 export type { AgentAnswer } from './answer/agent-answer';
 export { mcpTablesMigration } from './mcp/mcp-tables.migration';
 export { restAgentProcessesMigration } from './rest/agent-processes.migration';
+export { restIdempotentResponsesMigration } from './rest/idempotent-responses.migration';

@@ -7,6 +7,8 @@ export const intakeEnvShape = {
   ONCEPORT_ACTORS_FILE: actorsFile,
   ONCEPORT_ANSWER_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   ONCEPORT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /** On SIGTERM, calls waiting for an outcome wait at most this long, then answer with their state. */
+  ONCEPORT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   ONCEPORT_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
 };
 export type IntakeEnv = z.output<z.ZodObject<typeof intakeEnvShape>>;

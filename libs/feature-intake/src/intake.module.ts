@@ -1,28 +1,55 @@
-import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
-import { type Migration, runMigrations } from '@onceport/event-store';
+import { runMigrations } from '@onceport/event-store';
 import { type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import { ExecutionWatcher } from './await-outcome/execution-watcher';
 import { CallToolService } from './call-tool/call-tool.service';
 import { RecordDeliveryService } from './deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from './intake-dependencies';
 import type { IntakeEnv } from './intake.config';
+import { intakeMigrations } from './intake.migrations';
 import { McpController } from './mcp/mcp.controller';
-import { mcpTablesMigration } from './mcp/mcp-tables.migration';
 import { QueryExecutionService } from './query-execution/query-execution.service';
 import { AgentProcessesController } from './rest/agent-processes.controller';
 import { RestAgentProcesses } from './rest/agent-processes';
-import { restAgentProcessesMigration } from './rest/agent-processes.migration';
 import { ExecutionsController } from './rest/executions.controller';
+import { HttpDrain } from './shutdown/http-drain';
 
-/** Intake's own tables (MCP sessions and stream events, issued REST agent processes). */
-export const intakeMigrations: readonly Migration[] = [mcpTablesMigration, restAgentProcessesMigration];
+export { intakeMigrations };
 
+/** How long after the grace the last answers get to be written before connections are cut. */
+const ANSWER_WRITE_MARGIN_MS = 5_000;
+
+/**
+ * A graceful stop (SIGTERM) for the agent's door, before Nest closes the HTTP server: stop taking
+ * requests; let calls in flight get their answer (an outcome that arrives within the grace, else
+ * the state they are in — never a reset connection); only then stop the watcher and cut what is left.
+ */
 @Injectable()
-class IntakeLifecycle implements BeforeApplicationShutdown {
-  constructor(@Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher) {}
+class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private drain: HttpDrain | null = null;
+
+  constructor(
+    @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
+    @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!server) return;
+    this.drain = new HttpDrain(server);
+    this.drain.install();
+  }
 
   async beforeApplicationShutdown(): Promise<void> {
+    const graceMs = this.deps.settings.shutdownGraceMs;
+    this.drain?.stopAccepting();
+    this.watcher.capWaits(Date.now() + graceMs);
+    await this.drain?.settled(graceMs + ANSWER_WRITE_MARGIN_MS);
+    this.drain?.closeConnections();
     await this.watcher.stop();
   }
 }
@@ -38,7 +65,7 @@ export class IntakeModule {
       contracts: byName,
       keyring: env.ONCEPORT_HMAC_KEYS,
       actors: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE),
-      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES },
+      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS },
     };
     const watcher = new ExecutionWatcher(runtime.pool, () => undefined);
     await watcher.start();

@@ -15,6 +15,8 @@ const CHANGES_THE_ANSWER: ReadonlySet<string> = new Set<string>(
 export class ExecutionWatcher {
   private readonly feed: StoreChangeFeed;
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Set while the process shuts down: no wait lasts past it (see {@link capWaits}). */
+  private waitsEndBy = Number.POSITIVE_INFINITY;
 
   constructor(pool: Pool, onError: (error: unknown) => void) {
     this.feed = new StoreChangeFeed(pool, { pollIntervalMs: 250, onError });
@@ -35,6 +37,21 @@ export class ExecutionWatcher {
 
   stop(): Promise<void> {
     return this.feed.stop();
+  }
+
+  /**
+   * Shutting down: every wait, current and future, ends at `endBy` at the latest. The feed keeps
+   * running, so a call whose outcome arrives before then still gets it; the rest answer with the
+   * state they are in. Waiters are woken now to re-arm with the shorter deadline.
+   */
+  capWaits(endBy: number): void {
+    this.waitsEndBy = Math.min(this.waitsEndBy, endBy);
+    for (const waiting of [...this.waiters.values()]) for (const wake of [...waiting]) wake();
+  }
+
+  /** Whether a wait until `deadline` is over (it ends earlier while shutting down). */
+  waitIsOver(deadline: number): boolean {
+    return Date.now() >= Math.min(deadline, this.waitsEndBy);
   }
 
   /** This process just appended: look now rather than at the next notification. */
@@ -58,7 +75,7 @@ export class ExecutionWatcher {
         if (set.size === 0 && this.waiters.get(executionId) === set) this.waiters.delete(executionId);
         resolve();
       };
-      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(done, Math.max(0, Math.min(deadline, this.waitsEndBy) - Date.now()));
       set.add(done);
       cancel = done;
     });

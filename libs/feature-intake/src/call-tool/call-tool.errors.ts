@@ -18,11 +18,22 @@ export class InvalidArgumentsError extends Error {
   }
 }
 
-/** The execution does not exist, or belongs to another actor (indistinguishable on purpose). */
+/** The execution does not exist for this caller (see {@link ExecutionOfAnotherActorError}). */
 export class ExecutionNotFoundError extends Error {
   readonly code = 'execution_not_found';
   constructor(readonly executionId: string) {
     super(`no execution ${executionId} for this caller`);
     this.name = 'ExecutionNotFoundError';
+  }
+}
+
+/**
+ * The execution exists but belongs to another actor. A subclass, so every path that only says "not
+ * found" (the MCP status tool, tasks) keeps saying that; REST answers it with 401 (wrong actor's key).
+ */
+export class ExecutionOfAnotherActorError extends ExecutionNotFoundError {
+  constructor(executionId: string) {
+    super(executionId);
+    this.name = 'ExecutionOfAnotherActorError';
   }
 }

@@ -156,7 +156,7 @@ export class CallToolService {
       try {
         const { state } = await this.deps.runtime.executions.load(executionId);
         if (state.status === 'none') throw new Error(`execution ${executionId} has no events`);
-        if (ANSWERABLE_STATES.has(state.status) || Date.now() >= deadline) return state;
+        if (ANSWERABLE_STATES.has(state.status) || this.watcher.waitIsOver(deadline)) return state;
         await change.next;
       } finally {
         change.cancel();

@@ -109,7 +109,7 @@ export function registerTaskHandlers(server: Server, services: McpServices, scop
       const change = services.watcher.nextChange(taskId, deadline);
       try {
         loaded = await load(taskId);
-        if (taskStatusOf(loaded.answer.state) !== 'working' || Date.now() >= deadline) break;
+        if (taskStatusOf(loaded.answer.state) !== 'working' || services.watcher.waitIsOver(deadline)) break;
         await change.next;
       } finally {
         change.cancel();

@@ -12,6 +12,8 @@ import { RecordDeliveryService } from '../deliver-result/record-delivery.service
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '../rest/read-json-body';
+import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
+import { adoptSession } from './adopt-session';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
 import { McpSessions } from './mcp-sessions';
 import { createMcpServer } from './mcp-server.factory';
@@ -58,11 +60,19 @@ export class McpController {
       const invalid = invalidJsonRpc(body);
       if (invalid) return send(res, 400, jsonRpcError(-32600, `Invalid Request: ${invalid}`));
     }
+    // The actor is the key's: a claim naming anyone else is refused before anything is recorded.
+    const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...metaActorClaims(body)]);
+    if (mismatch) return send(res, 401, jsonRpcError(-32001, `Unauthorized: ${mismatch.detail}`));
     const claimedSession = headerOf(req, 'mcp-session-id');
     if (claimedSession) {
       const owner = await this.sessions.actorOf(claimedSession);
-      // Another actor's session is as unknown to this caller as one that never existed.
-      if (owner !== actor.id) return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
+      // A session intake never issued: the client starts a new one (the transport's own 404).
+      if (owner === null) return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
+      // A session of another actor: this key does not belong to it (its actor is not named).
+      if (owner !== actor.id) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="onceport", error="invalid_token"');
+        return send(res, 401, jsonRpcError(-32001, "Unauthorized: this API key does not belong to the actor of this MCP session; use the key of the session's actor, or initialize a new session with this key"));
+      }
     }
     if (req.method === 'DELETE' && claimedSession) await this.sessions.end(claimedSession);
     const lastEventId = headerOf(req, 'last-event-id');
@@ -125,6 +135,16 @@ function requestIdsOf(body: unknown): RequestId[] {
   return messages.flatMap((message) => (isJSONRPCRequest(message) ? [message.id] : []));
 }
 
+/** Actor claims in the `_meta` of the JSON-RPC requests of a POST body. */
+function metaActorClaims(body: unknown): ActorClaim[] {
+  const messages: unknown[] = Array.isArray(body) ? body : body === undefined ? [] : [body];
+  return messages.flatMap((message) => {
+    if (!isJSONRPCRequest(message)) return [];
+    const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    return meta && ACTOR_CLAIM_META in meta ? [{ where: `_meta "${ACTOR_CLAIM_META}" of ${message.method}`, value: meta[ACTOR_CLAIM_META] }] : [];
+  });
+}
+
 /** The agent answer a tool call's result carries (see `toCallToolResult`), or null. */
 function answerIn(response: JSONRPCResponse): AgentAnswer | null {
   if (!isJSONRPCResultResponse(response)) return null;
@@ -133,16 +153,6 @@ function answerIn(response: JSONRPCResponse): AgentAnswer | null {
   const answer = content as Partial<AgentAnswer>;
   const ok = typeof answer.execution_id === 'string' && typeof answer.replay === 'boolean' && ExecutionStatus.safeParse(answer.state).success;
   return ok ? (answer as AgentAnswer) : null;
-}
-
-/**
- * The SDK keeps a session's state in the transport that initialized it. Ours lives in PostgreSQL:
- * a request for a known session gets a fresh transport marked as initialized for that session.
- */
-function adoptSession(transport: StreamableHTTPServerTransport, sessionId: string): void {
-  const inner = (transport as unknown as { _webStandardTransport: { sessionId?: string; _initialized: boolean } })._webStandardTransport;
-  inner.sessionId = sessionId;
-  inner._initialized = true;
 }
 
 function headerOf(req: IncomingMessage, name: string): string | null {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
-import { ExecutionNotFoundError } from '../call-tool/call-tool.errors';
+import { ExecutionNotFoundError, ExecutionOfAnotherActorError } from '../call-tool/call-tool.errors';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 
 export interface TimelineEntry {
@@ -11,7 +11,7 @@ export interface TimelineEntry {
   readonly data: unknown;
 }
 
-/** An execution's state (and timeline) for the actor that owns it; anyone else gets "not found". */
+/** An execution's state (and timeline) for the actor that owns it; for anyone else it is refused, never shown. */
 @Injectable()
 export class QueryExecutionService {
   constructor(@Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies) {}
@@ -23,7 +23,8 @@ export class QueryExecutionService {
   async status(executionId: string, actor: string, how: { attached: boolean } = { attached: true }): Promise<{ answer: AgentAnswer; timeline: TimelineEntry[] }> {
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(executionId)) throw new ExecutionNotFoundError(executionId);
     const loaded = await this.deps.runtime.executions.load(executionId);
-    if (loaded.state.status === 'none' || loaded.state.facts.actor !== actor) throw new ExecutionNotFoundError(executionId);
+    if (loaded.state.status === 'none') throw new ExecutionNotFoundError(executionId);
+    if (loaded.state.facts.actor !== actor) throw new ExecutionOfAnotherActorError(executionId);
     const answer = await buildAnswer(loaded.state, this.deps.runtime.results, how);
     const timeline = loaded.events.map((event, i) => ({ version: i + 1, type: event.type, at: event.metadata.occurredAt, data: event.data }));
     return { answer, timeline };

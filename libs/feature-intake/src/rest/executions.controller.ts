@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { RequestCorrelation } from '@onceport/contracts';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
-import { ExecutionNotFoundError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
+import { actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
+import { ExecutionNotFoundError, ExecutionOfAnotherActorError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { type AuthenticatedActor, INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
@@ -13,6 +14,7 @@ import { RestAgentProcesses } from './agent-processes';
 import { authenticateActor } from './authenticate-actor';
 import { parseExecutionRequest } from './execution-request';
 import { IdempotencyKeys } from './idempotency-keys';
+import { IdempotentResponses, KEY_COMPLETING_STATES, type StoredResponse } from './idempotent-responses';
 import { sendJson, sendProblem } from './problem';
 import { BodyTooLargeError, MalformedJsonError, readJsonBody } from './read-json-body';
 
@@ -22,6 +24,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 @Controller('v1/executions')
 export class ExecutionsController {
   private readonly keys: IdempotencyKeys;
+  private readonly responses: IdempotentResponses;
 
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
@@ -31,6 +34,7 @@ export class ExecutionsController {
     @Inject(RestAgentProcesses) private readonly agentProcesses: RestAgentProcesses,
   ) {
     this.keys = new IdempotencyKeys(deps.runtime.store);
+    this.responses = new IdempotentResponses(deps.runtime.pool);
   }
 
   @Post()
@@ -46,7 +50,11 @@ export class ExecutionsController {
       if (error instanceof MalformedJsonError) return sendProblem(res, 400, 'malformed-json', 'Malformed JSON', error.message);
       throw error;
     }
-    const body = parseExecutionRequest(raw);
+    // An actor claim in the body or a header is checked, then dropped: the actor is the key's.
+    const bodyClaim = isObject(raw) && 'actor' in raw ? [{ where: 'body field actor', value: raw['actor'] }] : [];
+    const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...bodyClaim]);
+    if (mismatch) return sendProblem(res, 401, 'actor-mismatch', 'The claimed actor is not the API key\'s actor', mismatch.detail);
+    const body = parseExecutionRequest(withoutActorClaim(raw));
     if ('error' in body) return sendProblem(res, 400, 'invalid-request', 'Invalid request', body.error);
     const key = header(req, 'idempotency-key');
     if (key !== null && !IDEMPOTENCY_KEY.test(key)) return sendProblem(res, 400, 'invalid-idempotency-key', 'Invalid Idempotency-Key', 'Idempotency-Key must be 1–255 visible ASCII characters');
@@ -77,7 +85,7 @@ export class ExecutionsController {
         conflict = await this.keys.lookup(actor.id, key);
       });
       if (conflict) return await this.answerReusedKey(res, actor, key, conflict, digest, correlation);
-      return this.answer(res, outcome.answer, correlation);
+      return await this.answerKeyed(res, actor, key, outcome.answer, correlation);
     } catch (error) {
       return this.sendError(res, error);
     }
@@ -100,11 +108,33 @@ export class ExecutionsController {
     if (prior.requestDigest !== digest) {
       return sendProblem(res, 422, 'idempotency-key-reused', 'Idempotency-Key reused with a different request', `the key "${key}" was first used for another request; use a new key for a new request`, { execution_id: prior.executionId });
     }
+    const stored = await this.responses.find(actor.id, key);
+    if (stored) return this.sendStored(res, stored, correlation);
     const { answer } = await this.query.status(prior.executionId, actor.id);
     if (!ANSWERABLE_STATES.has(answer.state)) {
       return sendProblem(res, 409, 'request-in-flight', 'A request with this Idempotency-Key is still in flight', `execution ${prior.executionId} is ${answer.state}; ask GET /v1/executions/${prior.executionId}`, { execution_id: prior.executionId, state: answer.state });
     }
-    return this.answer(res, { ...answer, replay: answer.result !== null }, correlation);
+    return this.answerKeyed(res, actor, key, { ...answer, replay: answer.result !== null }, correlation);
+  }
+
+  /**
+   * A keyed call's answer. Once its request is complete, the response is kept before it is written
+   * (the first one kept wins), so every later reuse of the key gets these very bytes — also one that
+   * arrives before this write finished.
+   */
+  private async answerKeyed(res: ServerResponse, actor: AuthenticatedActor, key: string, answer: AgentAnswer, correlation: RequestCorrelation): Promise<void> {
+    if (!KEY_COMPLETING_STATES.has(answer.state)) return this.answer(res, answer, correlation);
+    const body = JSON.stringify(answer);
+    const kept = await this.responses.keepFirst(actor.id, key, { executionId: answer.execution_id, status: 200, body });
+    if (kept.body === body) return this.answer(res, answer, correlation);
+    return this.sendStored(res, kept, correlation);
+  }
+
+  /** The response first sent for this key, byte for byte, marked as a replay in a header only. */
+  private sendStored(res: ServerResponse, stored: StoredResponse, correlation: RequestCorrelation): void {
+    const answer = JSON.parse(stored.body) as AgentAnswer;
+    res.once('finish', () => void this.delivery.delivered({ ...answer, replay: true }, 'rest', correlation).catch(() => undefined));
+    res.writeHead(stored.status, { 'Content-Type': 'application/json', Location: `/v1/executions/${stored.executionId}`, 'Idempotent-Replayed': 'true' }).end(stored.body);
   }
 
   private answer(res: ServerResponse, answer: AgentAnswer, correlation: RequestCorrelation): void {
@@ -120,9 +150,23 @@ export class ExecutionsController {
   private sendError(res: ServerResponse, error: unknown): void {
     if (error instanceof UnknownToolError) return sendProblem(res, 422, 'unknown-tool', 'Unknown tool', error.message);
     if (error instanceof InvalidArgumentsError) return sendProblem(res, 422, 'invalid-arguments', 'Arguments violate the tool contract', error.message, { errors: error.issues.map((i) => ({ path: i.path, message: i.message })) });
+    if (error instanceof ExecutionOfAnotherActorError) {
+      return sendProblem(res, 401, 'execution-of-another-actor', 'This API key does not belong to the execution\'s actor', `execution ${error.executionId} was not started by this API key's actor; only that actor's key can read it`);
+    }
     if (error instanceof ExecutionNotFoundError) return sendProblem(res, 404, 'execution-not-found', 'Execution not found', error.message);
     throw error;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A matching claim names the key's own actor: it says nothing more, and the body parser never sees it. */
+function withoutActorClaim(raw: unknown): unknown {
+  if (!isObject(raw)) return raw;
+  const { actor: _claim, ...rest } = raw;
+  return rest;
 }
 
 function header(req: IncomingMessage, name: string): string | null {

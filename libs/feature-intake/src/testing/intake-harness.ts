@@ -11,9 +11,8 @@ import type { ToolCallRequest } from '../call-tool/call-tool.request';
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { mcpTablesMigration } from '../mcp/mcp-tables.migration';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
-import { restAgentProcessesMigration } from '../rest/agent-processes.migration';
+import { intakeMigrations } from '../intake.migrations';
 
 /** The demo contracts; their origins are never reached (nothing here dispatches). */
 export const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
@@ -47,7 +46,7 @@ export interface IntakeHarness {
 let calls = 0;
 
 export async function startIntakeHarness(): Promise<IntakeHarness> {
-  const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), mcpTablesMigration, restAgentProcessesMigration]);
+  const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), ...intakeMigrations]);
   const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: () => undefined });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const deps: IntakeDependencies = {
@@ -55,7 +54,7 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     contracts: byName,
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
     actors: { authenticate: () => null },
-    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024 },
+    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, shutdownGraceMs: 1_000 },
   };
   const watcherErrors: unknown[] = [];
   const watcher = new ExecutionWatcher(runtime.pool, (error) => watcherErrors.push(error));
