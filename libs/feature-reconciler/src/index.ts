@@ -4,3 +4,5 @@ export { type PlanInput, type SettlementLimits, type SettlementPlan, planSettlem
 export { SettleExecutionHandler, type SettleDependencies } from './settle-execution/settle-execution.handler';
 export { Sweeper, type SweeperSettings } from './sweep/sweeper';
 export { RECONCILER_DURABLE } from './settle-execution/outcome-unknown.consumer';
+export { reconcilerMigrations } from './reconciler-migrations';
+export { STOOD_DOWN_MESSAGE, type SettleLog, type SettleOutcome } from './settle-execution/settle-execution.handler';

@@ -1,8 +1,10 @@
 import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import { HttpChannel } from '@onceport/http-channel';
+import { runMigrations } from '@onceport/event-store';
 import { CredentialResolver, type OnceportRuntime } from '@onceport/runtime';
 import type { ReconcilerEnv } from './reconciler.config';
+import { reconcilerMigrations } from './reconciler-migrations';
 import { ADMINS, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
 import { ReviewController } from './resolve-review/review.controller';
 import { OutcomeUnknownConsumer } from './settle-execution/outcome-unknown.consumer';
@@ -33,6 +35,8 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
 @Module({})
 export class ReconcilerModule {
   static async forRoot(runtime: OnceportRuntime, env: ReconcilerEnv, contractsDir: string): Promise<DynamicModule> {
+    // The reconciler's own table (claims and check times), like intake applies its own.
+    await runMigrations(runtime.pool, reconcilerMigrations);
     const { byName } = await loadToolContracts(contractsDir);
     const channel = new HttpChannel();
     const log = (level: string, message: string, fields: Record<string, unknown> = {}): void =>
@@ -43,6 +47,7 @@ export class ReconcilerModule {
       channel,
       credentials: new CredentialResolver(),
       reconcilerId: env.ONCEPORT_RECONCILER_ID,
+      log,
       limits: {
         maxProbes: env.ONCEPORT_PROBE_MAX,
         probeBackoffMs: env.ONCEPORT_PROBE_BACKOFF_MS,
@@ -50,7 +55,14 @@ export class ReconcilerModule {
         maxAttempts: env.ONCEPORT_DISPATCH_MAX_ATTEMPTS,
       },
     });
-    const sweeper = new Sweeper(runtime, settle, { intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS, redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS, batch: 200 }, log);
+    const sweeper = new Sweeper(runtime, settle, {
+        intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS,
+        redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS,
+        batch: 200,
+        concurrency: env.ONCEPORT_RECONCILE_CONCURRENCY,
+        claimMs: env.ONCEPORT_RECONCILE_CLAIM_MS,
+        replicaId: env.ONCEPORT_RECONCILER_ID,
+      }, log);
     return {
       module: ReconcilerModule,
       controllers: [ReviewController],

@@ -1,10 +1,11 @@
 import type { ResultReference, Settlement } from '@onceport/contracts';
-import type { ExecutionCommand, HttpToolContract, KnownExecutionState, SshToolContract, ToolContract } from '@onceport/domain';
+import type { ExecutionCommand, HttpProbe, HttpToolContract, KnownExecutionState, SshToolContract, ToolContract } from '@onceport/domain';
 import type { HttpChannel } from '@onceport/http-channel';
 import { type CausationContext, type CredentialResolver, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
 import { SshChannel } from '@onceport/ssh-channel';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { type MarkerStep, markerStep } from './marker-step';
+import { probeWithAnswer } from './probe-with-answer';
 import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
 
 export interface SettleDependencies {
@@ -16,9 +17,25 @@ export interface SettleDependencies {
   readonly reconcilerId: string;
   /** Reads SSH markers; made here when not given (it holds no connection between probes). */
   readonly ssh?: Pick<SshChannel, 'probe'>;
+  /** Where stand-downs are reported; silent when not given. */
+  readonly log?: SettleLog;
 }
 
-export type SettleOutcome = { readonly done: SettlementPlan['kind']; readonly status: string; readonly nextCheckAtMs: number | null };
+export type SettleLog = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+
+/** `version`: the stream version this call last saw (a wait is only good while the stream stays there). */
+export type SettleOutcome = { readonly done: SettlementPlan['kind']; readonly status: string; readonly nextCheckAtMs: number | null; readonly version: number };
+
+/** A probe that found the effect applied, with its answer stored as the execution's result. */
+interface AppliedAnswer {
+  readonly attempt: number;
+  readonly targetStatus: number;
+  readonly detail: string;
+  readonly result: ResultReference;
+}
+
+/** Logged (with the execution id) when a fenced write finds the stream moved on: someone else acted first. */
+export const STOOD_DOWN_MESSAGE = 'reconciler stood down: the execution changed elsewhere before its write';
 
 /** Steps a plan may take in one call before handing back (a probe, its record, the settlement…). */
 const MAX_STEPS = 8;
@@ -39,9 +56,10 @@ export class SettleExecutionHandler {
 
   async settle(executionId: string, causation: { causationId: string; traceparent?: string | null }): Promise<SettleOutcome> {
     let loaded = await this.deps.runtime.executions.load(executionId);
-    if (loaded.state.status === 'none') return { done: 'nothing', status: 'none', nextCheckAtMs: null };
+    if (loaded.state.status === 'none') return { done: 'nothing', status: 'none', nextCheckAtMs: null, version: loaded.version };
     const parent = contextFromTraceparent(causation.traceparent ?? traceOf(loaded), null);
     return inSpan(this.deps.runtime.tracer, `reconcile ${loaded.state.facts.tool}`, parent ?? ROOT_CONTEXT, { 'onceport.execution_id': executionId }, async (span) => {
+      let applied: AppliedAnswer | null = null;
       for (let step = 0; step < MAX_STEPS; step++) {
         const state = loaded.state as KnownExecutionState;
         const contract = this.deps.contracts.get(state.facts.tool) ?? null;
@@ -49,47 +67,72 @@ export class SettleExecutionHandler {
         span.addEvent(`plan ${plan.kind}`);
         if (plan.kind === 'nothing') {
           this.runningUntil.delete(executionId);
-          return { done: 'nothing', status: state.status, nextCheckAtMs: null };
+          return { done: 'nothing', status: state.status, nextCheckAtMs: null, version: loaded.version };
         }
-        if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs };
+        if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs, version: loaded.version };
         if (plan.kind === 'probe' && contract?.channel === 'ssh') {
           const marker = await this.readMarker(state, contract, plan.attempt, plan.probeNumber);
-          if (marker.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: marker.untilMs };
+          if (marker.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: marker.untilMs, version: loaded.version };
           for (const command of marker.commands) {
             const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
-            if (!next) return { done: 'nothing', status: 'changed_elsewhere', nextCheckAtMs: null };
+            if (!next) return this.stoodDown(executionId, loaded.version, command);
             loaded = next;
           }
           span.setAttribute('onceport.state', loaded.state.status);
-          if (loaded.state.status !== 'dispatched_unknown') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null };
+          if (loaded.state.status !== 'dispatched_unknown') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null, version: loaded.version };
           continue;
         }
-        const command = plan.kind === 'probe' ? await this.probe(state, contract as HttpToolContract, plan.attempt, plan.probeNumber) : commandOf(plan);
+        let command: ExecutionCommand;
+        if (plan.kind === 'probe') {
+          const probed = await this.probe(state, contract as HttpToolContract, plan.attempt, plan.probeNumber);
+          command = probed.command;
+          applied = probed.applied ?? applied;
+        } else if (plan.kind === 'settle' && plan.settlement === 'completed' && contract?.channel === 'http') {
+          // Settled by a probe: the probe's answer is the result (fetched again if this call did not probe).
+          applied ??= (await this.probe(state, contract, plan.attempt, 0)).applied;
+          command = applied?.attempt === plan.attempt
+            ? settleCommand(plan.attempt, 'completed', `${plan.reason} (${applied.detail}); its answer is kept as the result`, applied.targetStatus, applied.result)
+            : commandOf(plan);
+        } else {
+          command = commandOf(plan);
+        }
         const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
-        if (!next) return { done: 'nothing', status: 'changed_elsewhere', nextCheckAtMs: null };
+        if (!next) return this.stoodDown(executionId, loaded.version, command);
         loaded = next;
         span.setAttribute('onceport.state', loaded.state.status);
-        if (plan.kind === 'settle') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null };
+        if (plan.kind === 'settle') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null, version: loaded.version };
       }
-      return { done: 'wait', status: loaded.state.status, nextCheckAtMs: Date.now() };
+      return { done: 'wait', status: loaded.state.status, nextCheckAtMs: Date.now(), version: loaded.version };
     });
   }
 
-  private async probe(state: KnownExecutionState, contract: HttpToolContract, attempt: number, probeNumber: number): Promise<ExecutionCommand> {
+  /** Fencing made this call stand down; logged so a race between reconcilers can be seen, not only inferred. */
+  private stoodDown(executionId: string, seenVersion: number, command: ExecutionCommand): SettleOutcome {
+    this.deps.log?.('info', STOOD_DOWN_MESSAGE, { executionId, reconcilerId: this.deps.reconcilerId, seenVersion, wouldHave: command.type });
+    return { done: 'nothing', status: 'changed_elsewhere', nextCheckAtMs: null, version: seenVersion };
+  }
+
+  /** Probes over HTTP; an `applied` answer is stored (by reference, like a dispatch result) for the settlement. */
+  private async probe(state: KnownExecutionState, contract: HttpToolContract, attempt: number, probeNumber: number): Promise<{ command: ExecutionCommand; applied: AppliedAnswer | null }> {
     let credential: string | null = null;
     try {
       credential = contract.credentialRef ? this.deps.credentials.resolve(contract.credentialRef) : null;
     } catch {
-      return recordProbe(attempt, probeNumber, 'cant_tell', 'the probe credential is not configured');
+      return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the probe credential is not configured'), applied: null };
     }
-    const result = await this.deps.channel.probe({
-      contract,
+    if (!contract.probe) return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the contract declares no probe'), applied: null };
+    const { result, answer } = await probeWithAnswer(this.deps.channel, {
+      contract: contract as HttpToolContract & { probe: HttpProbe },
       executionId: state.facts.executionId,
       arguments: state.facts.arguments,
       credential,
       traceHeaders: headersOf(currentTraceContext()),
     });
-    return recordProbe(attempt, probeNumber, result.verdict, result.detail);
+    let applied: AppliedAnswer | null = null;
+    if (result.verdict === 'applied' && answer) {
+      applied = { attempt, targetStatus: answer.status, detail: result.detail, result: await this.deps.runtime.results.put(answer.body, answer.contentType) };
+    }
+    return { command: recordProbe(attempt, probeNumber, result.verdict, result.detail), applied };
   }
 
   /**

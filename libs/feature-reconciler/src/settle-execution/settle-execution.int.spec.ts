@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,42 @@ import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
-import { SettleExecutionHandler } from './settle-execution.handler';
+import { STOOD_DOWN_MESSAGE, SettleExecutionHandler } from './settle-execution.handler';
 
 const DEMO = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
+/**
+ * A conditional tool: promote a release only if it is not live yet. Its probe reads the state the
+ * condition is about: no deployment under the execution id (404) → the condition still holds.
+ */
+const CONDITIONAL_TOOL = `tools:
+  - name: promote_release
+    title: Promote a release
+    description: Make a release live unless it already is.
+    channel: http
+    target:
+      origin: {origin}
+      method: POST
+      path: /v1/projects/{project}/deployments
+      timeout: 5s
+      # The provider files the promotion under the execution id, so the probe can look it up.
+      idempotency_header: Idempotency-Key
+    credential_ref: deploy-api
+    arguments:
+      type: object
+      properties:
+        project: { type: string, pattern: "^[a-z0-9-]{1,40}$" }
+        version: { type: string, minLength: 1 }
+      required: [project, version]
+    roles:
+      project: identity
+      version: identity
+    effect: conditional
+    probe:
+      method: GET
+      path: /v1/deployments/by-key/{execution_id}
+      applied: { status: [200], json_path: $.state, equals: succeeded }
+      not_applied: { status: [404] }
+`;
 const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
 
 describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
@@ -19,12 +52,15 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   let target: TestTarget;
   let contracts: ReadonlyMap<string, ToolContract>;
   let channel: HttpChannel;
+  let logged: { message: string; fields: Record<string, unknown> }[] = [];
   const handler = (id = 'r1', maxProbes = 3) =>
     new SettleExecutionHandler({
+      log: (_level, message, fields = {}) => void logged.push({ message, fields }),
       runtime,
       contracts,
       channel,
-      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't', ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 't', ONCEPORT_CREDENTIAL_MAIL_API: 't' }, null),
+      // Realistic secrets: the channel scrubs the credential from answers, and a one-letter one would scrub the JSON keys a probe reads.
+      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 'tok_deploy_7f3a', ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'tok_pay_91c2', ONCEPORT_CREDENTIAL_MAIL_API: 'tok_mail_44d0' }, null),
       reconcilerId: id,
       limits: { maxProbes, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
     });
@@ -35,6 +71,7 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
     runtime = await OnceportRuntime.create({ serviceName: 'reconciler-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
     const dir = mkdtempSync(join(tmpdir(), 'reconciler-contracts-'));
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, `origin: ${target.url}`));
+    writeFileSync(join(dir, 'conditional.yaml'), CONDITIONAL_TOOL.replace('{origin}', target.url));
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
   });
@@ -120,4 +157,61 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
     expect(events.filter((t) => t === 'ProbeAttempted')).toHaveLength(1);
     expect((await runtime.executions.load(id)).state.status).toBe('completed_result_not_delivered');
   });
+
+  it('a probe that finds the effect applied keeps its answer as the result (by reference, with its digest) and says how it was settled', async () => {
+    const id = await dispatched('create_deployment', deploy('probe-result'), { unknown: true });
+    await applyAtTarget(id, 'probe-result');
+    await handler().settle(id, { causationId: 'test' });
+    const loaded = await runtime.executions.load(id);
+    const settled = loaded.events.find((e) => e.type === 'OutcomeSettled');
+    expect(settled?.data).toMatchObject({ settlement: 'completed', targetStatus: 200, reason: expect.stringMatching(/^probe 1 found the effect applied \(probe answered 200.*\); its answer is kept as the result$/) });
+    const reference = loaded.state.status === 'none' ? null : loaded.state.progress.lastResult;
+    expect(reference).not.toBeNull();
+    const stored = await runtime.results.get(reference?.ref ?? '');
+    expect(stored?.reference.digest).toBe(`sha256:${createHash('sha256').update(stored?.body ?? '').digest('hex')}`);
+    expect(JSON.parse(stored?.body.toString('utf8') ?? 'null')).toMatchObject({ idempotency_key: id, state: 'succeeded' });
+  });
+
+  it('two reconcilers probing at once: the later write is fenced out, and the one that stood down says so with the execution id', async () => {
+    const id = await dispatched('create_deployment', deploy('stand-down'), { unknown: true });
+    await applyAtTarget(id, 'stand-down');
+    // A slow probe answer: both load the same version before either can write.
+    target.setBehavior({ route: 'deployments.status', delay_ms: 300 });
+    logged = [];
+    try {
+      const outcomes = await Promise.all([handler('a').settle(id, { causationId: 'a' }), handler('b').settle(id, { causationId: 'b' })]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['changed_elsewhere', 'completed_result_not_delivered']);
+    } finally {
+      target.setBehavior({ route: 'deployments.status', normal: true });
+    }
+    expect((await types(id)).filter((t) => t === 'OutcomeSettled')).toHaveLength(1);
+    expect(logged).toEqual([{ message: STOOD_DOWN_MESSAGE, fields: expect.objectContaining({ executionId: id, reconcilerId: expect.stringMatching(/^[ab]$/), wouldHave: 'RecordProbe' }) }]);
+  });
+
+  describe('conditional effect, a real probe of the condition', () => {
+    const promote = (project: string) => ({ project, version: '2' });
+    const promoteAtTarget = (id: string, project: string) => channel.send({ contract: contracts.get('promote_release') as HttpToolContract, executionId: id, arguments: promote(project), credential: 't' });
+
+    it('the condition still holds (nothing applied): settled not_applied once, authorized for one re-dispatch, nothing sent by the reconciler', async () => {
+      const id = await dispatched('promote_release', promote('cond-holds'), { unknown: true });
+      expect((await handler().settle(id, { causationId: 'test' })).status).toBe('authorized');
+      // Asked again (a redelivered OutcomeUnknown, the sweep): nothing more happens.
+      expect((await handler().settle(id, { causationId: 'again' })).done).toBe('nothing');
+      const events = (await runtime.executions.load(id)).events;
+      expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([expect.objectContaining({ settlement: 'not_applied', result: null })]);
+      expect(events.filter((e) => e.type === 'ProbeAttempted').map((e) => e.data)).toEqual([expect.objectContaining({ verdict: 'not_applied' })]);
+      expect(target.effectCount({ idempotencyKey: id })).toBe(0);
+    });
+
+    it('the condition no longer holds (the promotion happened): settled completed from the probe, never re-sent; 1 effect', async () => {
+      const id = await dispatched('promote_release', promote('cond-gone'), { unknown: true });
+      await promoteAtTarget(id, 'cond-gone');
+      const outcome = await handler().settle(id, { causationId: 'test' });
+      expect(outcome.status).toBe('completed_result_not_delivered');
+      const events = (await runtime.executions.load(id)).events;
+      expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([expect.objectContaining({ settlement: 'completed', targetStatus: 200 })]);
+      expect(target.effectCount({ idempotencyKey: id })).toBe(1);
+    });
+  });
 });
+

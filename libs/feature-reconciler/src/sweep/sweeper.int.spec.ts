@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
 import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, matchRetry, newExecutionId, parseKeyring, retryCandidateOf, type KnownExecutionState } from '@onceport/domain';
+import { runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { Sweeper } from './sweeper';
 
@@ -24,13 +26,14 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     runtime = await OnceportRuntime.create({ serviceName: 'sweeper-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    await runMigrations(runtime.pool, reconcilerMigrations);
     const dir = mkdtempSync(join(tmpdir(), 'sweeper-contracts-'));
     // A target nobody listens on: probes can't tell, and nothing is ever sent.
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
     const settle = new SettleExecutionHandler({ runtime, contracts, channel, credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
-    sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 100 }, () => undefined);
+    sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' }, () => undefined);
   });
   afterAll(async () => {
     await channel.close();
@@ -49,6 +52,10 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     return { id, fingerprint: intent.fingerprint };
   }
   const status = async (id: string) => (await runtime.executions.load(id)).state.status;
+  const dispatchedWithLease = (leaseMs: number) => [
+    (_id: string, now: Date): ExecutionCommand => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
+    (_id: string, now: Date): ExecutionCommand => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: leaseMs > 1 ? 'busy' : 'dead', leaseMs } }),
+  ];
 
   it('expires an unfinished execution whose correlation window closed; it stops matching', async () => {
     const { id, fingerprint } = await seed([], 1);
@@ -75,4 +82,21 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     // The probe reached nobody: after its one allowed try the execution waits for a human.
     expect(await status(id)).toBe('needs_review');
   });
+
+  it('more long-running dispatches than one batch do not hide a newer dead one: it is swept in the first pass', async () => {
+    // More in flight (lease far off) than the batch of 200, all accepted before the dead one.
+    const busy: string[] = [];
+    for (let chunk = 0; chunk < 25; chunk++) {
+      busy.push(...(await Promise.all(Array.from({ length: 10 }, async () => (await seed(dispatchedWithLease(3_600_000), 3_600_000)).id))));
+    }
+    const { id: dead } = await seed(dispatchedWithLease(1), 3_600_000);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sweeper.sweepOnce();
+    expect((await runtime.executions.load(dead)).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
+    // The in-flight ones are not due: left alone, not even claimed.
+    expect(new Set(await Promise.all(busy.map(status)))).toEqual(new Set(['dispatched']));
+    const claimed = await runtime.pool.query('SELECT count(*)::int AS n FROM onceport.reconcile_checks WHERE execution_id = ANY($1)', [busy]);
+    expect(claimed.rows[0].n).toBe(0);
+  });
 });
+

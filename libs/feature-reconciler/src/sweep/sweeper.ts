@@ -4,13 +4,19 @@ import { ProjectionRunner } from '@onceport/event-store';
 import { executionMatchesProjection } from '@onceport/read-models';
 import type { OnceportRuntime } from '@onceport/runtime';
 import type { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
-import { expiredWindows, unsettledExecutions, waitingForAService } from './sweep-queries';
+import { claimDueExecutions, expiredWindows, forgetSettledChecks, releaseWithNextCheck, waitingForAService } from './sweep-queries';
 
 export interface SweeperSettings {
   readonly intervalMs: number;
   /** An execution waiting this long for its next service gets its last event delivered again. */
   readonly redeliverAfterMs: number;
   readonly batch: number;
+  /** Executions settled at once (each may be waiting on a probe). */
+  readonly concurrency: number;
+  /** How long a claimed execution is kept from the other replicas; longer than one settle takes. */
+  readonly claimMs: number;
+  /** This replica's name on its claims. */
+  readonly replicaId: string;
 }
 
 type Log = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
@@ -50,15 +56,42 @@ export class Sweeper {
   /** One full pass; also what tests call to drive it deterministically. */
   async sweepOnce(): Promise<void> {
     await this.projection.catchUp();
-    for (const id of await unsettledExecutions(this.runtime.pool, this.settings.batch)) {
-      await this.guard(id, () => this.settle.settle(id, { causationId: `sweep:${id}` }));
-    }
+    await this.settleDue();
     for (const id of await expiredWindows(this.runtime.pool, this.settings.batch)) {
       await this.guard(id, () => this.runtime.executions.handle(id, (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
     }
     if (this.runtime.delivery.kind === 'jetstream') {
       for (const id of await waitingForAService(this.runtime.pool, this.settings.batch)) await this.guard(id, () => this.redeliverIfStale(id));
     }
+  }
+
+  /**
+   * Settles what is due with `concurrency` workers, each claiming one execution at a time: a claim
+   * is a short transaction, so a slow probe never holds a claim on executions nobody works on yet,
+   * and the other replicas take those meanwhile.
+   */
+  private async settleDue(): Promise<void> {
+    await forgetSettledChecks(this.runtime.pool);
+    let budget = this.settings.batch;
+    const worker = async (): Promise<void> => {
+      while (budget > 0 && !this.stopped) {
+        budget -= 1;
+        const [claimed] = await claimDueExecutions(this.runtime.pool, { limit: 1, claimMs: this.settings.claimMs, claimant: this.settings.replicaId });
+        if (!claimed) return;
+        await this.guard(claimed, () => this.settleClaimed(claimed));
+      }
+    };
+    await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
+  }
+
+  private async settleClaimed(executionId: string): Promise<void> {
+    const outcome = await this.settle.settle(executionId, { causationId: `sweep:${executionId}` });
+    // Changed elsewhere: someone else is on it; the claim runs out by itself and a later pass looks again.
+    if (outcome.status === 'changed_elsewhere') return;
+    // Settled or moved on: not again before the claim would run out, unless the read model shows a
+    // newer version first (it may still show the old one until the projection catches up).
+    const atMs = outcome.done === 'wait' && outcome.nextCheckAtMs !== null ? outcome.nextCheckAtMs : Date.now() + this.settings.claimMs;
+    await releaseWithNextCheck(this.runtime.pool, executionId, this.settings.replicaId, outcome.version, atMs);
   }
 
   private async redeliverIfStale(executionId: string): Promise<void> {
