@@ -5,7 +5,9 @@
 #
 #   deploy/local/onceport-local.sh start                    build, start every replica, wait until all are ready
 #   deploy/local/onceport-local.sh start <app> <replica>    start one replica (e.g. after `kill`)
-#   deploy/local/onceport-local.sh stop [<app> [<replica>]] SIGTERM, wait for a graceful exit (SIGKILL after the grace)
+#   deploy/local/onceport-local.sh stop [<app> [<replica>]] SIGTERM, wait for a graceful exit; SIGKILL after the
+#                                                           grace ("stopped (KILL after grace)", exit 2); exit 1 if
+#                                                           a replica exited non-zero; statuses in $ONCEPORT_LOCAL_DIR/exits
 #   deploy/local/onceport-local.sh kill <app> <replica> [SIGNAL]   default SIGKILL: a crash, for fault tests
 #   deploy/local/onceport-local.sh status                   one line per replica; exit 0 only if all are ready
 #   deploy/local/onceport-local.sh logs <app> <replica>
@@ -19,7 +21,8 @@
 #                             (intake 3001/3101, authorization 3002/3102, dispatcher 3003/3103, reconciler 3004/3104)
 #   ONCEPORT_LOCAL_BUILD      1 (default): build before `start`; 0: use the existing build
 #   ONCEPORT_LOCAL_ENV_FILE   a KEY=VALUE file sourced before starting (DATABASE_URL, NATS_URL, ONCEPORT_*)
-#   ONCEPORT_LOCAL_TIMEOUT    seconds to wait for readiness (default 90) and for a graceful stop (default 30)
+#   ONCEPORT_LOCAL_TIMEOUT    seconds to wait for readiness (default 90)
+#   ONCEPORT_LOCAL_GRACE      seconds a replica gets to exit after SIGTERM before SIGKILL (default 30)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -51,6 +54,7 @@ apps() {
 port_of() { echo $((BASE_PORT + $(app_index "$1") + 100 * $2)); }
 pid_file() { echo "$RUN_DIR/pids/$1-$2.pid"; }
 log_file() { echo "$RUN_DIR/logs/$1-$2.log"; }
+exit_file() { echo "$RUN_DIR/exits/$1-$2.exit"; }
 
 pid_of() {
   local file pid
@@ -76,18 +80,24 @@ build() {
 }
 
 start_one() {
-  local app=$1 r=$2 port pid
+  local app=$1 r=$2 port pid pidfile exitfile
   if pid=$(pid_of "$app" "$r"); then echo "$app-$r already running (pid $pid)"; return; fi
   [[ -f $DIST/$app/main.js ]] || die "no build of $app in $DIST (run with ONCEPORT_LOCAL_BUILD=1)"
   port=$(port_of "$app" "$r")
-  mkdir -p "$RUN_DIR/pids" "$RUN_DIR/logs"
+  pidfile=$(pid_file "$app" "$r") exitfile=$(exit_file "$app" "$r")
+  mkdir -p "$RUN_DIR/pids" "$RUN_DIR/logs" "$RUN_DIR/exits"
+  rm -f "$pidfile" "$exitfile"
   # The replica ids name the process like a pod name would; NODE_PATH finds the workspace's
-  # packages when the build lives outside it.
+  # packages when the build lives outside it. A small bash parent waits for node and writes its
+  # exit status (128+N when signal N ended it), like a pod's lastState.terminated.exitCode; the
+  # pid file holds node's own pid, so signals go to the service, not to the parent.
   PORT=$port ONCEPORT_DISPATCHER_ID="dispatcher-$r" ONCEPORT_RECONCILER_ID="reconciler-$r" \
     NODE_ENV=${NODE_ENV:-production} NODE_PATH=$ROOT/node_modules \
-    nohup node --enable-source-maps "$DIST/$app/main.js" </dev/null >>"$(log_file "$app" "$r")" 2>&1 &
-  echo $! >"$(pid_file "$app" "$r")"
-  echo "$app-$r starting on :$port (pid $!, log $(log_file "$app" "$r"))"
+    nohup bash -c 'node --enable-source-maps "$1" & echo $! >"$2.tmp" && mv "$2.tmp" "$2"; wait $!; echo $? >"$3"' \
+    onceport-local "$DIST/$app/main.js" "$pidfile" "$exitfile" </dev/null >>"$(log_file "$app" "$r")" 2>&1 &
+  local deadline=$((SECONDS + 10))
+  until [[ -f $pidfile ]]; do ((SECONDS < deadline)) || die "$app-$r: no pid after 10s"; sleep 0.05; done
+  echo "$app-$r starting on :$port (pid $(<"$pidfile"), log $(log_file "$app" "$r"))"
 }
 
 wait_ready() {
@@ -110,20 +120,28 @@ wait_ready() {
   done
 }
 
+# Stops one replica and prints "<app>-<r> stopped (<how>) exit <status>". Returns 2 when the
+# grace ran out and it took a SIGKILL: that stop was not graceful, and the caller must know.
 stop_one() {
-  local app=$1 r=$2 signal=${3:-TERM} pid deadline
-  if ! pid=$(pid_of "$app" "$r"); then rm -f "$(pid_file "$app" "$r")"; return; fi
+  local app=$1 r=$2 signal=${3:-TERM} how=${3:-TERM} pid deadline status=? waited=0
+  if ! pid=$(pid_of "$app" "$r"); then rm -f "$(pid_file "$app" "$r")"; return 0; fi
   kill "-$signal" "$pid" 2>/dev/null || true
   deadline=$((SECONDS + GRACE))
   while kill -0 "$pid" 2>/dev/null; do
-    if ((SECONDS >= deadline)); then
+    if ((SECONDS >= deadline)) && [[ $how != "KILL after grace" && $signal != KILL ]]; then
       echo "$app-$r still running after ${GRACE}s: SIGKILL" >&2
       kill -KILL "$pid" 2>/dev/null || true
+      how="KILL after grace"
     fi
     sleep 0.1
   done
+  # The parent writes the status right after node is gone.
+  while [[ ! -s $(exit_file "$app" "$r") ]] && ((waited < 50)); do sleep 0.1; waited=$((waited + 1)); done
+  [[ -s $(exit_file "$app" "$r") ]] && status=$(<"$(exit_file "$app" "$r")")
   rm -f "$(pid_file "$app" "$r")"
-  echo "$app-$r stopped ($signal)"
+  echo "$app-$r stopped ($how) exit $status"
+  [[ $how == "KILL after grace" ]] && return 2
+  return 0
 }
 
 # <app> [<replica>] → "app:replica" targets; no app → every replica of every app.
@@ -150,9 +168,18 @@ case $command in
     ;;
   stop)
     read -r -a list <<<"$(targets "$@")"
-    # In parallel: a graceful stop may take the whole grace period.
-    for target in "${list[@]}"; do stop_one "${target%:*}" "${target#*:}" & done
-    wait
+    # In parallel: a graceful stop may take the whole grace period. Exit 2 if any replica needed
+    # a SIGKILL after the grace, 1 if any exited non-zero after SIGTERM.
+    pids=() code=0
+    for target in "${list[@]}"; do stop_one "${target%:*}" "${target#*:}" & pids+=($!); done
+    for pid in "${pids[@]+"${pids[@]}"}"; do wait "$pid" || code=2; done
+    if ((code == 0)); then
+      for target in "${list[@]}"; do
+        file=$(exit_file "${target%:*}" "${target#*:}")
+        [[ ! -s $file || $(<"$file") == 0 ]] || { echo "${target%:*}-${target#*:} exited $(<"$file") after SIGTERM" >&2; code=1; }
+      done
+    fi
+    exit $code
     ;;
   kill)
     [[ -n ${1:-} && -n ${2:-} ]] || die "usage: kill <app> <replica> [SIGNAL]"
@@ -178,7 +205,7 @@ case $command in
     tail -n "${LINES:-100}" "$(log_file "$1" "$2")"
     ;;
   *)
-    sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
     [[ -z $command || $command == help || $command == -h || $command == --help ]] || exit 64
     ;;
 esac

