@@ -1,10 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { executionIdOfStream, parseEvent } from '@onceport/contracts';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { executionIdOfStream, kebabEventName, parseEvent } from '@onceport/contracts';
 import { type ExecutionState, foldEvents } from '@onceport/domain';
 import { readChainsFromDatabase, verifyChains } from '@onceport/event-store';
+import { EXECUTION_STREAM_NAME } from '@onceport/messaging';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { TestNatsServer } from '@onceport/messaging/testing';
+import { type FaultProxy, NatsServer, type PostgresCluster, startFaultProxy } from '@onceport/fault-kit';
+import { Pool } from 'pg';
+import { FAULT_ACTION_ENV, FAULT_POINT_ENV, type FaultAction } from '@onceport/fault-points';
 import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
@@ -19,6 +24,25 @@ export interface Operation {
   readonly outcome: 'ok' | 'failed' | 'unknown';
   readonly executionId: string | null;
   readonly state: string | null;
+}
+
+/** A fault point to arm in one app: its name, and whether it kills (default) or stops the process there. */
+export type ArmedPoint = string | { readonly point: string; readonly action: FaultAction };
+
+export interface StoredEventRow {
+  readonly streamId: string;
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+  readonly actor: string | null;
+}
+
+export interface ClusterOptions {
+  readonly faults?: Partial<Record<AppName, ArmedPoint>>;
+  readonly database?: TestDatabase;
+  /** The fault tools' target origin goes through a fault-kit TCP proxy (`cluster.proxy`). */
+  readonly proxyTarget?: boolean;
+  /** Extra environment for one app (e.g. an ack wait ceiling). */
+  readonly appEnv?: Partial<Record<AppName, Record<string, string>>>;
 }
 
 export interface Verdict {
@@ -41,22 +65,35 @@ export class FaultCluster {
 
   private constructor(
     readonly db: TestDatabase,
-    readonly nats: TestNatsServer,
+    readonly nats: NatsServer,
     readonly target: TestTarget,
     readonly fixture: GatewayFixture,
+    readonly proxy: FaultProxy | null,
+    private readonly appEnv: Partial<Record<AppName, Record<string, string>>>,
   ) {}
 
-  static async start(faults: Partial<Record<AppName, string>> = {}, database?: TestDatabase): Promise<FaultCluster> {
-    const [db, nats, target] = await Promise.all([database ?? createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
+  static async start(options: ClusterOptions = {}): Promise<FaultCluster> {
+    const [db, nats, target] = await Promise.all([options.database ?? createTestDatabase(), NatsServer.start(), startTestTarget()]);
+    // Every send counts: with the target's own dedupe on, a second send of a keyed request would
+    // be one effect, and a duplicate dispatch could never show up as a duplicate.
+    target.setBehavior({ route: '*', honour_idempotency: false });
+    const proxy = options.proxyTarget ? await startFaultProxy({ upstream: { host: '127.0.0.1', port: Number(new URL(target.url).port) } }) : null;
     const fixture = writeGatewayFixture(target.url, [{ id: 'agent:fault', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
-    const extra = readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', target.url);
+    const faultOrigin = proxy ? proxy.url('http') : target.url;
+    const extra = readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', faultOrigin);
     writeFileSync(join(fixture.contractsDir, 'faults.yaml'), extra);
-    const cluster = new FaultCluster(db, nats, target, fixture);
-    await Promise.all(APPS.map((app) => cluster.startApp(app, faults[app])));
+    const cluster = new FaultCluster(db, nats, target, fixture, proxy, options.appEnv ?? {});
+    try {
+      await Promise.all(APPS.map((app) => cluster.startApp(app, options.faults?.[app])));
+    } catch (error) {
+      await cluster.stop(); // no server or process left behind by a start that failed half-way
+      throw error;
+    }
     return cluster;
   }
 
-  env(faultPoint?: string): Record<string, string> {
+  env(armed?: ArmedPoint): Record<string, string> {
+    const point = typeof armed === 'string' ? { point: armed, action: 'kill' as const } : armed;
     return this.fixture.env({
       ONCEPORT_CREDENTIAL_DEPLOY_API: 'fault-secret',
       ONCEPORT_ANSWER_WAIT_MS: '3000',
@@ -65,12 +102,14 @@ export class FaultCluster {
       ONCEPORT_REDELIVER_AFTER_MS: '2000',
       ONCEPORT_PROBE_BACKOFF_MS: '100',
       ONCEPORT_DISPATCH_RETRY_BACKOFF: '100',
-      ...(faultPoint ? { ONCEPORT_FAULT_POINT: faultPoint } : {}),
+      // Consumers without their own ack wait see a redelivery after 2 s instead of 30 s.
+      ONCEPORT_ACK_WAIT_MS: '2000',
+      ...(point ? { [FAULT_POINT_ENV]: point.point, [FAULT_ACTION_ENV]: point.action } : {}),
     });
   }
 
-  async startApp(app: AppName, faultPoint?: string): Promise<AppProcess> {
-    const process = await startAppProcess(app, this.env(faultPoint));
+  async startApp(app: AppName, armed?: ArmedPoint): Promise<AppProcess> {
+    const process = await startAppProcess(app, { ...this.env(armed), ...this.appEnv[app] });
     this.apps.set(app, process);
     return process;
   }
@@ -88,6 +127,72 @@ export class FaultCluster {
       await sleep(50);
     }
     throw new Error(`${app} did not die at its fault point`);
+  }
+
+  /** Waits until the app is parked by SIGSTOP (a fault point with the `stop` action, or `pause`). */
+  async waitForStopped(app: AppName | AppProcess, timeoutMs = 20_000): Promise<void> {
+    const pid = typeof app === 'string' ? this.apps.get(app)?.pid : app.pid;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (pid !== undefined && processState(pid) === 'T') return;
+      await sleep(20);
+    }
+    throw new Error(`${typeof app === 'string' ? app : app.name} did not stop`);
+  }
+
+  /** SIGSTOP / SIGCONT: the process keeps its sockets and state but does nothing meanwhile. */
+  signal(app: AppName | AppProcess, signal: 'SIGSTOP' | 'SIGCONT'): void {
+    const pid = typeof app === 'string' ? this.apps.get(app)?.pid : app.pid;
+    if (pid !== undefined) process.kill(pid, signal);
+  }
+
+  /** Every stored event of the executions, in stream order. */
+  async events(): Promise<StoredEventRow[]> {
+    const rows = await this.db.pool.query(
+      `SELECT stream_id, event_type, data, metadata FROM onceport.events WHERE stream_id LIKE 'execution-%' ORDER BY stream_id, stream_version`,
+    );
+    return rows.rows.map((row) => ({ streamId: row.stream_id, type: row.event_type, data: row.data, actor: row.metadata?.actor ?? null }));
+  }
+
+  /** How many events of `type` each execution stream holds (streams without one count 0). */
+  async countPerExecution(type: string): Promise<number[]> {
+    const events = await this.events();
+    const streams = new Map<string, number>();
+    for (const e of events) streams.set(e.streamId, (streams.get(e.streamId) ?? 0) + (e.type === type ? 1 : 0));
+    return [...streams.values()];
+  }
+
+  /** Waits until `predicate` holds over the stored events (or throws when the time is up). */
+  async waitForEvents(what: string, predicate: (events: StoredEventRow[]) => boolean, timeoutMs = 30_000): Promise<StoredEventRow[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const events = await this.events();
+      if (predicate(events)) return events;
+      await sleep(100);
+    }
+    throw new Error(`timed out waiting for ${what}:\n${JSON.stringify(await this.events(), null, 1)}`);
+  }
+
+  /**
+   * The JetStream consumers of the execution stream whose names start with `durable--` (one per
+   * event type), with their counters: `delivered` counts every hand-out, redeliveries included;
+   * `stored` is how many events of the consumer's type the store holds (each published once here).
+   */
+  async consumerInfo(durable: string): Promise<{ name: string; delivered: number; stored: number; ackPending: number }[]> {
+    const storedByConsumer = new Map<string, number>();
+    for (const e of await this.events()) storedByConsumer.set(`${durable}--${kebabEventName(e.type)}`, (storedByConsumer.get(`${durable}--${kebabEventName(e.type)}`) ?? 0) + 1);
+    const nc = await connect({ servers: this.nats.url, reconnect: false });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const result = [];
+      for await (const info of jsm.consumers.list(EXECUTION_STREAM_NAME)) {
+        if (!info.name.startsWith(`${durable}--`)) continue;
+        result.push({ name: info.name, delivered: info.delivered.consumer_seq, stored: storedByConsumer.get(info.name) ?? 0, ackPending: info.num_ack_pending });
+      }
+      return result;
+    } finally {
+      await nc.close();
+    }
   }
 
   /** A REST call recorded in the history; a dropped connection or a 5xx is an unknown outcome. */
@@ -173,9 +278,38 @@ export class FaultCluster {
 
   async stop(): Promise<void> {
     await Promise.all([...this.apps.values()].map((app) => app.kill('SIGKILL')));
-    await Promise.all([this.target.stop(), this.nats.stop()]);
+    await Promise.all([this.target.stop(), this.nats.stop(), this.proxy?.stop()]);
     await this.db.drop();
   }
+}
+
+/**
+ * A fresh database on the suite's private PostgreSQL: the scenarios neither compete with other
+ * test runs for the shared server's connections nor leave anything on it.
+ */
+export async function databaseOn(postgres: PostgresCluster, name: string): Promise<TestDatabase> {
+  const admin = () => new Pool({ connectionString: postgres.url(), max: 1 });
+  const create = admin();
+  try {
+    await create.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await create.end();
+  }
+  const pool = new Pool({ connectionString: postgres.url(name), max: 5 });
+  pool.on('error', () => undefined); // a restart breaks idle connections; queries reconnect
+  return {
+    url: postgres.url(name),
+    pool,
+    drop: async () => {
+      await pool.end();
+      const drop = admin();
+      try {
+        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await drop.end();
+      }
+    },
+  };
 }
 
 async function alive(app: AppProcess | undefined): Promise<boolean> {
@@ -185,6 +319,15 @@ async function alive(app: AppProcess | undefined): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The state letter of /proc/<pid>/stat ('T': stopped), or null when the process is gone. */
+export function processState(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] ?? null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,23 +1,36 @@
-import { rmSync } from 'node:fs';
 import { FAULT_POINTS } from '@onceport/fault-points';
 import { PostgresCluster } from '@onceport/fault-kit';
 import { startAppProcess } from '@onceport/runtime/testing';
-import { Pool } from 'pg';
-import { FaultCluster, type Verdict, printTable, sleep } from './fault-cluster';
+import { type ClusterOptions, FaultCluster, type StoredEventRow, type Verdict, databaseOn, printTable, sleep } from './fault-cluster';
 
 /**
  * Jepsen-style: run operations against the real processes, inject a fault at the worst moment,
  * heal, drain, then check what must hold: no duplicate effect, nothing lost, nothing stuck, the
- * hash chain intact. Each scenario gets a fresh cluster. `npm run test:faults` runs this suite.
+ * hash chain intact. Each scenario gets a fresh cluster. The target does NOT honour idempotency
+ * keys here, so every send is an effect and a second send shows up as a duplicate.
+ * `npm run test:faults` runs this suite.
  */
 const verdicts: Verdict[] = [];
 let cluster: FaultCluster | null = null;
+/** One private PostgreSQL for the suite (a database per scenario); scenario 6 crashes its own. */
+let postgres: PostgresCluster;
+let databases = 0;
 
+beforeAll(async () => {
+  postgres = await PostgresCluster.create();
+}, 120_000);
 afterEach(async () => {
   await cluster?.stop();
   cluster = null;
 });
-afterAll(() => printTable(verdicts));
+afterAll(async () => {
+  printTable(verdicts);
+  await postgres?.destroy();
+});
+
+async function startCluster(options: Omit<ClusterOptions, 'database'> = {}): Promise<FaultCluster> {
+  return FaultCluster.start({ ...options, database: await databaseOn(postgres, `faults_${++databases}`) });
+}
 
 async function judge(name: string): Promise<Verdict> {
   if (!cluster) throw new Error('no cluster');
@@ -28,10 +41,25 @@ async function judge(name: string): Promise<Verdict> {
   return verdict;
 }
 const deploy = (project: string) => ({ project, version: '1.0.0' });
+const ofType = (events: StoredEventRow[], type: string) => events.filter((e) => e.type === type);
+/** The events of the execution of one tool (the scenarios run one execution per tool). */
+const ofTool = (events: StoredEventRow[], tool: string) => {
+  const stream = events.find((e) => e.type === 'ExecutionAccepted' && e.data['tool'] === tool)?.streamId;
+  return events.filter((e) => e.streamId === stream);
+};
+const SETTLING = ['OutcomeObserved', 'OutcomeSettled'];
+/** Unknown, probed "applied", settled completed, sent once: the shape of a probe that found the effect. */
+function expectSettledByProbe(events: StoredEventRow[]): void {
+  expect(ofType(events, 'OutcomeUnknown')).toHaveLength(1);
+  expect(ofType(events, 'ProbeAttempted').map((e) => e.data['verdict'])).toContain('applied');
+  expect(ofType(events, 'OutcomeSettled').map((e) => e.data['settlement'])).toEqual(['completed']);
+  expect(ofType(events, 'OutcomeObserved')).toHaveLength(0);
+  expect(ofType(events, 'DispatchStarted')).toHaveLength(1);
+}
 
 describe('fault suite: crash at the worst moment, heal, check', () => {
   it('1. intake dies after ExecutionAccepted is stored, before it answers: the retry gets the same execution; 1 effect', async () => {
-    cluster = await FaultCluster.start({ intake: FAULT_POINTS.intakeAfterAccept });
+    cluster = await startCluster({ faults: { intake: FAULT_POINTS.intakeAfterAccept } });
     const first = await cluster.call('fast_deployment', deploy('s1'), 's1');
     expect(first.outcome).toBe('unknown');
     await cluster.waitForExit('intake');
@@ -42,10 +70,11 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     expect(retry.executionId).toBe([...executions.keys()][0]);
     const verdict = await judge('1 intake killed after accept');
     expect(verdict.effects).toBe(1);
+    expect(await cluster.countPerExecution('DispatchStarted')).toEqual([1]);
   });
 
-  it('2. the dispatcher dies after DispatchStarted, before sending: idempotent → probed, dispatched once; irreversible → needs_review; never 2 effects', async () => {
-    cluster = await FaultCluster.start({ dispatcher: FAULT_POINTS.dispatcherAfterDispatchStarted });
+  it('2. the dispatcher dies after DispatchStarted, before sending: idempotent → probed not applied, dispatched once more; irreversible → needs_review; never 2 effects', async () => {
+    cluster = await startCluster({ faults: { dispatcher: FAULT_POINTS.dispatcherAfterDispatchStarted } });
     // The irreversible one first: it is never dispatched again, so the second faulty dispatcher
     // can only die on the deployment.
     await cluster.call('fire_alarm', { alarm_id: 'a2' }, 'a2');
@@ -58,31 +87,82 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     expect(verdict.states).toEqual({ completed_result_not_delivered: 1, needs_review: 1 });
     expect(cluster.target.effectCount({ route: 'deployments' })).toBe(1);
     expect(cluster.target.effectCount({ route: 'payments' })).toBe(0);
+    const events = await cluster.events();
+    const deployment = ofTool(events, 'fast_deployment');
+    expect(ofType(deployment, 'ProbeAttempted').map((e) => e.data['verdict'])).toEqual(['not_applied']);
+    // idempotent: the attempt that died unsent, then exactly one re-dispatch.
+    expect(ofType(deployment, 'DispatchStarted')).toHaveLength(2);
+    const alarm = ofTool(events, 'fire_alarm');
+    // irreversible: never re-sent, never probed (no probe is declared), straight to a human.
+    expect(ofType(alarm, 'DispatchStarted')).toHaveLength(1);
+    expect(ofType(alarm, 'OutcomeSettled').map((e) => e.data['settlement'])).toEqual(['needs_review']);
   });
 
   it('3. the dispatcher dies after the request was sent, before the answer is stored: the probe finds the effect; completed without re-sending', async () => {
-    cluster = await FaultCluster.start({ dispatcher: FAULT_POINTS.dispatcherAfterSend });
+    cluster = await startCluster({ faults: { dispatcher: FAULT_POINTS.dispatcherAfterSend } });
     await cluster.call('fast_deployment', deploy('s3'), 's3');
     await cluster.waitForExit('dispatcher');
     await cluster.restart('dispatcher');
     const verdict = await judge('3 dispatcher killed after send');
     expect(verdict.states).toEqual({ completed_result_not_delivered: 1 });
     expect(verdict.effects).toBe(1);
+    expectSettledByProbe(await cluster.events());
+  });
+
+  it('3b. the dispatcher is SIGSTOPped after send, its lease runs out, the reconciler settles; SIGCONT: the late outcome is superseded', async () => {
+    cluster = await startCluster({ faults: { dispatcher: { point: FAULT_POINTS.dispatcherAfterSend, action: 'stop' } } });
+    const c = cluster;
+    await c.call('fast_deployment', deploy('s3b'), 's3b');
+    await c.waitForStopped('dispatcher');
+    // The dispatcher is alive but frozen: only its lease running out lets the reconciler in.
+    await c.waitForEvents('the reconciler to settle', (events) => ofType(events, 'OutcomeSettled').length > 0);
+    const dispatcher = c.apps.get('dispatcher');
+    c.signal('dispatcher', 'SIGCONT');
+    await waitFor(() => /dispatch outcome not recorded: the execution moved on/.test(dispatcher?.output() ?? ''), 'the late dispatcher to stand down');
+    const verdict = await judge('3b dispatcher SIGSTOPped after send');
+    expect(verdict.states).toEqual({ completed_result_not_delivered: 1 });
+    expect(verdict.effects).toBe(1);
+    const events = await c.events();
+    expectSettledByProbe(events);
+    expect(events.filter((e) => SETTLING.includes(e.type))).toHaveLength(1);
   });
 
   it('4. a consumer dies after its events are stored, before the JetStream ack: the redelivery adds no event', async () => {
-    cluster = await FaultCluster.start({ authorization: FAULT_POINTS.consumerBeforeAck('authorization') });
+    cluster = await startCluster({ faults: { authorization: FAULT_POINTS.consumerBeforeAck('authorization') } });
     await cluster.call('fast_deployment', deploy('s4'), 's4');
     await cluster.waitForExit('authorization');
+    const before = (await cluster.events()).filter((e) => e.type === 'ExecutionAuthorized').length;
+    expect(before).toBe(1);
     await cluster.restart('authorization');
+    await waitForRedelivery(cluster, 'authorization');
     const verdict = await judge('4 consumer killed before ack');
-    const authorized = await cluster.db.pool.query("SELECT count(*)::int AS n FROM onceport.events WHERE event_type = 'ExecutionAuthorized'");
-    expect(authorized.rows[0].n).toBe(1);
+    const events = await cluster.events();
+    expect(ofType(events, 'ExecutionAuthorized')).toHaveLength(1);
+    expect(ofType(events, 'DispatchStarted')).toHaveLength(1);
+    expect(verdict.effects).toBe(1);
+  });
+
+  it('4b. the dispatcher dies after it dispatched and stored the outcome, before the ack: the redelivered trigger sends nothing again', async () => {
+    cluster = await startCluster({
+      faults: { dispatcher: FAULT_POINTS.consumerBeforeAck('dispatcher') },
+      // The dispatcher declares a long ack wait of its own; the ceiling brings the redelivery into the test.
+      appEnv: { dispatcher: { ONCEPORT_ACK_WAIT_MAX_MS: '2000' } },
+    });
+    await cluster.call('fast_deployment', deploy('s4b'), 's4b');
+    await cluster.waitForExit('dispatcher');
+    const before = await cluster.events();
+    expect(ofType(before, 'OutcomeObserved')).toHaveLength(1);
+    await cluster.restart('dispatcher');
+    await waitForRedelivery(cluster, 'dispatcher');
+    const verdict = await judge('4b dispatcher killed before ack');
+    const after = await cluster.events();
+    expect(after.map((e) => e.type)).toEqual(before.map((e) => e.type));
+    expect(ofType(after, 'DispatchStarted')).toHaveLength(1);
     expect(verdict.effects).toBe(1);
   });
 
   it('5. nats-server killed and restarted mid-run, then restarted with its store wiped: every execution settles, nothing lost', async () => {
-    cluster = await FaultCluster.start();
+    cluster = await startCluster();
     const c = cluster;
     const batch = (from: number) => Promise.all(Array.from({ length: 10 }, (_, i) => c.call('fast_deployment', deploy(`s5-${from + i}`), `s5-${from + i}`)));
     const running = batch(0);
@@ -92,72 +172,124 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     await c.nats.restart();
     await running;
     await batch(10);
-    await c.nats.kill('SIGKILL');
-    rmSync(c.nats.storeDir, { recursive: true, force: true });
-    await c.nats.restart();
+    await c.nats.restartWiped();
     await batch(20);
     const verdict = await judge('5 nats killed, then wiped');
     expect(verdict.executions).toBe(30);
     expect(verdict.effects).toBe(30);
   });
 
-  it('6. PostgreSQL restarted in immediate mode mid-run: no acknowledged execution lost, no duplicate effect', async () => {
-    const postgres = await PostgresCluster.create();
+  it('6. PostgreSQL restarted in immediate mode mid-run: no acknowledged execution lost, unknown calls retried attach to one execution, no duplicate effect', async () => {
+    const crashing = await PostgresCluster.create();
     try {
-      const admin = new Pool({ connectionString: postgres.url(), max: 1 });
-      await admin.query('CREATE DATABASE onceport');
-      await admin.end();
-      const pool = new Pool({ connectionString: postgres.url('onceport'), max: 5 });
-      pool.on('error', () => undefined); // the restart breaks idle connections; queries reconnect
-      cluster = await FaultCluster.start({}, { url: postgres.url('onceport'), pool, drop: () => pool.end() });
+      cluster = await FaultCluster.start({ database: await databaseOn(crashing, 'onceport') });
       const c = cluster;
-      const batch = (from: number) => Promise.all(Array.from({ length: 8 }, (_, i) => c.call('fast_deployment', deploy(`s6-${from + i}`), `s6-${from + i}`)));
-      const running = batch(0);
+      const intents = Array.from({ length: 8 }, (_, i) => `s6-${i}`);
+      const running = Promise.all(intents.map((intent) => c.call('fast_deployment', deploy(intent), intent)));
       await sleep(200);
-      await postgres.stop('immediate');
+      await crashing.stop('immediate');
       await sleep(1000);
-      await postgres.start();
-      await running;
-      await batch(8);
+      await crashing.start();
+      const first = await running;
+      // The outage was seen: at least one call of the first batch came back without an answer.
+      expect(first.filter((op) => op.outcome !== 'ok').length).toBeGreaterThanOrEqual(1);
+      // A client retries what it does not know; the retry must attach to the same intent's execution.
+      const retried = await Promise.all(first.filter((op) => op.outcome !== 'ok').map((op) => c.call('fast_deployment', deploy(op.intent), op.intent)));
+      expect(retried.every((op) => op.executionId !== null)).toBe(true);
       const verdict = await judge('6 postgres immediate restart');
-      // Every answer that named an execution (acknowledged) is in the store: judge() checked lost = 0.
-      const acknowledged = c.history.filter((op) => op.executionId !== null).length;
-      expect(acknowledged).toBeGreaterThanOrEqual(8);
-      expect(verdict.effects).toBeLessThanOrEqual(verdict.executions);
+      const executionsByIntent = new Map<string, Set<string>>();
+      for (const op of c.history) if (op.executionId) executionsByIntent.set(op.intent, new Set([...(executionsByIntent.get(op.intent) ?? []), op.executionId]));
+      expect([...executionsByIntent.values()].every((ids) => ids.size === 1)).toBe(true);
+      expect(verdict.executions).toBe(intents.length);
+      expect(verdict.effects).toBe(intents.length);
+      expect(new Set(c.target.effects().map((e) => e.params['project']))).toEqual(new Set(intents));
     } finally {
       await cluster?.stop();
       cluster = null;
-      await postgres.destroy();
+      await crashing.destroy();
     }
   });
 
   it('7. the target answers after the dispatcher gave up waiting (the effect happened): settled completed by the probe; 1 effect', async () => {
-    cluster = await FaultCluster.start();
+    cluster = await startCluster();
     cluster.target.setBehavior({ route: 'deployments', delay_ms: 2500, times: 1 });
     await cluster.call('fast_deployment', deploy('s7'), 's7');
     const verdict = await judge('7 answer after timeout');
     expect(verdict.states).toEqual({ completed_result_not_delivered: 1 });
     expect(verdict.effects).toBe(1);
+    expectSettledByProbe(await cluster.events());
   });
 
-  it('8. two reconcilers race on the same stale dispatch: exactly one settles', async () => {
-    cluster = await FaultCluster.start({ dispatcher: FAULT_POINTS.dispatcherAfterDispatchStarted });
-    const second = await startAppProcess('reconciler', cluster.env());
+  it('7b. the dispatcher→target connection is reset part-way through the request (fault-kit proxy): unknown, probed not applied, sent once more; 1 effect', async () => {
+    cluster = await startCluster({ proxyTarget: true });
+    const c = cluster;
+    const proxy = c.proxy as NonNullable<typeof c.proxy>;
+    proxy.setFault({ kind: 'reset_after_bytes', bytes: 40 });
+    const call = c.call('fast_deployment', deploy('s7b'), 's7b');
+    // Heal as soon as the first connection was cut, so the probe and the re-send go through.
+    await waitFor(() => proxy.connections().some((conn) => conn.lastError !== null) || proxy.bytes().dropped > 0, 'the proxy to reset a connection', 10);
+    proxy.clear();
+    await call;
+    const verdict = await judge('7b proxy reset mid-request');
+    expect(verdict.effects).toBe(1);
+    const events = await c.events();
+    expect(ofType(events, 'OutcomeUnknown').length).toBeGreaterThanOrEqual(1);
+    expect(ofType(events, 'ProbeAttempted').map((e) => e.data['verdict'])).toContain('not_applied');
+    expect(ofType(events, 'DispatchStarted')).toHaveLength(2);
+    expect(events.filter((e) => SETTLING.includes(e.type) && e.data['settlement'] !== 'not_applied')).toHaveLength(1);
+  });
+
+  it('8. two reconcilers race on the same stale dispatch (both frozen until the lease is gone, then let go together): exactly one settles', async () => {
+    cluster = await startCluster({ faults: { dispatcher: FAULT_POINTS.dispatcherAfterSend } });
+    const c = cluster;
+    const first = c.apps.get('reconciler');
+    const second = await startAppProcess('reconciler', c.env());
     try {
-      await cluster.call('fast_deployment', deploy('s8'), 's8');
-      await cluster.waitForExit('dispatcher');
-      await cluster.restart('dispatcher');
+      if (!first) throw new Error('no reconciler');
+      c.signal(first, 'SIGSTOP');
+      c.signal(second, 'SIGSTOP');
+      await c.call('fast_deployment', deploy('s8'), 's8');
+      await c.waitForExit('dispatcher');
+      // The lease in DispatchStarted is the fault contract's timeout plus a margin (about 6 s).
+      const started = await c.waitForEvents('DispatchStarted', (events) => ofType(events, 'DispatchStarted').length > 0);
+      const leaseEnds = Date.parse(String(ofType(started, 'DispatchStarted')[0]?.data['leaseExpiresAt']));
+      expect(Number.isNaN(leaseEnds)).toBe(false);
+      await sleep(Math.max(0, leaseEnds - Date.now()) + 500);
+      c.signal(first, 'SIGCONT');
+      c.signal(second, 'SIGCONT');
+      await c.restart('dispatcher');
       const verdict = await judge('8 two reconcilers');
-      const counts = await cluster.db.pool.query(
-        "SELECT event_type, count(*)::int AS n, count(DISTINCT data->>'probeNumber')::int AS distinct_probes FROM onceport.events WHERE event_type IN ('OutcomeUnknown', 'OutcomeSettled', 'ProbeAttempted') GROUP BY event_type",
-      );
-      for (const row of counts.rows) {
-        if (row.event_type === 'ProbeAttempted') expect(row.n).toBe(row.distinct_probes);
-        else expect(row.n).toBe(1);
-      }
+      const events = await c.events();
+      expectSettledByProbe(events);
+      const probes = ofType(events, 'ProbeAttempted').map((e) => e.data['probeNumber']);
+      expect(new Set(probes).size).toBe(probes.length);
+      expect(events.filter((e) => SETTLING.includes(e.type))).toHaveLength(1);
       expect(verdict.effects).toBe(1);
     } finally {
       await second.kill('SIGKILL');
     }
   });
 });
+
+async function waitFor(condition: () => boolean, what: string, everyMs = 100, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/**
+ * Judging before JetStream redelivered would prove nothing: wait until one of the durable's
+ * consumers handed out more messages than there are events of its type (a redelivery), with
+ * nothing left unacked.
+ */
+async function waitForRedelivery(c: FaultCluster, durable: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const consumers = await c.consumerInfo(durable);
+    if (consumers.some((info) => info.delivered > info.stored) && consumers.every((info) => info.ackPending === 0)) return;
+    if (Date.now() > deadline) throw new Error(`no redelivery to ${durable}: ${JSON.stringify(consumers)}`);
+    await sleep(200);
+  }
+}

@@ -1,6 +1,18 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl } from '@onceport/config';
 import { z } from 'zod';
 
+const positiveMs = z.coerce.number().int().min(100).max(3_600_000);
+
+/**
+ * How long JetStream waits for an ack before redelivering. `ONCEPORT_ACK_WAIT_MS`: for consumers
+ * that declare no ack wait of their own. `ONCEPORT_ACK_WAIT_MAX_MS`: a ceiling over every consumer,
+ * own ack waits included (fault tests use it to see a redelivery in seconds rather than minutes).
+ */
+export const ackWaitEnvShape = {
+  ONCEPORT_ACK_WAIT_MS: positiveMs.optional(),
+  ONCEPORT_ACK_WAIT_MAX_MS: positiveMs.optional(),
+};
+
 /** Environment every service reads at start (validated once by `loadEnvConfig`; errors name the variable). */
 export const runtimeEnvShape = {
   DATABASE_URL: databaseUrl,
@@ -9,4 +21,26 @@ export const runtimeEnvShape = {
   LOG_LEVEL: logLevel,
   ONCEPORT_DELIVERY: z.enum(['jetstream', 'in_process']).default('jetstream'),
   ONCEPORT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  ...ackWaitEnvShape,
 };
+
+export interface AckWaitSettings {
+  readonly defaultMs?: number;
+  readonly maxMs?: number;
+}
+
+/** The ack wait settings from an environment (already validated at start by `runtimeEnvShape`). */
+export function ackWaitFromEnv(env: NodeJS.ProcessEnv = process.env): AckWaitSettings {
+  const parsed = z.object(ackWaitEnvShape).parse(env);
+  return {
+    ...(parsed.ONCEPORT_ACK_WAIT_MS ? { defaultMs: parsed.ONCEPORT_ACK_WAIT_MS } : {}),
+    ...(parsed.ONCEPORT_ACK_WAIT_MAX_MS ? { maxMs: parsed.ONCEPORT_ACK_WAIT_MAX_MS } : {}),
+  };
+}
+
+/** The ack wait one consumer gets: its own, else the default; never above the ceiling. Undefined: the library's default. */
+export function effectiveAckWaitMs(ownMs: number | undefined, settings: AckWaitSettings): number | undefined {
+  const chosen = ownMs ?? settings.defaultMs;
+  if (settings.maxMs === undefined) return chosen;
+  return Math.min(chosen ?? settings.maxMs, settings.maxMs);
+}

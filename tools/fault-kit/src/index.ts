@@ -5,7 +5,7 @@
  */
 export { CleanupStack } from './cleanup-stack';
 export { FaultKitError, type FaultKitErrorCode } from './errors';
-export { FAULT_POINT_ENV, faultPoint } from './fault-point';
+export { FAULT_ACTION_ENV, FAULT_POINT_ENV, type FaultAction, faultPoint } from './fault-point';
 export { atNamedPoint, type NamedPoint, type NamedPointHit } from './named-point';
 export { assertLoopback, type HostPort, isLoopbackHost, parseHostPort } from './net/loopback';
 export { freePort, isPortOpen, waitForPort } from './net/ports';

@@ -46,11 +46,11 @@ describe('named fault points (a real child process calling faultPoint)', () => {
     expect(child.output('stderr')).not.toContain('fault_point');
   });
 
-  it('also recognises a process that kills itself at the point (as @onceport/fault-points does)', async () => {
-    const point = atNamedPoint('self.kill');
-    const script = `if (process.env.ONCEPORT_FAULT_POINT === 'self.kill') { process.stderr.write(JSON.stringify({ fault_point: 'self.kill', pid: process.pid }) + '\\n'); process.kill(process.pid, 'SIGKILL'); }`;
-    const child = await ControlledProcess.start({ command: process.execPath, args: ['-e', script], env: { ...point.env } });
-    cleanup.add(child, (started) => started.stop({ signal: 'SIGKILL' }).then(() => undefined));
+  it('with the kill action the process dies at the point on its own, and is recognised there', async () => {
+    const point = atNamedPoint('after-step-one', 'kill');
+    const child = await startChild({ ...point.env });
+    expect(await point.reached(child)).toEqual({ name: 'after-step-one', pid: child.pid, stopped: false });
     expect(await point.killWhenReached(child)).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(child.output('stdout')).toBe('step one done\n');
   });
 });

@@ -13,6 +13,7 @@ import {
   toWireEvent,
 } from '@onceport/messaging';
 import type { Pool } from 'pg';
+import { type AckWaitSettings, ackWaitFromEnv, effectiveAckWaitMs } from '../runtime-env';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 
 export interface JetStreamDeliveryOptions {
@@ -21,6 +22,8 @@ export interface JetStreamDeliveryOptions {
   /** 3 against a JetStream cluster. */
   readonly streamReplicas?: number;
   readonly onError: (error: unknown) => void;
+  /** Ack wait default and ceiling; read from ONCEPORT_ACK_WAIT_MS / ONCEPORT_ACK_WAIT_MAX_MS when not given. */
+  readonly ackWait?: AckWaitSettings;
 }
 
 /**
@@ -35,11 +38,14 @@ export class JetStreamDelivery implements EventDelivery {
   private jsm: JetStreamManager | null = null;
   private relay: OutboxRelay | null = null;
   private readonly consumers: JetStreamEventConsumer[] = [];
+  private readonly ackWait: AckWaitSettings;
 
   constructor(
     private readonly pool: Pool,
     private readonly options: JetStreamDeliveryOptions,
-  ) {}
+  ) {
+    this.ackWait = options.ackWait ?? ackWaitFromEnv();
+  }
 
   async start(): Promise<void> {
     this.nc = await connectToNats(this.options.natsUrl, this.options.connectionName);
@@ -57,13 +63,14 @@ export class JetStreamDelivery implements EventDelivery {
 
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
     if (!this.nc || !this.js || !this.jsm) throw new Error('JetStreamDelivery.start() must run before consumers are made');
+    const ackWaitMs = effectiveAckWaitMs(spec.ackWaitMs, this.ackWait);
     const consumer = new JetStreamEventConsumer(this.pool, this.nc, this.js, this.jsm, {
       stream: EXECUTION_STREAM_NAME,
       durable: spec.durable,
       eventTypes: spec.eventTypes,
       inbox: spec.inbox,
       ...(spec.concurrency ? { concurrency: spec.concurrency } : {}),
-      ...(spec.ackWaitMs ? { ackWaitMs: spec.ackWaitMs } : {}),
+      ...(ackWaitMs ? { ackWaitMs } : {}),
       onError: this.options.onError,
     }, handler);
     this.consumers.push(consumer);
