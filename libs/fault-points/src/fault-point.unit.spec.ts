@@ -34,14 +34,18 @@ describe('faultPoint', () => {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 15_000;
-    while (processState(child.pid as number) !== 'T' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(processState(child.pid as number)).toBe('T');
-    expect(stderr).toContain('"fault_point":"dispatcher.after_send"');
-    child.kill('SIGCONT');
-    expect(await exited).toBe(0);
-    expect(stdout).toBe('before;after;');
-  });
+    try {
+      const deadline = Date.now() + 50_000;
+      while (processState(child.pid as number) !== 'T' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(processState(child.pid as number)).toBe('T');
+      expect(stderr).toContain('"fault_point":"dispatcher.after_send"');
+      child.kill('SIGCONT');
+      expect(await exited).toBe(0);
+      expect(stdout).toBe('before;after;');
+    } finally {
+      child.kill('SIGKILL'); // a stopped child left behind would keep jest waiting
+    }
+  }, 60_000);
 });
 
 /** The state letter of /proc/<pid>/stat: 'T' is stopped. */
