@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { CleanupStack } from './cleanup-stack';
 import { atNamedPoint } from './named-point';
 import { ControlledProcess } from './process/controlled-process';
@@ -13,7 +14,8 @@ async function startChild(env: Record<string, string>): Promise<ControlledProces
     command: process.execPath,
     args: tsNodeArgs('testing/fixtures/fault-point-child.ts'),
     cwd: WORKSPACE_ROOT,
-    env,
+    // The tsconfig paths let the child resolve `@onceport/fault-points`, where faultPoint lives.
+    env: { SWC_NODE_PROJECT: join(WORKSPACE_ROOT, 'tsconfig.base.json'), ...env },
   });
   return cleanup.add(child, (started) => started.stop({ signal: 'SIGKILL' }).then(() => undefined));
 }
