@@ -14,6 +14,7 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
   let kit: NatsKit;
   let store: PostgresEventStore;
   const consumers: JetStreamEventConsumer[] = [];
+  const relays: OutboxRelay[] = [];
 
   beforeEach(async () => {
     nats = await TestNatsServer.start();
@@ -24,6 +25,8 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
   });
   afterEach(async () => {
     await Promise.all(consumers.splice(0).map((c) => c.stop()));
+    // A relay left running by a failed test holds a pooled connection and would hang the drop.
+    await Promise.all(relays.splice(0).map((r) => r.stop()));
     await kit.close();
     await db.drop();
     await nats.stop();
@@ -130,5 +133,49 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
     await sleep(500);
     await relay.stop();
     expect(await effects()).toEqual({ total, distinct: total });
+  });
+
+  it('after the server comes back with a shorter stream, a message whose handler kept failing is handled exactly once', async () => {
+    const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, pollIntervalMs: 50, publishTimeoutMs: 2000 });
+    relays.push(relay);
+    relay.start();
+    const events = Array.from({ length: 10 }, (_, i) => testEvent('TestHappened', { i }));
+    const failing = events[2]!.eventId; // stream sequence 3: below the tail the server keeps
+    let healed = false;
+    let restarted = false;
+    let attemptsAfterRestart = 0;
+    await startConsumer(async (event, context) => {
+      if (event.metadata.eventId === failing && !healed) {
+        if (restarted) attemptsAfterRestart++;
+        throw new Error('not yet');
+      }
+      await recordEffect('a')(event, context);
+    }, { ackWaitMs: 2000 });
+    for (const [i, event] of events.entries()) await store.append(`short-${i}`, [event], { expectedVersion: 0 });
+    relay.nudge();
+    const consumerInfo = () => kit.jsm.consumers.info(EXECUTION_STREAM_NAME, 'test-service--test-happened');
+    await waitFor(async () => (await effects()).total === 9, 30_000, 'all but the failing event handled');
+    await waitFor(async () => (await consumerInfo()).ack_floor.stream_seq === 2, 10_000, 'acks of the others recorded');
+    await sleep(300); // the consumer's state reaches its file
+
+    // The server loses its tail: it comes back with messages 1-5; its consumer remembers 10.
+    await relay.stop(); // until the shorter stream is seen; its memory of what was acknowledged stays
+    await nats.kill('SIGKILL');
+    nats.truncateStream(EXECUTION_STREAM_NAME, 5);
+    await nats.restart();
+    restarted = true;
+    await waitFor(async () => (await kit.jsm.streams.info(EXECUTION_STREAM_NAME).catch(() => null)) !== null, 10_000, 'reconnected');
+    expect((await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.last_seq).toBe(5);
+    relay.start();
+    await waitFor(async () => (await kit.jsm.streams.info(EXECUTION_STREAM_NAME).catch(() => null))?.state.last_seq === 10, 30_000, 'the relay republished the lost tail');
+    await waitFor(() => attemptsAfterRestart >= 1, 30_000, 'the failing event delivered again after the restart');
+    healed = true;
+
+    await waitFor(async () => (await effects()).total === 10, 30_000, 'the failing event handled');
+    await sleep(1000);
+    await relay.stop();
+    expect(await effects()).toEqual({ total: 10, distinct: 10 });
+    const handled = await db.pool.query('SELECT 1 FROM effects WHERE event_id = $1', [failing]);
+    expect(handled.rowCount).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
-import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
+import type { ConsumerInfo, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, StreamInfo } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { eventSubjectWildcard, kebabEventName } from '@onceport/contracts';
 import { inTransaction } from '@onceport/event-store';
@@ -131,7 +131,9 @@ export class JetStreamEventConsumer {
   /**
    * A NATS server that restarts without having synced its tail can come back with a stream shorter
    * than what its consumers were already given; such a consumer would skip the republished
-   * messages. Recreate it to start right after the stream's new end.
+   * messages (they get the lost sequences again). Recreate it at its ack floor, not past the
+   * stream's new end: a message it was given but never acked (a handler failed, and its nak went
+   * to the consumer deleted here) must come again. The inbox makes the re-handled ones harmless.
    */
   private async watchReconnects(): Promise<void> {
     for await (const status of this.nc.status()) {
@@ -143,7 +145,7 @@ export class JetStreamEventConsumer {
           const info = await this.jsm.consumers.info(this.options.stream, this.consumerName(type));
           if (info.delivered.stream_seq <= stream.state.last_seq) continue;
           await this.jsm.consumers.delete(this.options.stream, this.consumerName(type));
-          await this.ensureConsumer(type, stream.state.last_seq + 1);
+          await this.ensureConsumer(type, restartSequence(info, stream));
         }
       } catch (error) {
         // The stream or a consumer is gone (a server that lost its storage): the loops recreate them.
@@ -154,4 +156,15 @@ export class JetStreamEventConsumer {
       }
     }
   }
+}
+
+/**
+ * Where a consumer that is ahead of its stream starts again. Everything up to its ack floor was
+ * handled; above it, only what the stream still holds can come again, the rest is republished by
+ * the relay past the new end. A stream created after the consumer (its store was wiped, sequences
+ * restarted) says nothing about which of its messages were handled: start from its beginning.
+ */
+function restartSequence(consumer: ConsumerInfo, stream: StreamInfo): number {
+  if (Date.parse(stream.created) > Date.parse(consumer.created)) return 1;
+  return Math.min(consumer.ack_floor.stream_seq, stream.state.last_seq) + 1;
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,34 @@ export class TestNatsServer {
     child.kill(signal);
     await exited;
     this.process = null;
+  }
+
+  /**
+   * Cuts a stopped server's stream back to its first `keep` messages, as a server that lost its
+   * unsynced tail in a crash comes back; its consumers' state stays as it was (ahead of the stream).
+   * Reads nats-server 2.9's file store: one block of records `[length:u32 LE][seq][ts][subject]...`.
+   */
+  truncateStream(stream: string, keep: number): void {
+    if (this.process) throw new Error('stop the server before truncating its store');
+    const dir = join(this.storeDir, 'jetstream', '$G', 'streams', stream, 'msgs');
+    const blocks = readdirSync(dir).filter((name) => name.endsWith('.blk'));
+    if (blocks.length !== 1) throw new Error(`expected one message block in ${dir}, found ${blocks.length}`);
+    const block = join(dir, blocks[0] ?? '');
+    const bytes = readFileSync(block);
+    let offset = 0;
+    for (let kept = 0; kept < keep; kept++) {
+      if (offset + 4 > bytes.length) throw new Error(`stream ${stream} holds fewer than ${keep} messages`);
+      offset += bytes.readUInt32LE(offset) & 0x7fff_ffff; // the high bit flags a record with headers
+    }
+    truncateSync(block, offset);
+    // Without its index files the server rebuilds the stream's state from the block it finds.
+    for (const name of readdirSync(dir)) if (!name.endsWith('.blk')) rmSync(join(dir, name));
+  }
+
+  /** Wipes a stopped server's storage: it comes back with no streams and no consumers. */
+  wipeStore(): void {
+    if (this.process) throw new Error('stop the server before wiping its store');
+    rmSync(join(this.storeDir, 'jetstream'), { recursive: true, force: true });
   }
 
   async stop(): Promise<void> {
