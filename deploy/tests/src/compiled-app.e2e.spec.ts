@@ -143,11 +143,11 @@ describe('compiled services run with plain node and production dependencies only
     }
   });
 
-  it("ONCEPORT_MIGRATE_ONLY=true for intake also creates intake's own tables (MCP sessions, REST agent processes)", async () => {
+  it("ONCEPORT_MIGRATE_ONLY=true for intake creates intake's own tables too, given nothing but DATABASE_URL (no HMAC keys, actors or NATS)", async () => {
     const fresh = await createTestDatabase();
     try {
       await fresh.pool.query('DROP SCHEMA onceport CASCADE');
-      const env = containerEnv({ ...fixture.env({ DATABASE_URL: fresh.url, NATS_URL: 'nats://127.0.0.1:9' }), ONCEPORT_MIGRATE_ONLY: 'true' });
+      const env = containerEnv({ DATABASE_URL: fresh.url, ONCEPORT_MIGRATE_ONLY: 'true' });
       const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
         execFile(process.execPath, ['--preserve-symlinks', join(root, 'dist/intake/main.js')], { env, timeout: 30_000 }, (error, _stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),

@@ -176,7 +176,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     }
   });
 
-  it('migrations run in an init container of the same image before the app, with the database secret; an HMAC key only for intake (its start-up validation requires one even to migrate)', () => {
+  it('migrations run in an init container of the same image before the app, with the database secret and no other', () => {
     for (const deployment of deployments()) {
       const spec = podSpec(deployment);
       const migrate = spec.initContainers?.find((c) => c.name === 'migrate');
@@ -184,8 +184,8 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       expect(migrate?.env?.find((e) => e.name === 'ONCEPORT_MIGRATE_ONLY')?.value).toBe('true');
       expect(migrate?.env?.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef).toBeDefined();
       const secrets = (migrate?.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : []));
-      // Only intake validates ONCEPORT_HMAC_KEYS at start, migrate-only included (libs/runtime bootstrapService).
-      expect({ app: appOf(deployment), secrets }).toEqual({ app: appOf(deployment), secrets: appOf(deployment) === 'intake' ? ['onceport-hmac', 'onceport-database'] : ['onceport-database'] });
+      // Migrate-only reads DATABASE_URL alone (libs/runtime bootstrapService), so it needs no service secret.
+      expect({ app: appOf(deployment), secrets }).toEqual({ app: appOf(deployment), secrets: ['onceport-database'] });
     }
   });
 
@@ -199,7 +199,8 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       for (const name of referenced) expect({ name, rendered: configMaps().has(name) }).toEqual({ name, rendered: true });
       for (const container of allContainers(deployment)) {
         const env = containerEnvironment(container, configMaps());
-        const shape = { ...runtimeEnvShape, ...APP_ENV[appOf(deployment)] };
+        // The migrate init container validates DATABASE_URL only; the app container everything.
+        const shape = container.name === 'migrate' ? { DATABASE_URL: runtimeEnvShape.DATABASE_URL } : { ...runtimeEnvShape, ...APP_ENV[appOf(deployment)] };
         expect(() => loadEnvConfig(z.object(shape), env)).not.toThrow();
         expect(env['ONCEPORT_DELIVERY']).toBe('jetstream');
       }

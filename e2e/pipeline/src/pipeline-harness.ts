@@ -99,14 +99,14 @@ export function answerOf(result: unknown): Answer {
   return (result as CallToolResult).structuredContent as unknown as Answer;
 }
 
-export async function rest(pipeline: Pipeline, method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function rest(pipeline: Pipeline, method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; text: string; headers: Headers }> {
   const response = await fetch(`${pipeline.intake.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, text, headers: response.headers };
 }
 
 export async function timeline(pipeline: Pipeline, executionId: string, key: string): Promise<string[]> {

@@ -124,6 +124,9 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       expect(settled).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
       const status = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
       expect(status.state).toMatch(/^completed/);
+      // The agent gets the settled result (the probe's answer, kept by reference) and how it was settled.
+      expect(status.result).not.toBeNull();
+      expect(status.next_step).toMatch(/confirmed after the outcome was unknown: probe \d+ found the effect applied/);
       expect(deployments('five')).toBe(1);
       expect(await dispatchStartedCount(pipeline, answer.execution_id)).toBe(1);
     } finally {
@@ -355,12 +358,15 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   describe('REST with Idempotency-Key (IETF httpapi draft)', () => {
     const body = (project: string) => ({ tool: 'create_deployment', arguments: { project, environment: 'staging', version: '9.9.9' } });
 
-    it('same key, same payload after completion → the stored response; other payload → 422; in flight → 409', async () => {
+    it('same key, same payload after completion → the first response, byte for byte; other payload → 422; in flight → 409', async () => {
       const key = `idem-${randomUUID()}`;
       const first = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-one'), { 'idempotency-key': key });
       expect(first.status).toBe(200);
       const again = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-one'), { 'idempotency-key': key });
-      expect(again.body).toMatchObject({ execution_id: first.body['execution_id'], replay: true });
+      expect(again.status).toBe(first.status);
+      expect(again.text).toBe(first.text);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
       const other = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-other'), { 'idempotency-key': key });
       expect(other.status).toBe(422);
       expect(deployments('rest-one') + deployments('rest-other')).toBe(1);
@@ -374,13 +380,16 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       expect(inFlight.body['execution_id']).toBe((await slow).body['execution_id']);
     });
 
-    it('GET /v1/executions/{id} shows state and timeline to its actor, and nothing to another', async () => {
+    it("GET /v1/executions/{id} shows state and timeline to its actor; another actor's key is 401 and sees nothing", async () => {
       const created = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-get'));
       const id = String(created.body['execution_id']);
       const mine = await rest(pipeline, 'GET', `/v1/executions/${id}`, KEYS.a);
       expect(mine.status).toBe(200);
       expect((mine.body['timeline'] as unknown[]).length).toBeGreaterThan(2);
-      expect((await rest(pipeline, 'GET', `/v1/executions/${id}`, KEYS.b)).status).toBe(404);
+      const other = await rest(pipeline, 'GET', `/v1/executions/${id}`, KEYS.b);
+      expect(other.status).toBe(401);
+      expect(other.text).not.toContain('rest-get');
+      expect(other.text).not.toContain('agent:a');
     });
   });
 });

@@ -103,7 +103,7 @@ describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQ
     await client.close();
   });
 
-  it("another actor's key with the session id gets 404 on either replica; an unknown event id is refused", async () => {
+  it("another actor's key with the session id gets 401 on either replica; an unknown event id is refused", async () => {
     const { client, sessionId } = await openSession(intake1.url, KEYS.a);
     const ping = await fetch(`${intake1.url}/mcp`, {
       method: 'POST',
@@ -116,7 +116,7 @@ describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQ
 
     for (const url of [intake1.url, intake2.url]) {
       const other = await resume(url, KEYS.b, sessionId, firstId, AbortSignal.timeout(10_000));
-      expect(other.status).toBe(404);
+      expect(other.status).toBe(401);
       expect(((await other.json()) as { error: { code: number } }).error.code).toBe(-32001);
     }
     const unknown = await resume(intake2.url, KEYS.a, sessionId, '999999999', AbortSignal.timeout(10_000));

@@ -111,7 +111,7 @@ function settled(state: KnownExecutionState, data: Extract<ExecutionEvent, { typ
   const { attempt, settlement, reason, targetStatus, result, settledAt } = data;
   const next: ExecutionProgress = {
     ...progress,
-    lastAttemptEnd: { attempt, how: 'settled', settlement },
+    lastAttemptEnd: { attempt, how: 'settled', settlement, reason },
     lastTargetStatus: targetStatus ?? progress.lastTargetStatus,
     lastResult: result ?? progress.lastResult,
   };

@@ -38,7 +38,8 @@ export interface ExecutionFacts {
 /** How the latest dispatch attempt ended; lets a redelivered outcome command be told apart from a new one. */
 export type AttemptEnd =
   | { readonly attempt: number; readonly how: 'failed_before_send' | 'observed' | 'unknown' }
-  | { readonly attempt: number; readonly how: 'settled'; readonly settlement: Settlement };
+  /** `reason`: how it was settled (a probe's finding, a reviewer's verdict), for the agent's answer. */
+  | { readonly attempt: number; readonly how: 'settled'; readonly settlement: Settlement; readonly reason: string };
 
 export interface Authorization {
   readonly basis: AuthorizationBasis;

@@ -36,6 +36,10 @@ function reasonOf(state: KnownExecutionState): string | null {
       return state.review.reason;
     case 'awaiting_approval':
       return state.approvalRequest.reason;
+    case 'completed':
+    case 'completed_result_not_delivered':
+      // Settled after an unknown outcome (a probe found the effect, or a reviewer said so): say how.
+      return state.progress.lastAttemptEnd?.how === 'settled' ? state.progress.lastAttemptEnd.reason : null;
     default:
       return null;
   }

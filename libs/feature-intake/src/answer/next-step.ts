@@ -7,8 +7,12 @@ export function nextStepSentence(state: ExecutionStatus, executionId: string, de
   switch (state) {
     case 'completed':
     case 'completed_result_not_delivered':
-      return details.replay
-        ? `Completed earlier (target status ${details.targetStatus ?? 'unknown'}); this is the stored result, nothing was sent again. Do not call again for this intent.`
+      if (details.replay) {
+        const how = details.reason ? `; confirmed after the outcome was unknown: ${details.reason}` : '';
+        return `Completed earlier (target status ${details.targetStatus ?? 'unknown'}${how}); this is the stored result, nothing was sent again. Do not call again for this intent.`;
+      }
+      return details.reason
+        ? `Completed, confirmed after the outcome was unknown (${details.reason}). Do not call again for this intent.`
         : `Completed: the target answered ${details.targetStatus ?? 'without a status'}. Do not call again for this intent.`;
     case 'failed':
       return `Failed: ${details.reason ?? 'the target refused the call'}. Fix the cause before calling again; a new call starts a new execution.`;

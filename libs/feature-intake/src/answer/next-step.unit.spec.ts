@@ -35,6 +35,13 @@ describe('nextStepSentence: the sentence a model reads first', () => {
     }
   });
 
+  it('a call completed by settlement (a probe found the effect) says so and why', () => {
+    const sentence = nextStepSentence('completed_result_not_delivered', ID, { ...plain, targetStatus: 200, reason: 'probe 1 found the effect applied' });
+    expect(sentence).toBe('Completed, confirmed after the outcome was unknown (probe 1 found the effect applied). Do not call again for this intent.');
+    const replay = nextStepSentence('completed', ID, { replay: true, targetStatus: 200, reason: 'probe 1 found the effect applied' });
+    expect(replay).toBe('Completed earlier (target status 200; confirmed after the outcome was unknown: probe 1 found the effect applied); this is the stored result, nothing was sent again. Do not call again for this intent.');
+  });
+
   it('a completed call names the target status, and a replay says nothing was sent again', () => {
     expect(nextStepSentence('completed_result_not_delivered', ID, { ...plain, targetStatus: 201 })).toBe('Completed: the target answered 201. Do not call again for this intent.');
     const replay = nextStepSentence('completed', ID, { ...plain, replay: true, targetStatus: 201 });

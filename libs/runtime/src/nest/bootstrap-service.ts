@@ -46,6 +46,7 @@ class RuntimeLifecycle implements OnApplicationShutdown {
  * stop on SIGTERM/SIGINT: consumers stop taking work, in-flight work finishes, connections close.
  */
 export async function bootstrapService<Shape extends z.ZodRawShape>(definition: ServiceDefinition<Shape>): Promise<void> {
+  if (process.env['ONCEPORT_MIGRATE_ONLY'] === 'true') await migrateOnly(definition);
   const baseSchema = z.object({ ...runtimeEnvShape, PORT: z.coerce.number().int().min(0).max(65535).default(definition.defaultPort) });
   let env: RuntimeEnv;
   let own: z.output<z.ZodObject<Shape>>;
@@ -57,14 +58,6 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   } catch (error) {
     process.stderr.write(`${definition.serviceName}: ${(error as Error).message}\n`);
     process.exit(78); // EX_CONFIG
-  }
-  if (process.env['ONCEPORT_MIGRATE_ONLY'] === 'true') {
-    // A Kubernetes init container or Job: the schema step alone (no NATS, no HTTP), then exit 0.
-    const pool = createPool(env.DATABASE_URL, 2);
-    const applied = await migrate(pool, definition.migrations ?? []);
-    await pool.end();
-    process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'migrated', applied })}\n`);
-    process.exit(0);
   }
   try {
     // Before any connection: a broken contract file is reported even while PostgreSQL or NATS is down.
@@ -102,4 +95,23 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   // Test harnesses and operators read this line to know the service is serving.
   process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'listening', port })}\n`);
+}
+
+/**
+ * A Kubernetes init container or Job: the schema step alone (no NATS, no HTTP, no service secrets:
+ * only DATABASE_URL is read), then exit 0.
+ */
+async function migrateOnly<Shape extends z.ZodRawShape>(definition: ServiceDefinition<Shape>): Promise<never> {
+  let databaseUrl: string;
+  try {
+    databaseUrl = loadEnvConfig(z.object({ DATABASE_URL: runtimeEnvShape.DATABASE_URL }), process.env).DATABASE_URL;
+  } catch (error) {
+    process.stderr.write(`${definition.serviceName}: ${(error as Error).message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+  const pool = createPool(databaseUrl, 2);
+  const applied = await migrate(pool, definition.migrations ?? []);
+  await pool.end();
+  process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'migrated', applied })}\n`);
+  process.exit(0);
 }
