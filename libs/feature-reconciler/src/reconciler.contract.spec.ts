@@ -11,7 +11,7 @@ import { type HttpToolContract, type SshToolContract, type ToolContract, newExec
 import { type JsonObject, type StoredEvent, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { HttpChannel } from '@onceport/http-channel';
-import { CredentialResolver, OnceportRuntime, RuntimeModule } from '@onceport/runtime';
+import { CredentialResolver, OnceportRuntime, RuntimeModule, allMigrations } from '@onceport/runtime';
 import { SshChannel } from '@onceport/ssh-channel';
 import { type TestSshd, installRecordRun, sshContract, startTestSshd } from '@onceport/ssh-channel/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
@@ -109,7 +109,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     sshd = await startTestSshd();
     recordRun = installRecordRun(sshd.dir);
     runtime = await OnceportRuntime.create({ serviceName: 'reconciler-contract-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', poolSize: 6, log: () => undefined });
-    await runMigrations(runtime.pool, reconcilerMigrations);
+    await runMigrations(runtime.pool, [...allMigrations, ...reconcilerMigrations]);
     for (const { events } of histories) {
       const { tool, channel, effectClass } = events[0]?.data ?? {};
       if (!tool || contracts.has(tool)) continue;

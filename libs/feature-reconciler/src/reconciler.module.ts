@@ -2,7 +2,7 @@ import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable,
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import { HttpChannel } from '@onceport/http-channel';
 import { runMigrations } from '@onceport/event-store';
-import { CredentialResolver, type OnceportRuntime } from '@onceport/runtime';
+import { CredentialResolver, type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import type { ReconcilerEnv } from './reconciler.config';
 import { reconcilerMigrations } from './reconciler-migrations';
 import { ADMINS, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
@@ -36,7 +36,7 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
 export class ReconcilerModule {
   static async forRoot(runtime: OnceportRuntime, env: ReconcilerEnv, contractsDir: string): Promise<DynamicModule> {
     // The reconciler's own table (claims and check times), like intake applies its own.
-    await runMigrations(runtime.pool, reconcilerMigrations);
+    await runMigrations(runtime.pool, [...allMigrations, ...reconcilerMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
     const channel = new HttpChannel();
     const log = (level: string, message: string, fields: Record<string, unknown> = {}): void =>
