@@ -2,7 +2,8 @@ export { type WireEvent, MalformedWireEventError, parseWireEvent, toWireEvent } 
 export { connectToNats } from './jetstream/nats-connection';
 export { type ConsumerSpec, type StreamSpec, ensureDurableConsumer, ensureStream, isNotFound } from './jetstream/topology';
 export { OutboxRelay, type OutboxRelayOptions } from './relay/outbox-relay';
-export { PublishJournal } from './relay/publish-journal';
+export { PublicationLog, type Publication } from './relay/publication-log';
+export { messagingMigrations } from './migrations';
 export type { DeliveryContext, EventHandler, InboxMode } from './consumer/event-handler';
 export { JetStreamEventConsumer, type EventConsumerOptions } from './consumer/jetstream-event-consumer';
 export { EXECUTION_STREAM_NAME, executionStreamSpec } from './jetstream/execution-stream';

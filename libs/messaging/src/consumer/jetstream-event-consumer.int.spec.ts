@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PostgresEventStore, type Queryable } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
 import { EXECUTION_STREAM_NAME } from '../jetstream/execution-stream';
+import { messagingMigrations } from '../migrations';
 import { OutboxRelay } from '../relay/outbox-relay';
 import { type NatsKit, TestNatsServer, connectKit, waitFor } from '../testing';
 import { toWireEvent } from '../wire-event';
@@ -18,7 +19,7 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
 
   beforeEach(async () => {
     nats = await TestNatsServer.start();
-    db = await createTestDatabase();
+    db = await createTestDatabase(messagingMigrations); // the relay's publication records
     kit = await connectKit(nats.url);
     store = new PostgresEventStore(db.pool);
     await db.pool.query('CREATE TABLE effects (event_id uuid NOT NULL, replica text NOT NULL)');
@@ -159,7 +160,7 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
     await sleep(300); // the consumer's state reaches its file
 
     // The server loses its tail: it comes back with messages 1-5; its consumer remembers 10.
-    await relay.stop(); // until the shorter stream is seen; its memory of what was acknowledged stays
+    await relay.stop(); // until the shorter stream is seen; what it had acknowledged stays recorded
     await nats.kill('SIGKILL');
     nats.truncateStream(EXECUTION_STREAM_NAME, 5);
     await nats.restart();

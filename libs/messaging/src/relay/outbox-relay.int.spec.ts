@@ -2,6 +2,7 @@ import { DeliverPolicy } from '@nats-io/jetstream';
 import { PostgresEventStore } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
 import { EXECUTION_STREAM_NAME } from '../jetstream/execution-stream';
+import { messagingMigrations } from '../migrations';
 import { type NatsKit, TestNatsServer, connectKit, waitFor } from '../testing';
 import { OutboxRelay } from './outbox-relay';
 
@@ -13,7 +14,7 @@ describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
 
   beforeEach(async () => {
     nats = await TestNatsServer.start();
-    db = await createTestDatabase();
+    db = await createTestDatabase(messagingMigrations);
     kit = await connectKit(nats.url);
     store = new PostgresEventStore(db.pool);
   });
@@ -74,6 +75,60 @@ describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
     const ids = await publishedMessageIds(kit);
     expect(new Set(ids)).toEqual(new Set(appended));
     expect(ids).toHaveLength(appended.length);
+  });
+
+  describe('a new relay (empty memory) after nats-server lost what an earlier relay published', () => {
+    const publishWithFirstRelay = async (count: number): Promise<string[]> => {
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const event = testEvent('TestHappened', { i });
+        await store.append(`lost-${i}`, [event], { expectedVersion: 0 });
+        ids.push(event.eventId);
+      }
+      const first = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, batchSize: 4, publishTimeoutMs: 2000 });
+      expect(await first.drain()).toBe(count);
+      expect(await streamMessages()).toBe(count);
+      return ids;
+    };
+    const restartBroker = async (damage: () => void): Promise<void> => {
+      await kit.close();
+      await nats.kill('SIGKILL');
+      damage();
+      await nats.restart();
+      kit = await connectKit(nats.url);
+    };
+    const relayAgain = async (): Promise<void> => {
+      const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, batchSize: 4, pollIntervalMs: 50, publishTimeoutMs: 2000 });
+      relay.start();
+      try {
+        await waitFor(async () => (await streamMessages()) >= 30, 30_000, 'the lost events published again');
+        await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more comes
+      } finally {
+        await relay.stop();
+      }
+    };
+
+    it('store wiped and refilled by others (last sequence above 0, below what was acknowledged): republishes every event', async () => {
+      const ids = await publishWithFirstRelay(30);
+      await restartBroker(() => nats.wipeStore());
+      for (let i = 0; i < 3; i++) await kit.js.publish('onceport.execution.unrelated-thing.v1', '{}', { msgID: `unrelated-${i}` });
+      expect((await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.last_seq).toBe(3);
+
+      await relayAgain();
+      const published = await publishedMessageIds(kit);
+      expect(published.filter((id) => !id.startsWith('unrelated-')).sort()).toEqual([...ids].sort());
+      expect(published).toHaveLength(33);
+    });
+
+    it('store cut back to its first 10 messages: republishes the 20 lost, once each', async () => {
+      const ids = await publishWithFirstRelay(30);
+      await restartBroker(() => nats.truncateStream(EXECUTION_STREAM_NAME, 10));
+      expect((await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.last_seq).toBe(10);
+
+      await relayAgain();
+      const published = await publishedMessageIds(kit);
+      expect(published).toEqual(ids); // store order, no event twice
+    });
   });
 });
 

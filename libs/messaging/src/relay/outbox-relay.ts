@@ -5,7 +5,7 @@ import { CHECKPOINT_START, type Checkpoint, type StoredEvent, StoreSubscription,
 import type { Pool } from 'pg';
 import { type StreamSpec, ensureStream, isNotFound } from '../jetstream/topology';
 import { toWireEvent } from '../wire-event';
-import { PublishJournal } from './publish-journal';
+import { type Publication, PublicationLog } from './publication-log';
 
 export interface OutboxRelayOptions {
   readonly streamName: string;
@@ -17,8 +17,8 @@ export interface OutboxRelayOptions {
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
   readonly publishTimeoutMs?: number;
-  /** How long published batches stay rewindable after NATS restarts (cover the server's sync interval). */
-  readonly journalRetentionMs?: number;
+  /** How long acknowledged batches stay rewindable after NATS restarts (cover the server's sync interval). */
+  readonly publicationRetentionMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -27,12 +27,14 @@ const RELAY_SUBSCRIPTION = 'outbox-relay';
 /**
  * Publishes every stored event to JetStream with `Nats-Msg-Id` = event id (so a republish is stored
  * once), in store order, and advances its checkpoint only after JetStream acknowledged the batch.
- * One replica relays at a time. After a reconnect it compares the stream's last sequence with what
- * was acknowledged and republishes what the server lost.
+ * One replica relays at a time. Each acknowledged batch is recorded in PostgreSQL; on start, after a
+ * reconnect or a failure, the leader checks those records against the stream and republishes what
+ * the server lost, even when another relay (or this one before a restart) published it.
  */
 export class OutboxRelay {
   private readonly subscription: StoreSubscription;
-  private readonly journal: PublishJournal;
+  private readonly publications: PublicationLog;
+  private missingTableReported = false;
   private verifyBroker = true;
   private statusWatch: Promise<void> | null = null;
 
@@ -43,7 +45,7 @@ export class OutboxRelay {
     private readonly jsm: JetStreamManager,
     private readonly options: OutboxRelayOptions,
   ) {
-    this.journal = new PublishJournal(options.journalRetentionMs ?? 10 * 60_000);
+    this.publications = new PublicationLog(pool, options.streamName, options.publicationRetentionMs ?? 10 * 60_000);
     this.subscription = new StoreSubscription(
       pool,
       {
@@ -101,26 +103,73 @@ export class OutboxRelay {
         });
       }),
     );
-    this.journal.record(from, Math.max(...acks.map((ack) => ack.seq)), Date.now());
+    const newest = acks.reduce((best, ack, i) => (ack.seq > best.seq ? { seq: ack.seq, i } : best), { seq: 0, i: 0 });
+    const eventId = publishable[newest.i]?.eventId ?? '';
+    await this.withPublicationLog(() => this.publications.record({ streamSequence: newest.seq, eventId, from }));
     this.verifyBroker = false;
   }
 
-  /** Before reading on: if the broker came back with fewer messages than it acknowledged, rewind. */
+  /** Before reading on: if the broker no longer holds what it acknowledged, rewind and republish. */
   private async checkBroker(): Promise<void> {
     if (!this.verifyBroker) return;
     const lastSequence = await this.lastSequenceOrRecreate();
-    let rewindTo: Checkpoint | null = this.journal.rewindPointFor(lastSequence);
-    if (lastSequence === 0) {
-      // A stream that never held a message (created anew, or its server's storage was wiped):
-      // republish the whole store.
-      rewindTo = CHECKPOINT_START;
-    }
+    const rewindTo = await this.rewindPoint(lastSequence);
     if (rewindTo) {
       await overwriteCheckpoint(this.pool, RELAY_SUBSCRIPTION, rewindTo);
       this.subscription.forget();
-      this.journal.clear();
     }
     this.verifyBroker = false;
+  }
+
+  /**
+   * The newest recorded batch whose last message is still in the stream, under the same event id,
+   * is intact (and so is all before it); republish from the batch after it. None intact means the
+   * stream was wiped, maybe refilled by others since: republish the whole store. So does an empty
+   * stream, even with no records (created anew, or a relay whose records were lost).
+   */
+  private async rewindPoint(lastSequence: number): Promise<Checkpoint | null> {
+    const recorded = (await this.withPublicationLog(() => this.publications.newestFirst())) ?? [];
+    let intact = -1;
+    for (const [i, publication] of recorded.entries()) {
+      if (await this.holds(publication, lastSequence)) {
+        intact = i;
+        break;
+      }
+    }
+    if (recorded.length === 0 || intact === 0) return lastSequence === 0 ? CHECKPOINT_START : null;
+    // Records of what the broker lost would point the next check at the wrong messages: drop them.
+    const intactBatch = intact > 0 ? recorded[intact] : undefined;
+    await this.withPublicationLog(() => this.publications.forgetAbove(intactBatch?.streamSequence ?? 0));
+    // Republish from the start of the oldest lost batch: the one recorded just after the intact one.
+    return (intactBatch && recorded[intact - 1]?.from) ?? CHECKPOINT_START;
+  }
+
+  private async holds(publication: Publication, lastSequence: number): Promise<boolean> {
+    if (publication.streamSequence > lastSequence) return false;
+    try {
+      const message = await this.jsm.streams.getMessage(this.options.streamName, { seq: publication.streamSequence });
+      return message?.header.get('Nats-Msg-Id') === publication.eventId;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The records need the `messagingMigrations` table. A service that has not registered it still
+   * relays (and rewinds a stream found empty), but says loudly, once, that it can't see a lost tail.
+   */
+  private async withPublicationLog<T>(work: () => Promise<T>): Promise<T | null> {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '42P01') throw error;
+      if (!this.missingTableReported) {
+        this.missingTableReported = true;
+        this.options.onError?.(new Error(`outbox relay cannot record publications (register messagingMigrations): ${String(error)}`));
+      }
+      return null;
+    }
   }
 
   private async lastSequenceOrRecreate(): Promise<number> {
