@@ -85,7 +85,11 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
     rmSync(fixture?.dir ?? '/nonexistent', { recursive: true, force: true });
   }, 90_000);
 
-  /** Like a client behind the intake Service: a refused or reset connection or a 5xx goes to the next replica, same request. */
+  /**
+   * Like a client behind the intake Service: a refused or reset connection or a 5xx goes to the next
+   * replica, same request and Idempotency-Key. A 409 is an answer too: the first request (sent to a
+   * replica that then died) is in flight, and the body names its execution.
+   */
   async function callThroughIntake(call: Call, firstReplica: number): Promise<void> {
     const idempotencyKey = randomUUID();
     const body = JSON.stringify({ tool: 'create_deployment', arguments: { project: call.project, environment: 'staging', version: '2.0.0' } });
@@ -97,7 +101,7 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
         headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
         body,
       }).catch(() => null);
-      if (!response || response.status >= 500 || response.status === 409) {
+      if (!response || response.status >= 500) {
         await sleep(200);
         continue;
       }

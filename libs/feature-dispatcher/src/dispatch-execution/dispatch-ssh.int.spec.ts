@@ -54,7 +54,8 @@ describe('dispatching SSH tools (real PostgreSQL, real OpenSSH server)', () => {
   });
 
   it('a command still running at the contract timeout is an unknown outcome, never a failure (1 run)', async () => {
-    const { executionId, events } = await dispatch({ argv: [recordRun, 'd-slow', '2', '0'], timeout: '1s' });
+    // The timeout covers connecting too: 5 s leaves a loaded machine time to start the command (which runs 10 s).
+    const { executionId, events } = await dispatch({ argv: [recordRun, 'd-slow', '10', '0'], timeout: '5s' });
     expect(await harness.status(executionId)).toBe('dispatched_unknown');
     expect(events.at(-1)).toMatchObject({ type: 'OutcomeUnknown', data: { reason: expect.stringMatching(/^timeout: /) } });
     expect(runsOf(sshd.dir, 'd-slow')).toBe(1);
