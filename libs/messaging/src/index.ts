@@ -1,6 +1,6 @@
 export { type WireEvent, MalformedWireEventError, parseWireEvent, toWireEvent } from './wire-event';
 export { connectToNats } from './jetstream/nats-connection';
-export { type ConsumerSpec, type StreamSpec, ensureDurableConsumer, ensureStream, isNotFound } from './jetstream/topology';
+export { type ConsumerSpec, ConsumerFilterConflictError, type StreamSpec, ensureDurableConsumer, ensureStream, isNotFound } from './jetstream/topology';
 export { OutboxRelay, type OutboxRelayOptions } from './relay/outbox-relay';
 export { PublicationLog, type Publication } from './relay/publication-log';
 export { messagingMigrations } from './migrations';

@@ -60,7 +60,10 @@ export async function ensureDurableConsumer(jsm: JetStreamManager, stream: strin
     max_ack_pending: spec.maxAckPending ?? 1000,
   };
   try {
-    await jsm.consumers.info(stream, spec.durable);
+    const existing = await jsm.consumers.info(stream, spec.durable);
+    // The filter can't be changed in place on server 2.9; silently keeping the old one would feed
+    // this service events it does not handle, or none of those it does.
+    if ((existing.config.filter_subject ?? '') !== spec.filterSubject) throw new ConsumerFilterConflictError(stream, spec.durable, existing.config.filter_subject ?? '', spec.filterSubject);
     await jsm.consumers.update(stream, spec.durable, mutable);
   } catch (error) {
     if (!isNotFound(error)) throw error;
@@ -71,6 +74,17 @@ export async function ensureDurableConsumer(jsm: JetStreamManager, stream: strin
       ...(startSequence ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSequence } : { deliver_policy: DeliverPolicy.All }),
       ...mutable,
     });
+  }
+}
+
+/** A durable of this name exists with another filter subject: an operator decides (the fix is named). */
+export class ConsumerFilterConflictError extends Error {
+  constructor(stream: string, durable: string, existing: string, declared: string) {
+    super(
+      `JetStream consumer "${durable}" on stream "${stream}" filters "${existing || '(nothing)'}", but this service declares "${declared}". ` +
+        `Delete it (nats consumer rm ${stream} ${durable}) and start the service again: it is recreated with the declared filter and redelivers from the stream's start, which the inboxes make harmless.`,
+    );
+    this.name = 'ConsumerFilterConflictError';
   }
 }
 
