@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the servers Onceport's tests need are up on loopback: PostgreSQL (127.0.0.1:5432,
 # trust auth for the postgres user) and a JetStream-enabled nats-server (127.0.0.1:4222), plus the
-# nats-server binary that messaging tests start privately to kill and restart. Installs them from
+# nats-server binary that messaging tests start privately to kill and restart, and curl. Installs them from
 # Debian's packages when missing. Safe to run again. Used by .ci/run and by new contributors.
 set -euo pipefail
 
@@ -79,5 +79,11 @@ ensure_nats() {
   log "nats-server (JetStream) is up on 127.0.0.1:4222; tests start private ones from $binary (NATS_SERVER_BIN)"
 }
 
+# The embedded start's e2e runs the first call exactly as `npm start` prints it: with curl.
+ensure_curl() {
+  if ! command -v curl >/dev/null 2>&1; then log "installing curl"; apt_install curl; fi
+}
+
 ensure_postgres
 ensure_nats
+ensure_curl

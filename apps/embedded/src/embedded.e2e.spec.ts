@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,18 @@ describe('npm start (embedded)', () => {
       const apiKey = /API key\s+(\S+)/.exec(output)?.[1] ?? '';
       expect(apiKey).toMatch(/^op_/);
       expect(output).toContain('curl -s');
+
+      // The printed first call, run as printed (twice, as the banner suggests): one execution, the
+      // second answer a replay of the first, and the demo target saw one e-mail.
+      const curl = output.slice(output.indexOf('curl -s'), output.indexOf("}}'", output.indexOf('curl -s')) + 3);
+      const runCurl = () => JSON.parse(execFileSync('sh', ['-c', curl], { encoding: 'utf8', timeout: 60_000 })) as { execution_id: string; replay: boolean; state: string };
+      const first = runCurl();
+      const second = runCurl();
+      expect(first.state).toMatch(/^completed/);
+      expect(second).toMatchObject({ execution_id: first.execution_id, replay: true });
+      const targetUrl = /^\s+demo target\s+(\S+)/m.exec(output)?.[1] ?? '';
+      const effects = (await (await fetch(`${targetUrl}/__control/effects?route=emails`)).json()) as { count: number };
+      expect(effects.count).toBe(1);
 
       const client = new Client({ name: 'npm-start-test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
