@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadEnvConfig, loadToolContracts } from '@onceport/config';
+import { ActorDirectory, ActorsFileError, hashApiKey, loadEnvConfig, loadToolContracts } from '@onceport/config';
 import { authorizationEnvShape } from '@onceport/feature-authorization';
 import { dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { intakeEnvShape } from '@onceport/feature-intake';
@@ -40,7 +40,10 @@ const APP_ENV: Record<string, z.ZodRawShape> = {
   dispatcher: dispatcherEnvShape,
   reconciler: reconcilerEnvShape,
 };
-const SECRET_LIKE = /KEY|SECRET|PASSWORD|TOKEN|CREDENTIAL(?!S_DIR)/;
+// Paths to mounted secrets (…_KEYS_FILE, …_CREDENTIALS_DIR) are not secrets themselves.
+const SECRET_LIKE = /KEY(?!S_FILE)|SECRET|PASSWORD|TOKEN|CREDENTIAL(?!S_DIR)/;
+const KEY_HASH = /\b[0-9a-fA-F]{64}\b/;
+const ACTORS_READERS = ['intake', 'authorization', 'reconciler'];
 
 let kustomize: Kustomize;
 const rendered = new Map<string, K8sObject[]>();
@@ -207,6 +210,39 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     }
   });
 
+  it('actors: the policy from the onceport-actors ConfigMap, the key hashes from the onceport-actor-keys Secret, mounted where the variables point', () => {
+    for (const app of ACTORS_READERS) {
+      const deployment = deploymentOf(app) as IDeployment;
+      const env = containerEnvironment(appContainer(deployment), configMaps());
+      const mounts = appContainer(deployment).volumeMounts ?? [];
+      const volumeAt = (file: string | undefined) => {
+        const mount = mounts.find((m) => file?.startsWith(`${m.mountPath}/`));
+        return { volume: podSpec(deployment).volumes?.find((v) => v.name === mount?.name), file: file?.slice((mount?.mountPath.length ?? 0) + 1) };
+      };
+      const policy = volumeAt(env['ONCEPORT_ACTORS_FILE']);
+      const keys = volumeAt(env['ONCEPORT_ACTOR_KEYS_FILE']);
+      expect({ app, policy: policy.volume?.configMap?.name?.startsWith('onceport-actors'), file: policy.file }).toEqual({ app, policy: true, file: 'actors.yaml' });
+      expect({ app, keys: keys.volume?.secret?.secretName, item: keys.volume?.secret?.items?.find((item) => item.path === keys.file)?.key }).toEqual({ app, keys: 'onceport-actor-keys', item: 'actor-keys.yaml' });
+    }
+  });
+
+  it('the actor policy in the ConfigMap loads with a keys file naming each of its ids, and not without one', async () => {
+    const policy = [...configMaps().values()].find((c) => c.metadata?.name?.startsWith('onceport-actors'))?.data?.['actors.yaml'] ?? '';
+    const ids = [...policy.matchAll(/^\s*- id: (\S+)$/gm)].map((m) => m[1] as string);
+    expect(ids.length).toBeGreaterThan(0);
+    const dir = mkdtempSync(join(tmpdir(), 'onceport-actors-'));
+    try {
+      writeFileSync(join(dir, 'actors.yaml'), policy);
+      // What the operator puts in the onceport-actor-keys Secret (deploy/README.md §3).
+      writeFileSync(join(dir, 'actor-keys.yaml'), `keys:\n${ids.map((id) => `  - id: ${id}\n    api_keys_sha256: [${hashApiKey(`op_${id}`)}]\n`).join('')}`);
+      const directory = await ActorDirectory.load(join(dir, 'actors.yaml'), join(dir, 'actor-keys.yaml'));
+      for (const id of ids) expect((directory.authenticate(`op_${id}`) ?? directory.authenticateAdmin(`op_${id}`))?.id).toBe(id);
+      await expect(ActorDirectory.load(join(dir, 'actors.yaml'))).rejects.toBeInstanceOf(ActorsFileError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   /** The tool contracts of the rendered ConfigMap, loaded as the services load them. */
   async function renderedContracts() {
     const contracts = [...configMaps().values()].find((c) => c.metadata?.name?.startsWith('onceport-contracts'));
@@ -227,6 +263,8 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     expect(objects().filter((o) => o.kind === 'Secret')).toEqual([]);
     for (const configMap of configMaps().values()) {
       expect(Object.keys(configMap.data ?? {}).filter((key) => SECRET_LIKE.test(key))).toEqual([]);
+      // Not even a key hash: those are the onceport-actor-keys Secret's.
+      expect({ configMap: configMap.metadata?.name, hashes: Object.entries(configMap.data ?? {}).filter(([, text]) => KEY_HASH.test(text)).map(([key]) => key) }).toEqual({ configMap: configMap.metadata?.name, hashes: [] });
       const url = configMap.data?.['DATABASE_URL'];
       if (url) expect(new URL(url).password).toBe('');
     }

@@ -1,4 +1,4 @@
-import { ActorDirectory, actorsFile, loadToolContracts } from '@onceport/config';
+import { ActorDirectory, actorKeysFile, actorsFile, loadToolContracts } from '@onceport/config';
 import { z } from 'zod';
 import { type AuthorizationOptions } from './authorization.options';
 import { type Log, jsonLog } from './shared/log';
@@ -8,6 +8,7 @@ const DAY_MS = 24 * 60 * 60_000;
 /** The authorization service's own variables; bootstrapService validates them with the runtime's. */
 export const authorizationEnvShape = {
   ONCEPORT_ACTORS_FILE: actorsFile,
+  ONCEPORT_ACTOR_KEYS_FILE: actorKeysFile,
   ONCEPORT_APPROVAL_TTL: z.coerce
     .number({ error: 'how long a requested approval stays open, in milliseconds (900000 = 15 minutes)' })
     .int({ error: 'a whole number of milliseconds' })
@@ -25,10 +26,10 @@ export const authorizationEnvShape = {
 export type AuthorizationEnv = z.output<z.ZodObject<typeof authorizationEnvShape>>;
 
 /**
- * Reads the actors file and the tool contracts once. Throws `ActorsFileError` or
+ * Reads the actors file (and its keys file, if given) and the tool contracts once. Throws `ActorsFileError` or
  * `ToolContractError` naming the file, the field and what is expected.
  */
 export async function loadAuthorizationOptions(env: AuthorizationEnv, contractsDir: string, log: Log = jsonLog('authorization')): Promise<AuthorizationOptions> {
-  const [directory, contracts] = await Promise.all([ActorDirectory.load(env.ONCEPORT_ACTORS_FILE), loadToolContracts(contractsDir)]);
+  const [directory, contracts] = await Promise.all([ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE), loadToolContracts(contractsDir)]);
   return { directory, contracts: contracts.byName, approvalTtlMs: env.ONCEPORT_APPROVAL_TTL, approvalSweepMs: env.ONCEPORT_APPROVAL_SWEEP_MS, log };
 }

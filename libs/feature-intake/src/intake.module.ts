@@ -64,7 +64,7 @@ export class IntakeModule {
       runtime,
       contracts: byName,
       keyring: env.ONCEPORT_HMAC_KEYS,
-      actors: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE),
+      actors: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE),
       settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS },
     };
     const watcher = new ExecutionWatcher(runtime.pool, () => undefined);

@@ -70,7 +70,7 @@ export class ReconcilerModule {
         { provide: SETTLE_HANDLER, useValue: settle },
         { provide: SWEEPER, useValue: sweeper },
         { provide: HttpChannel, useValue: channel },
-        { provide: ADMINS, useValue: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE) },
+        { provide: ADMINS, useValue: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE) },
         OutcomeUnknownConsumer,
         SweeperLifecycle,
       ],

@@ -26,11 +26,12 @@ export class ActorDirectory {
     this.adminKeys = keyEntries(source.admins);
   }
 
-  static async load(path: string): Promise<ActorDirectory> {
-    return new ActorDirectory(await loadActorsFile(path));
+  /** `keysPath`: ONCEPORT_ACTOR_KEYS_FILE, when the key hashes are kept apart from the policy. */
+  static async load(path: string, keysPath?: string): Promise<ActorDirectory> {
+    return new ActorDirectory(await loadActorsFile(path, keysPath));
   }
 
-  /** The actors file's version, recorded with every decision taken under it. */
+  /** The actors file's version (the policy, not the keys file), recorded with every decision taken under it. */
   get policyVersion(): string {
     return this.source.policyVersion;
   }

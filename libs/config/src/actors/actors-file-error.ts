@@ -1,6 +1,18 @@
-export type ActorsFileIssueCode = 'unreadable_file' | 'yaml_syntax' | 'invalid_field' | 'unknown_field' | 'duplicate_id' | 'duplicate_key';
+export type ActorsFileIssueCode =
+  | 'unreadable_file'
+  | 'yaml_syntax'
+  | 'invalid_field'
+  | 'unknown_field'
+  | 'duplicate_id'
+  | 'duplicate_key'
+  /** The keys file names an id the actors file does not declare. */
+  | 'unknown_id'
+  /** An actor or admin with key hashes in neither file. */
+  | 'missing_keys'
+  /** An id with key hashes in both files: which list counts would be a guess. */
+  | 'keys_in_both_files';
 
-/** One problem in the actors file, located precisely enough to fix without reading our code. */
+/** One problem in the actors file (or its keys file), located precisely enough to fix without reading our code. */
 export interface ActorsFileIssue {
   readonly code: ActorsFileIssueCode;
   readonly file: string;

@@ -12,6 +12,13 @@ import { z } from 'zod';
 //   admins:                                  # operators of the admin API
 //     - id: ops:alice
 //       api_keys_sha256: [<64 hex>]
+//
+// api_keys_sha256 may instead come from ONCEPORT_ACTOR_KEYS_FILE (the hashes as a Secret, the
+// policy as a ConfigMap); each identity's hashes live in exactly one of the two files:
+//
+//   keys:
+//     - id: agent:deploy-bot
+//       api_keys_sha256: [<64 hex>, …]
 
 export const PRINCIPAL_ID_EXPECTED = 'an identity such as agent:deploy-bot or ops:alice (letters, digits and . _ : @ / + -, at most 128)';
 export const KEY_HASH_EXPECTED =
@@ -32,7 +39,8 @@ const Tools = z.union(
 export const RawActor = z.strictObject(
   {
     id: PrincipalId,
-    api_keys_sha256: KeyHashes,
+    // Optional here: it may come from the keys file; merge-actor-keys.ts requires it in one of them.
+    api_keys_sha256: KeyHashes.optional(),
     tools: Tools,
     // A human in the loop unless the operator said otherwise: the safe reading of silence.
     session_grant: z.enum(['automatic', 'human'], { error: 'automatic | human (what a new agent process of this actor gets)' }).default('human'),
@@ -40,7 +48,7 @@ export const RawActor = z.strictObject(
   { error: 'a mapping with id, api_keys_sha256, tools and session_grant' },
 );
 
-export const RawAdmin = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes }, { error: 'a mapping with id and api_keys_sha256' });
+export const RawAdmin = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes.optional() }, { error: 'a mapping with id and api_keys_sha256' });
 
 export const RawActorsFile = z.strictObject(
   {
@@ -50,11 +58,21 @@ export const RawActorsFile = z.strictObject(
   { error: 'a mapping with actors: and admins: lists' },
 );
 
+const RawActorKeys = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes }, { error: 'a mapping with id and api_keys_sha256' });
+
+export const RawActorKeysFile = z.strictObject(
+  { keys: z.array(RawActorKeys, { error: 'a list of { id, api_keys_sha256 } entries, one per actor or admin of the actors file' }) },
+  { error: 'a mapping with a keys: list' },
+);
+
 /** The fields each kind of mapping knows, for "did you mean" messages on unknown fields. */
 export const KNOWN_FIELDS = {
   file: Object.keys(RawActorsFile.shape),
   actor: Object.keys(RawActor.shape),
   admin: Object.keys(RawAdmin.shape),
+  keysFile: Object.keys(RawActorKeysFile.shape),
+  keys: Object.keys(RawActorKeys.shape),
 } as const;
 
 export type RawActorsFile = z.output<typeof RawActorsFile>;
+export type RawActorKeysFile = z.output<typeof RawActorKeysFile>;

@@ -1,8 +1,8 @@
 export type { Actor, ActorsFile, Admin, SessionGrantMode } from './actors-file.types';
 export { actorMayUse } from './actors-file.types';
 export { ActorsFileError, type ActorsFileIssue, type ActorsFileIssueCode } from './actors-file-error';
-export { parseActorsFile } from './parse-actors-file';
+export { parseActorsFile, type ActorKeysText } from './parse-actors-file';
 export { loadActorsFile } from './load-actors-file';
 export { ActorDirectory } from './actor-directory';
 export { bearerToken, hashApiKey } from './api-key';
-export { actorsFile } from './actors-env';
+export { actorsFile, actorKeysFile } from './actors-env';

@@ -55,3 +55,36 @@ describe('loadActorsFile (real files)', () => {
     ]);
   });
 });
+
+describe('loadActorsFile with ONCEPORT_ACTOR_KEYS_FILE (real files)', () => {
+  it('reads the policy and the key hashes from their two files into a directory that authenticates', async () => {
+    const policy = join(dir, 'actors.yaml');
+    const keys = join(dir, 'actor-keys.yaml');
+    await writeFile(policy, 'actors:\n  - id: agent:a\n    tools: "*"\nadmins:\n  - id: ops:alice\n');
+    await writeFile(keys, `keys:\n  - id: agent:a\n    api_keys_sha256: [${hashApiKey('op_a')}]\n  - id: ops:alice\n    api_keys_sha256: [${hashApiKey('op_alice')}]\n`);
+    const directory = await ActorDirectory.load(policy, keys);
+    expect(directory.authenticate('op_a')?.id).toBe('agent:a');
+    expect(directory.authenticateAdmin('op_alice')?.id).toBe('ops:alice');
+    expect(directory.authenticate('op_alice')).toBeNull();
+  });
+
+  it('names both variables when both files are missing, and the keys file alone when only it is', async () => {
+    const policy = join(dir, 'actors.yaml');
+    const both = await failure(loadActorsFile(policy, join(dir, 'keys.yaml')));
+    expect(both.issues.map((issue) => issue.message)).toEqual([
+      `${policy}: got a path that does not exist; expected a readable YAML file with actors: and admins: (ONCEPORT_ACTORS_FILE)`,
+      `${join(dir, 'keys.yaml')}: got a path that does not exist; expected a readable YAML file with keys: (ONCEPORT_ACTOR_KEYS_FILE)`,
+    ]);
+    await writeFile(policy, 'actors: []\n');
+    expect((await failure(loadActorsFile(policy, dir))).issues).toEqual([expect.objectContaining({ file: dir, found: 'a directory' })]);
+  });
+
+  it('reports an id of the keys file the actors file does not declare, with the keys file path', async () => {
+    const policy = join(dir, 'actors.yaml');
+    const keys = join(dir, 'actor-keys.yaml');
+    await writeFile(policy, `actors:\n  - id: agent:a\n    api_keys_sha256: [${hashApiKey('op_a')}]\n    tools: []\n`);
+    await writeFile(keys, `keys:\n  - id: agent:b\n    api_keys_sha256: [${hashApiKey('op_b')}]\n`);
+    const error = await failure(ActorDirectory.load(policy, keys));
+    expect(error.message).toContain(`${keys}: keys[0].id: got "agent:b", which ${policy} declares neither under actors: nor admins:`);
+  });
+});

@@ -1,71 +1,56 @@
 import { createHash } from 'node:crypto';
-import { type ActorsFileIssue, ActorsFileError, actorsFileIssue } from './actors-file-error';
-import { KNOWN_FIELDS, RawActorsFile } from './actors-file.schema';
+import { type ActorsFileIssue, ActorsFileError } from './actors-file-error';
+import { KNOWN_FIELDS, RawActorKeysFile, RawActorsFile } from './actors-file.schema';
 import { type ActorsFile } from './actors-file.types';
-import { type PathSegment, formatPath, readYaml, valueAt } from '@onceport/domain';
-import { type Draft, findDuplicates } from './find-duplicates';
+import { type PathSegment } from '@onceport/domain';
+import { readChecked } from './checked-source';
+import { findDuplicates } from './find-duplicates';
+import { type KeyedPrincipal, mergeActorKeys } from './merge-actor-keys';
+
+/** The text of ONCEPORT_ACTOR_KEYS_FILE and its name, for messages. */
+export interface ActorKeysText {
+  readonly text: string;
+  readonly file: string;
+}
 
 /**
- * Parses the actors file. Pure apart from hashing: the caller reads the bytes. Throws an
- * {@link ActorsFileError} listing every problem, each naming the file, the field path, what was
- * found and what is expected. Key hashes are never echoed: a "hash" that fails validation is
- * often a plain key pasted by mistake.
+ * Parses the actors file, and the keys file when the key hashes are kept apart from the policy.
+ * Pure apart from hashing: the caller reads the bytes. Throws an {@link ActorsFileError} listing
+ * every problem in both files, each naming the file, the field path, what was found and what is
+ * expected. Key hashes are never echoed: a "hash" that fails validation is often a plain key
+ * pasted by mistake.
  *
  * @example const actors = parseActorsFile(await readFile(path, 'utf8'), path);
  */
-export function parseActorsFile(text: string, file: string): ActorsFile {
-  const source = readYaml(text);
-  if (source.syntaxProblems.length > 0) {
-    throw new ActorsFileError(
-      source.syntaxProblems.map((p) =>
-        actorsFileIssue({ code: 'yaml_syntax', file, path: '', line: p.line, found: `a YAML syntax error at column ${p.column} (${p.message})`, expected: 'valid YAML: check indentation, quoting and duplicate keys' }),
-      ),
-    );
-  }
-  const parsed = RawActorsFile.safeParse(source.data);
-  if (!parsed.success) {
-    const drafts = parsed.error.issues.flatMap((issue) => toDrafts(issue, source.data));
-    throw new ActorsFileError(locate(drafts, file, source.lineOf));
-  }
-  const duplicates = findDuplicates(parsed.data);
-  if (duplicates.length > 0) throw new ActorsFileError(locate(duplicates, file, source.lineOf));
+export function parseActorsFile(text: string, file: string, keys?: ActorKeysText): ActorsFile {
+  const policy = readChecked(text, file, RawActorsFile, policyFieldsAt);
+  const keyed = keys ? readChecked(keys.text, keys.file, RawActorKeysFile, keysFieldsAt) : null;
+  const unreadable = [...policy.issues, ...(keyed?.issues ?? [])];
+  if (!policy.source || (keyed && !keyed.source)) throw new ActorsFileError(unreadable);
+  const merged = mergeActorKeys(policy.source, keyed?.source ?? null);
+  const issues: ActorsFileIssue[] = [...merged.issues, ...findDuplicates(merged.principals, policy.source)];
+  if (issues.length > 0) throw new ActorsFileError(issues);
+  const hashesAt = (...at: PathSegment[]): string[] => principalAt(merged.principals, at).hashes.map((h) => h.hex.toLowerCase());
   return {
     file,
+    // The policy alone: rotating a key in the keys file is not a policy change.
     policyVersion: createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 12),
-    actors: parsed.data.actors.map((a) => ({ id: a.id, apiKeysSha256: a.api_keys_sha256.map(lower), tools: a.tools, sessionGrant: a.session_grant })),
-    admins: parsed.data.admins.map((a) => ({ id: a.id, apiKeysSha256: a.api_keys_sha256.map(lower) })),
+    actors: policy.source.data.actors.map((a, i) => ({ id: a.id, apiKeysSha256: hashesAt('actors', i), tools: a.tools, sessionGrant: a.session_grant })),
+    admins: policy.source.data.admins.map((a, i) => ({ id: a.id, apiKeysSha256: hashesAt('admins', i) })),
   };
 }
 
-const lower = (hex: string): string => hex.toLowerCase();
-
-function toDrafts(issue: { code: string; path: PropertyKey[]; message: string; keys?: string[] }, root: unknown): Draft[] {
-  const path = issue.path.filter((s): s is PathSegment => typeof s !== 'symbol');
-  if (issue.code === 'unrecognized_keys' && issue.keys) {
-    const known = knownFieldsAt(path);
-    return issue.keys.map((key) => ({ code: 'unknown_field', path: [...path, key], found: 'an unknown field', expected: `one of the known fields ${known.join(' | ')}` }));
-  }
-  return [{ code: 'invalid_field', path, found: describeFound(valueAt(root, path), path), expected: issue.message }];
+function principalAt(principals: readonly KeyedPrincipal[], at: readonly PathSegment[]): KeyedPrincipal {
+  const found = principals.find((p) => p.at[0] === at[0] && p.at[1] === at[1]);
+  if (!found) throw new Error(`no principal at ${at.join('.')}`); // merged from the same lists: cannot happen
+  return found;
 }
 
-function knownFieldsAt(path: readonly PathSegment[]): readonly string[] {
+function policyFieldsAt(path: readonly PathSegment[]): readonly string[] {
   if (path.length === 0) return KNOWN_FIELDS.file;
   return path[0] === 'admins' ? KNOWN_FIELDS.admin : KNOWN_FIELDS.actor;
 }
 
-/** Short and quoted, never a whole blob, and never anything under api_keys_sha256. */
-function describeFound(value: unknown, path: readonly PathSegment[]): string {
-  if (value === undefined) return 'nothing (the field is missing)';
-  if (value === null) return 'null (an empty value)';
-  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : `a list of ${value.length}`;
-  if (typeof value === 'object') return 'a mapping';
-  if (path.includes('api_keys_sha256')) return 'a value that is not 64 hex characters (not shown: it may be a plain key)';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-}
-
-function locate(drafts: readonly Draft[], file: string, lineOf: (path: readonly PathSegment[]) => number | null): ActorsFileIssue[] {
-  return drafts
-    .map((d) => actorsFileIssue({ code: d.code, file, path: formatPath(d.path), line: lineOf(d.path), found: d.found, expected: d.expected }))
-    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+function keysFieldsAt(path: readonly PathSegment[]): readonly string[] {
+  return path.length === 0 ? KNOWN_FIELDS.keysFile : KNOWN_FIELDS.keys;
 }
