@@ -77,5 +77,8 @@ describe('HttpChannel: the credential never leaves in an outcome', () => {
     const result = await channel.probe({ contract, executionId: EXECUTION_ID, arguments: {}, credential: SECRET });
 
     expect(JSON.stringify(result)).not.toContain(SECRET);
+    // The answer a probe hands back (kept as a result when applied) is scrubbed like a send's.
+    expect(result.answer?.body.toString('utf8')).toContain('received');
+    expect(result.answer?.body.toString('utf8')).not.toContain(SECRET);
   });
 });

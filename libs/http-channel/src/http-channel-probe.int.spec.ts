@@ -37,8 +37,10 @@ describe('HttpChannel.probe: verdicts from the contract probe', () => {
     return channel.probe({ contract: httpContract(server.origin, {}, { probe: declared }), executionId, arguments: { project: 'p' }, credential: SECRET });
   };
 
-  it('says applied when the status and the JSON path match', async () => {
-    expect(await probe(EXECUTION_ID)).toMatchObject({ verdict: 'applied', status: 200 });
+  it('says applied when the status and the JSON path match, and hands back the answer (the result the dispatch lost)', async () => {
+    const result = await probe(EXECUTION_ID);
+    expect(result).toMatchObject({ verdict: 'applied', status: 200, answer: { status: 200 } });
+    expect(JSON.parse(result.answer?.body.toString('utf8') ?? 'null')).toEqual({ key: EXECUTION_ID, state: 'succeeded' });
     expect(server.received[0]?.url).toBe(`/v1/deployments/by-key/${EXECUTION_ID}`);
     expect(server.received[0]?.headers['authorization']).toBe(`Bearer ${SECRET}`);
     expect(server.received[0]?.headers['idempotency-key']).toBeUndefined();
@@ -57,7 +59,7 @@ describe('HttpChannel.probe: verdicts from the contract probe', () => {
 
   it("can't tell for a status in neither list, or when the probe itself gets no answer", async () => {
     expect(await probe('exe_flaky')).toMatchObject({ verdict: 'cant_tell', status: 500 });
-    expect(await probe('exe_drop')).toMatchObject({ verdict: 'cant_tell', status: null });
+    expect(await probe('exe_drop')).toMatchObject({ verdict: 'cant_tell', status: null, answer: null });
   });
 
   it('judges by status alone when no JSON path is declared, also with HEAD', async () => {

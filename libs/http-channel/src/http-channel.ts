@@ -2,12 +2,17 @@ import type { JsonValue } from '@onceport/contracts';
 import type { HttpToolContract } from '@onceport/domain';
 import { Pool } from 'undici';
 import { exchange, type Exchanged } from './exchange';
-import { failedBeforeSend, type HttpOutcome } from './http-outcome';
+import { failedBeforeSend, type HttpOutcome, type ObservedResponse } from './http-outcome';
 import { observedResponse } from './observed-response';
 import { isFailure, planRequest, type PlanInput } from './plan-request';
 import { judgeProbe, type ProbeResult } from './probe-verdict';
 import { redactorFor, type Redactor } from './redactor';
 import { DEFAULT_PRESENTATION, type CredentialPresentation } from './request-headers';
+
+/** A probe's verdict, and the target's answer when it gave one. */
+export interface ProbeAnswer extends ProbeResult {
+  readonly answer: ObservedResponse | null;
+}
 
 export interface HttpChannelOptions {
   /** Upper bound of open connections per origin. Default 16. */
@@ -66,10 +71,14 @@ export class HttpChannel {
     return toOutcome(exchanged, redactor);
   }
 
-  /** Asks the target whether an execution's effect happened, per the contract's probe. */
-  async probe(input: SendInput): Promise<ProbeResult> {
+  /**
+   * Asks the target whether an execution's effect happened, per the contract's probe. The answer
+   * (credential redacted) comes back too: when the probe proves the effect applied, it is the only
+   * result the agent will get, since the dispatch's own answer was lost.
+   */
+  async probe(input: SendInput): Promise<ProbeAnswer> {
     const probe = input.contract.probe;
-    if (probe === null) return { verdict: 'cant_tell', detail: 'the contract declares no probe', status: null };
+    if (probe === null) return { verdict: 'cant_tell', detail: 'the contract declares no probe', status: null, answer: null };
     const redactor = redactorFor(input.credential);
     const exchanged = await this.run(input.contract, {
       ...this.common(input),
@@ -80,8 +89,9 @@ export class HttpChannel {
       idempotency: null,
       traceHeaders: input.traceHeaders ?? {},
     });
-    const result = judgeProbe(probe, toOutcome(exchanged, redactor));
-    return { ...result, detail: redactor.redact(result.detail) };
+    const outcome = toOutcome(exchanged, redactor);
+    const result = judgeProbe(probe, outcome);
+    return { ...result, detail: redactor.redact(result.detail), answer: outcome.kind === 'observed' ? outcome : null };
   }
 
   /** Stops accepting sends, lets in-flight exchanges finish, closes every connection. */

@@ -1,4 +1,4 @@
-export { HttpChannel, type HttpChannelOptions, type SendInput } from './http-channel';
+export { HttpChannel, type HttpChannelOptions, type ProbeAnswer, type SendInput } from './http-channel';
 export type {
   FailedBeforeSend,
   FailedBeforeSendCode,

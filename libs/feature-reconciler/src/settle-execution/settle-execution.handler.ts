@@ -1,11 +1,10 @@
 import type { ResultReference, Settlement } from '@onceport/contracts';
-import type { ExecutionCommand, HttpProbe, HttpToolContract, KnownExecutionState, SshToolContract, ToolContract } from '@onceport/domain';
+import type { ExecutionCommand, HttpToolContract, KnownExecutionState, SshToolContract, ToolContract } from '@onceport/domain';
 import type { HttpChannel } from '@onceport/http-channel';
 import { type CausationContext, type CredentialResolver, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
 import { SshChannel } from '@onceport/ssh-channel';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { type MarkerStep, markerStep } from './marker-step';
-import { probeWithAnswer } from './probe-with-answer';
 import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
 
 export interface SettleDependencies {
@@ -121,8 +120,8 @@ export class SettleExecutionHandler {
       return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the probe credential is not configured'), applied: null };
     }
     if (!contract.probe) return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the contract declares no probe'), applied: null };
-    const { result, answer } = await probeWithAnswer(this.deps.channel, {
-      contract: contract as HttpToolContract & { probe: HttpProbe },
+    const { answer, ...result } = await this.deps.channel.probe({
+      contract,
       executionId: state.facts.executionId,
       arguments: state.facts.arguments,
       credential,
