@@ -5,6 +5,7 @@ import { createPool, migrate } from './database';
 import type { EventDelivery } from './delivery/event-delivery.port';
 import { InProcessDelivery } from './delivery/in-process-delivery';
 import { JetStreamDelivery } from './delivery/jetstream-delivery';
+import type { AckWaitSettings } from './runtime-env';
 import { ExecutionRepository } from './execution/execution-repository';
 import { ResultStore } from './results/result-store';
 import { type Tracing, initTracing } from './tracing/tracing';
@@ -15,6 +16,8 @@ export interface RuntimeConfig {
   readonly delivery: 'jetstream' | 'in_process';
   readonly natsUrl: string;
   readonly streamReplicas?: number;
+  /** JetStream ack wait default and ceiling (`ONCEPORT_ACK_WAIT_MS`, `_MAX_MS`); none: each consumer's own or the library's. */
+  readonly ackWait?: AckWaitSettings;
   readonly poolSize?: number;
   readonly log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
 }
@@ -43,7 +46,7 @@ export class OnceportRuntime {
     const onError = (error: unknown): void => log('warn', 'event delivery error', { error: String(error) });
     const delivery: EventDelivery =
       config.delivery === 'jetstream'
-        ? new JetStreamDelivery(pool, { natsUrl: config.natsUrl, connectionName: config.serviceName, onError, ...(config.streamReplicas ? { streamReplicas: config.streamReplicas } : {}) })
+        ? new JetStreamDelivery(pool, { natsUrl: config.natsUrl, connectionName: config.serviceName, onError, ackWait: config.ackWait ?? {}, ...(config.streamReplicas ? { streamReplicas: config.streamReplicas } : {}) })
         : new InProcessDelivery(pool, onError);
     await delivery.start();
     return new OnceportRuntime(config, pool, store, new ExecutionRepository(store), new ResultStore(pool), delivery, tracing);

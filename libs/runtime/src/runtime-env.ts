@@ -29,12 +29,11 @@ export interface AckWaitSettings {
   readonly maxMs?: number;
 }
 
-/** The ack wait settings from an environment (already validated at start by `runtimeEnvShape`). */
-export function ackWaitFromEnv(env: NodeJS.ProcessEnv = process.env): AckWaitSettings {
-  const parsed = z.object(ackWaitEnvShape).parse(env);
+/** The ack wait settings of a validated environment (`runtimeEnvShape`). */
+export function ackWaitOf(env: { readonly ONCEPORT_ACK_WAIT_MS?: number | undefined; readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined }): AckWaitSettings {
   return {
-    ...(parsed.ONCEPORT_ACK_WAIT_MS ? { defaultMs: parsed.ONCEPORT_ACK_WAIT_MS } : {}),
-    ...(parsed.ONCEPORT_ACK_WAIT_MAX_MS ? { maxMs: parsed.ONCEPORT_ACK_WAIT_MAX_MS } : {}),
+    ...(env.ONCEPORT_ACK_WAIT_MS ? { defaultMs: env.ONCEPORT_ACK_WAIT_MS } : {}),
+    ...(env.ONCEPORT_ACK_WAIT_MAX_MS ? { maxMs: env.ONCEPORT_ACK_WAIT_MAX_MS } : {}),
   };
 }
 

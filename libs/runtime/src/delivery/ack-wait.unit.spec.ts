@@ -1,4 +1,8 @@
-import { ackWaitFromEnv, effectiveAckWaitMs } from '../runtime-env';
+import { z } from 'zod';
+import { ackWaitOf, effectiveAckWaitMs, runtimeEnvShape } from '../runtime-env';
+
+/** As bootstrapService does: the environment validated with the runtime's shape, then read. */
+const settingsFrom = (env: Record<string, string>) => ackWaitOf(z.object(runtimeEnvShape).partial({ DATABASE_URL: true }).parse(env));
 
 describe('ack wait settings', () => {
   it('a consumer keeps its own ack wait; one without gets the configured default; none configured leaves the library default', () => {
@@ -14,9 +18,9 @@ describe('ack wait settings', () => {
   });
 
   it('reads ONCEPORT_ACK_WAIT_MS / ONCEPORT_ACK_WAIT_MAX_MS, and rejects nonsense', () => {
-    expect(ackWaitFromEnv({ ONCEPORT_ACK_WAIT_MS: '2000' })).toEqual({ defaultMs: 2_000 });
-    expect(ackWaitFromEnv({ ONCEPORT_ACK_WAIT_MAX_MS: '3000' })).toEqual({ maxMs: 3_000 });
-    expect(ackWaitFromEnv({})).toEqual({});
-    expect(() => ackWaitFromEnv({ ONCEPORT_ACK_WAIT_MS: 'soon' })).toThrow();
+    expect(settingsFrom({ ONCEPORT_ACK_WAIT_MS: '2000' })).toEqual({ defaultMs: 2_000 });
+    expect(settingsFrom({ ONCEPORT_ACK_WAIT_MAX_MS: '3000' })).toEqual({ maxMs: 3_000 });
+    expect(settingsFrom({})).toEqual({});
+    expect(() => settingsFrom({ ONCEPORT_ACK_WAIT_MS: 'soon' })).toThrow(/ONCEPORT_ACK_WAIT_MS/);
   });
 });

@@ -13,7 +13,7 @@ import {
   toWireEvent,
 } from '@onceport/messaging';
 import type { Pool } from 'pg';
-import { type AckWaitSettings, ackWaitFromEnv, effectiveAckWaitMs } from '../runtime-env';
+import { type AckWaitSettings, effectiveAckWaitMs } from '../runtime-env';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 
 export interface JetStreamDeliveryOptions {
@@ -44,7 +44,7 @@ export class JetStreamDelivery implements EventDelivery {
     private readonly pool: Pool,
     private readonly options: JetStreamDeliveryOptions,
   ) {
-    this.ackWait = options.ackWait ?? ackWaitFromEnv();
+    this.ackWait = options.ackWait ?? {};
   }
 
   async start(): Promise<void> {

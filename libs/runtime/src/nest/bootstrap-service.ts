@@ -7,7 +7,7 @@ import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
 import { createPool, migrate } from '../database';
 import { OnceportRuntime } from '../onceport-runtime';
-import { runtimeEnvShape } from '../runtime-env';
+import { ackWaitOf, runtimeEnvShape } from '../runtime-env';
 import { RUNTIME, RuntimeModule } from './runtime.module';
 
 export interface ServiceDefinition<Shape extends z.ZodRawShape> {
@@ -27,6 +27,8 @@ export interface RuntimeEnv {
   readonly LOG_LEVEL: string;
   readonly ONCEPORT_DELIVERY: 'jetstream' | 'in_process';
   readonly ONCEPORT_STREAM_REPLICAS: number;
+  readonly ONCEPORT_ACK_WAIT_MS?: number | undefined;
+  readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined;
   readonly PORT: number;
 }
 
@@ -73,6 +75,7 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     natsUrl: env.NATS_URL,
     delivery: env.ONCEPORT_DELIVERY,
     streamReplicas: env.ONCEPORT_STREAM_REPLICAS,
+    ackWait: ackWaitOf(env),
   });
   let feature: DynamicModule;
   try {
