@@ -14,3 +14,4 @@ export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
 export { RUNTIME, RuntimeModule } from './nest/runtime.module';
 export { runtimeEnvShape } from './runtime-env';
 export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';
+export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody } from './http/read-json-body';

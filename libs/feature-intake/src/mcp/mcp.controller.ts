@@ -11,7 +11,7 @@ import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
-import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '../rest/read-json-body';
+import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
 import { adoptSession } from './adopt-session';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';

@@ -16,7 +16,7 @@ import { parseExecutionRequest } from './execution-request';
 import { IdempotencyKeys } from './idempotency-keys';
 import { IdempotentResponses, KEY_COMPLETING_STATES, type StoredResponse } from './idempotent-responses';
 import { sendJson, sendProblem } from './problem';
-import { BodyTooLargeError, MalformedJsonError, readJsonBody } from './read-json-body';
+import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 

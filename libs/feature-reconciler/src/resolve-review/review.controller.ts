@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { type ActorDirectory, type Admin, bearerToken } from '@onceport/config';
 import { IllegalTransitionError } from '@onceport/domain';
-import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
+import { BodyTooLargeError, type OnceportRuntime, RUNTIME, readJsonBody } from '@onceport/runtime';
 import { ADMINS } from '../reconciler.tokens';
 import { catchUpReadModel, executionsInReview } from './review-queries';
 import { type ReviewView, reviewViewOf } from './review-view';
@@ -35,7 +35,11 @@ export class ReviewController {
   async resolve(@Param('id') id: string, @Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     const admin = this.admin(req, res);
     if (!admin) return;
-    const body = await readBody(req);
+    const body = await readBody(req).catch((error: unknown) => {
+      if (error instanceof BodyTooLargeError) return 'too_large' as const;
+      throw error;
+    });
+    if (body === 'too_large') return problem(res, 413, 'body_too_large', `the body may be at most ${MAX_BODY} bytes`);
     if (body === null) return problem(res, 400, 'malformed_json', 'the body must be JSON: {"resolution": "applied" | "not_applied", "reason": "…"}');
     const resolution = body['resolution'];
     const reason = body['reason'];
@@ -67,20 +71,13 @@ export class ReviewController {
   }
 }
 
+/** The JSON object in the body; `null` when it is not JSON or not an object. */
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown> | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return null;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
+  const parsed = await readJsonBody(req, MAX_BODY).catch((error: unknown) => {
+    if (error instanceof BodyTooLargeError) throw error;
     return null;
-  }
+  });
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
 }
 
 /** RFC 9457 problem details with a stable `code`, as the other admin APIs answer. */

@@ -83,6 +83,13 @@ describe('review API (real PostgreSQL, HTTP)', () => {
       last_probe: { probe_number: 1, verdict: 'cant_tell', detail: 'GET /v1/invoices/… answered 503', probed_at: expect.any(String) },
     });
 
+    const raw = async (body: string) => {
+      const response = await fetch(`${base}/executions/${first}/resolve`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` }, body });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    expect(await raw('{"resolution":')).toMatchObject({ status: 400, body: { code: 'malformed_json' } });
+    expect(await raw('["applied"]')).toMatchObject({ status: 400, body: { code: 'malformed_json' } });
+    expect(await raw(JSON.stringify({ resolution: 'applied', reason: 'x'.repeat(20_000) }))).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
     expect(await call('POST', `/executions/${first}/resolve`, ADMIN_KEY, { resolution: 'maybe', reason: 'x' })).toMatchObject({ status: 400, body: { code: 'resolution_required', detail: expect.stringContaining('"resolution"') } });
     expect(await call('POST', `/executions/${first}/resolve`, ADMIN_KEY, { resolution: 'applied', reason: 'invoice INV-9 exists' })).toMatchObject({ status: 200, body: { execution_id: first, state: 'completed_result_not_delivered', resolved_by: 'ops:bo' } });
     // Read from the store, not only the read model: gone at once, before the projection catches up.

@@ -16,19 +16,28 @@ export class MalformedJsonError extends Error {
   }
 }
 
-/** Reads and parses a JSON body, refusing it (before parsing) once it passes `limit` bytes. */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+export interface ReadJsonBodyOptions {
+  /** An empty (or all-whitespace) body reads as `undefined` instead of being malformed. */
+  readonly allowEmpty?: boolean;
+}
+
+/**
+ * Reads and parses a JSON body, refusing it (before parsing, and before reading it all when the
+ * declared length already says so) once it passes `limit` bytes. The services start with Nest's body
+ * parser off: intake streams its MCP bodies, and every controller sets its own limit.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number, options: ReadJsonBodyOptions = {}): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
     if (size > limit) throw new BodyTooLargeError(limit);
-    chunks.push(buffer);
+    chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  if (options.allowEmpty && text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
