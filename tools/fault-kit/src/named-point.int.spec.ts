@@ -51,7 +51,8 @@ describe('named fault points (a real child process calling faultPoint)', () => {
   it('with the kill action the process dies at the point on its own, and is recognised there', async () => {
     const point = atNamedPoint('after-step-one', 'kill');
     const child = await startChild({ ...point.env });
-    expect(await point.reached(child)).toEqual({ name: 'after-step-one', pid: child.pid, stopped: false });
+    const pid = child.pid; // read now: once it has died at the point, the handle has no pid
+    expect(await point.reached(child)).toEqual({ name: 'after-step-one', pid, stopped: false });
     expect(await point.killWhenReached(child)).toEqual({ code: null, signal: 'SIGKILL' });
     expect(child.output('stdout')).toBe('step one done\n');
   });
