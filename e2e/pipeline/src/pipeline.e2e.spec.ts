@@ -45,7 +45,9 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: deploy('two') }),
     }).then((r) => r.text()).catch(() => 'dropped');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Drop it once intake has read the call and stored the execution (not on a timer: an abort that
+    // lands before intake reads the request would cancel a request that never started).
+    await until(() => eventsMentioning(pipeline, '"two"'), (n) => n > 0);
     aborted.abort();
     expect(await dropped).toBe('dropped');
     await until(async () => deployments('two'), (n) => n === 1);
@@ -256,9 +258,10 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     // The logs hold what was written while dispatching, so a secret written with it would be seen.
     expect(logs.length).toBeGreaterThan(0);
     expect(logs).toContain('dispatch attempt closed');
-    await new Promise((resolve) => setTimeout(resolve, 500)); // spans are exported in batches
-    const spanText = JSON.stringify(spans(pipeline));
-    expect(spanText.length).toBeGreaterThan(100);
+    // Spans are exported in batches: wait until each service has written some.
+    const exported = await until(async () => spans(pipeline), (all) => ['intake', 'authorization', 'dispatcher'].every((service) => all.some((span) => span.service === service)));
+    const spanText = JSON.stringify(exported);
+    expect([...new Set(exported.map((span) => span.service))]).toEqual(expect.arrayContaining(['intake', 'authorization', 'dispatcher']));
     expect(dump.rows[0]?.t ?? '').toContain('DispatchStarted');
     for (const secret of Object.values(SECRETS)) {
       expect(dump.rows[0]?.t ?? '').not.toContain(secret);
@@ -270,8 +273,12 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   it('traces: one trace per execution across intake, authorization and dispatcher', async () => {
     const client = await mcpClient(pipeline, KEYS.a);
     const answer = answerOf(await client.callTool(deploy('traced')));
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    const all = spans(pipeline);
+    // Each service exports its spans in batches: wait until all three wrote theirs for this trace.
+    const inTrace = (all: ReturnType<typeof spans>) => {
+      const intakeSpan = all.find((s) => s.attributes['onceport.execution_id'] === answer.execution_id && s.name.startsWith('intake'));
+      return new Set(all.filter((s) => s.traceId === intakeSpan?.traceId).map((s) => s.service));
+    };
+    const all = await until(async () => spans(pipeline), (exported) => inTrace(exported).size >= 3);
     const intakeSpan = all.find((s) => s.attributes['onceport.execution_id'] === answer.execution_id && s.name.startsWith('intake'));
     expect(intakeSpan).toBeDefined();
     const services = new Set(all.filter((s) => s.traceId === intakeSpan?.traceId).map((s) => s.service));

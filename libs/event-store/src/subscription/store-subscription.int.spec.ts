@@ -31,14 +31,20 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     subscription.start();
 
     // The long transaction takes a lower position, then commits after a short one took a higher one.
+    // Promises, not sleeps, order the steps, so a slow machine can't reorder them.
+    let longAppended!: () => void;
+    const appended = new Promise<void>((resolve) => (longAppended = resolve));
+    let releaseLong!: () => void;
+    const released = new Promise<void>((resolve) => (releaseLong = resolve));
     const long = inTransaction(db.pool, async (tx) => {
       await store.append('late-long', [testEvent('Long')], { expectedVersion: 0, tx });
-      await sleep(400);
+      longAppended();
+      await released;
     });
-    await sleep(100);
+    await appended;
     await store.append('late-short', [testEvent('Short')], { expectedVersion: 0 });
-    await sleep(100);
     await naivePoll();
+    releaseLong();
     await long;
     await naivePoll();
     await waitFor(() => seen.length >= 2);
@@ -193,15 +199,17 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     const a = make('a');
     const b = make('b');
     a.start();
-    await sleep(100);
-    b.start();
+    // `a` is the leader once it has read something alone (not after a guessed pause).
     await store.append('lead', [testEvent()], { expectedVersion: 0 });
     await waitFor(() => (byReplica['a'] ?? 0) === 1);
-    await a.stop();
+    b.start();
     await store.append('lead', [testEvent()], { expectedVersion: 1 });
+    await waitFor(() => (byReplica['a'] ?? 0) === 2);
+    await a.stop();
+    await store.append('lead', [testEvent()], { expectedVersion: 2 });
     await waitFor(() => (byReplica['b'] ?? 0) === 1);
     await b.stop();
-    expect(byReplica).toEqual({ a: 1, b: 1 });
+    expect(byReplica).toEqual({ a: 2, b: 1 });
   });
 });
 

@@ -134,7 +134,8 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     const waiters = (h.watcher as unknown as { waiters: Map<string, Set<unknown>> }).waiters;
     const { answer } = await h.callTool.call(h.request({ arguments: deploy('no-leak') }));
     const waiting = h.callTool.call(h.request({ arguments: deploy('no-leak'), waitMs: 30_000 }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The retry reads claims and candidates and records its attach before it waits: poll for it.
+    for (let tries = 0; tries < 1_000 && waiters.get(answer.execution_id)?.size !== 1; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(waiters.get(answer.execution_id)?.size).toBe(1);
     await h.runtime.executions.handle(answer.execution_id, (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'no' }, metadata: { now } }), { causationId: 'test' });
     await waiting;

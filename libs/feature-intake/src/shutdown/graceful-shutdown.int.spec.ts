@@ -8,7 +8,8 @@ import { OnceportRuntime } from '@onceport/runtime';
 import { type AppProcess, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
 
 const KEY = 'key-shutdown-a';
-const GRACE_MS = 3_000;
+// Long enough for the outcome written during the drain to reach the waiting call on a loaded machine.
+const GRACE_MS = 12_000;
 
 interface Reply {
   readonly status: number;

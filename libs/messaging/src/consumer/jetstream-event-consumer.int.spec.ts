@@ -63,11 +63,13 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
     const deliveries: number[] = [];
     const slowOnce = (replica: string): EventHandler => async (event, context) => {
       deliveries.push(context.deliveryCount);
-      if (context.deliveryCount === 1) await sleep(1800); // outlives the 1 s ack wait: JetStream redelivers
+      // Outlives the 3 s ack wait, so JetStream redelivers (3 s: room for the first copy to take its
+      // inbox row first on a loaded machine).
+      if (context.deliveryCount === 1) await sleep(3800);
       await recordEffect(replica)(event, context);
     };
-    await startConsumer(slowOnce('a'), { ackWaitMs: 1000 });
-    await startConsumer(slowOnce('b'), { ackWaitMs: 1000 });
+    await startConsumer(slowOnce('a'), { ackWaitMs: 3000 });
+    await startConsumer(slowOnce('b'), { ackWaitMs: 3000 });
     await publishRaw(testEvent('TestHappened'), 'm-1');
 
     // The redelivered copy blocks on the first copy's uncommitted inbox row, then finds it handled.

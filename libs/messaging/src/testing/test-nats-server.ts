@@ -4,7 +4,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect as tcpConnect } from 'node:net';
 
 const NATS_SERVER_BINARY = process.env['NATS_SERVER_BIN'] ?? '/usr/sbin/nats-server';
 
@@ -30,17 +29,31 @@ export class TestNatsServer {
     return `nats://127.0.0.1:${this.port}`;
   }
 
-  /** Starts it again on the same port and storage (after `kill`). */
-  async restart(): Promise<void> {
+  /**
+   * Starts it again on the same port and storage (after `kill`). Ready means its own "Server is
+   * ready" line, not just an open port (which another process could hold); an early exit (the port
+   * taken, a bad store) fails with its log.
+   */
+  async restart(timeoutMs = 15_000): Promise<void> {
     if (this.process) throw new Error('nats-server is already running');
     const child = spawn(NATS_SERVER_BINARY, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     this.process = child;
-    child.once('exit', () => {
+    let log = '';
+    // Always drained, so a chatty server never blocks on a full pipe; the tail is kept for errors.
+    child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-16_384)));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    void exited.then(() => {
       if (this.process === child) this.process = null;
     });
-    await waitForPort(this.port);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (log.includes('Server is ready')) return;
+      if (this.process !== child) throw new Error(`nats-server on ${this.port} exited while starting:\n${log}`);
+      if (Date.now() > deadline) throw new Error(`nats-server on ${this.port} was not ready within ${timeoutMs} ms:\n${log}`);
+      await sleep(20);
+    }
   }
 
   /** Kills the server at once (SIGKILL by default): no flush, no goodbye. */
@@ -98,19 +111,3 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = tcpConnect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nats-server did not listen on ${port} within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}

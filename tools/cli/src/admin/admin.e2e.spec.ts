@@ -125,7 +125,8 @@ describe('the operator commands and trace against the real services', () => {
       headers: { authorization: `Bearer ${AGENT_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': firstSession, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: deploy }),
     }).then((r) => r.text()).catch(() => 'dropped');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Dropped once intake has stored the execution: an abort before intake read the call would cancel it unread.
+    await eventually(async () => (await gateway.db.pool.query("SELECT 1 FROM onceport.events WHERE event_type = 'ExecutionAccepted' AND data::text LIKE '%cli-trace%'")).rowCount, (n) => n === 1);
     aborted.abort();
     expect(await dropped).toBe('dropped');
     await eventually(async () => gateway.target.effects({ route: 'deployments' }).length, (n) => n === 1);

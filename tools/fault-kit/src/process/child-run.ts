@@ -51,8 +51,10 @@ async function watchExit(spec: SpawnSpec, child: ChildProcess, log: OutputLog): 
   untrackLeftover(child);
   // Output may trail the exit by a moment; do not wait forever for a grandchild holding the pipe.
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]);
+  const gaveUp = await Promise.race([closed.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 2_000)))]);
   clearTimeout(timer);
+  // The timer phase runs before the I/O poll in a loop turn: let one poll read what the pipe holds.
+  if (gaveUp) await new Promise((resolve) => setImmediate(resolve));
   log.close(new FaultKitError('exited', `${spec.name} exited (code ${info.code}, signal ${info.signal}); last output:\n${log.tail()}`));
   return info;
 }

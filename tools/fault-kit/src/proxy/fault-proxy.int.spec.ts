@@ -60,6 +60,7 @@ describe('fault proxy (real TCP echo and HTTP servers behind it)', () => {
     const client = await connectClient(proxy.port);
     proxy.setFault({ kind: 'blackhole' });
     client.socket.write('lost');
+    await eventually(() => proxy.bytes().dropped === 4, 5_000, 'the proxy read and dropped the 4 bytes');
     await sleep(QUIET_MS);
     expect(echo.connections[0]?.received.length ?? 0).toBe(0);
     expect(client.received().length).toBe(0);
@@ -194,6 +195,7 @@ describe('fault proxy in front of node:http', () => {
     proxy.setFault({ kind: 'half_open' });
     const pending = startGet(proxy, '/held');
     const socket = await pending.socket;
+    await eventually(() => proxy.connections().length === 1, 5_000, 'the proxy accepted the connection');
     await sleep(QUIET_MS);
     expect(pending.settled()).toBe(false);
     expect(socket.destroyed).toBe(false);
