@@ -251,10 +251,13 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     const second = await startAppProcess('reconciler', c.env());
     try {
       if (!first) throw new Error('no reconciler');
+      const calling = c.call('fast_deployment', deploy('s8'), 's8');
+      await c.waitForExit('dispatcher');
+      // Frozen only now, with the lease still running (nothing to settle before it ends): a frozen
+      // process may be the relay's leader, and a frozen leader holds every publish until it thaws.
       c.signal(first, 'SIGSTOP');
       c.signal(second, 'SIGSTOP');
-      await c.call('fast_deployment', deploy('s8'), 's8');
-      await c.waitForExit('dispatcher');
+      await calling;
       // The lease in DispatchStarted is the fault contract's timeout plus a margin (about 6 s).
       const started = await c.waitForEvents('DispatchStarted', (events) => ofType(events, 'DispatchStarted').length > 0);
       const leaseEnds = Date.parse(String(ofType(started, 'DispatchStarted')[0]?.data['leaseExpiresAt']));
