@@ -1,10 +1,10 @@
 // Contract test of the dispatcher (CONVENTIONS.md, "recorded histories as fixtures"): it must handle
 // every schema version of every event it consumes, as recorded, and write only events every
 // consumer can read.
-import { randomBytes, randomUUID } from 'node:crypto';
 import { VAULT_STREAM_ID, executionEventRegistry, executionStreamId, parseEvent, vaultEventRegistry } from '@onceport/contracts';
 import { everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
-import { type HttpToolContract, type ToolContract, newExecutionId } from '@onceport/domain';
+import { type HttpToolContract, type ToolContract } from '@onceport/domain';
+import { relabelHistory } from '@onceport/domain/testing';
 import type { JsonObject } from '@onceport/event-store';
 import { DispatchHarness, NO_HEADERS, deadOrigin } from '../test/dispatch-harness';
 import { DISPATCH_TRIGGER_TYPES } from './dispatch-execution/dispatch-trigger';
@@ -27,15 +27,6 @@ const triggerCases = histories.flatMap(({ name, events }) =>
   events.flatMap((event, index) => (consumed.includes(event.type) ? [{ name, index, type: event.type, version: event.schemaVersion, events }] : [])),
 );
 
-/** A copy of a history's first events under fresh execution and event ids, so cases never share a stream. */
-function relabel(events: readonly RecordedEvent[], count: number): { executionId: string; events: RecordedEvent[] } {
-  const first = events[0];
-  if (!first) throw new Error('empty history');
-  const executionId = newExecutionId(Date.now(), randomBytes(10));
-  let text = JSON.stringify(events.slice(0, count)).split(first.data.executionId).join(executionId);
-  for (const event of events) text = text.split(event.metadata.eventId).join(randomUUID());
-  return { executionId, events: JSON.parse(text) as RecordedEvent[] };
-}
 
 describe('dispatcher contract', () => {
   let harness: DispatchHarness;
@@ -62,7 +53,7 @@ describe('dispatcher contract', () => {
   });
 
   it.each(triggerCases.map((c) => [c.name, c.index, c.type, c.version, c] as const))('handles %s #%d (%s v%d) as recorded', async (_n, index, _t, _v, testCase) => {
-    const { executionId, events } = relabel(testCase.events, index + 1);
+    const { executionId, events } = relabelHistory(testCase.events, index + 1);
     const streamId = executionStreamId(executionId);
     await harness.store.append(streamId, events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata })), { expectedVersion: 0 });
     const before = await harness.executions.load(executionId);

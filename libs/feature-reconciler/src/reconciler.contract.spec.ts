@@ -1,13 +1,14 @@
 // Contract test of the reconciler (CONVENTIONS.md, "recorded histories as fixtures"): it must handle
 // every schema version of every event it consumes, as recorded, and write only events every
 // consumer can read. Real PostgreSQL, a real HTTP target and a real OpenSSH server for the probes.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ActorDirectory, parseActorsFile } from '@onceport/config';
 import { executionEventRegistry, executionStreamId, parseEvent } from '@onceport/contracts';
 import { everyVersionOf, recordedHistories, unrecorded } from '@onceport/contracts/testing';
-import { type HttpToolContract, type SshToolContract, type ToolContract, newExecutionId, parseToolContracts } from '@onceport/domain';
+import { type HttpToolContract, type SshToolContract, type ToolContract, parseToolContracts } from '@onceport/domain';
+import { relabelHistory } from '@onceport/domain/testing';
 import { type JsonObject, type StoredEvent, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { HttpChannel } from '@onceport/http-channel';
@@ -60,15 +61,6 @@ const ADMIN_KEY = `adm_${randomBytes(16).toString('hex')}`;
 const ACTORS = `actors: []\nadmins:\n  - id: ops:contract\n    api_keys_sha256: [${createHash('sha256').update(ADMIN_KEY).digest('hex')}]\n`;
 const DEPLOY_SECRET = 'tok_deploy_7f3a';
 
-/** A copy of a history's first events under fresh execution and event ids, so cases never share a stream. */
-function relabel(events: readonly RecordedEvent[], count: number): { executionId: string; events: RecordedEvent[] } {
-  const first = events[0];
-  if (!first) throw new Error('empty history');
-  const executionId = newExecutionId(Date.now(), randomBytes(10));
-  let text = JSON.stringify(events.slice(0, count)).split(first.data.executionId).join(executionId);
-  for (const event of events) text = text.split(event.metadata.eventId).join(randomUUID());
-  return { executionId, events: JSON.parse(text) as RecordedEvent[] };
-}
 
 /** An event as written must be the current version and pass the contracts' parser (what every consumer reads with). */
 function expectReadable(event: StoredEvent): void {
@@ -156,7 +148,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   it.each(takeOvers.flatMap((c) => TARGET_STATES.map((targetState) => [c.name, c.index, c.type, c.version, targetState, c] as const)))(
     'settles %s after #%d (%s v%d), %s',
     async (_n, index, type, _v, targetState, takeOver) => {
-      const { executionId, events } = relabel(takeOver.events, index + 1);
+      const { executionId, events } = relabelHistory(takeOver.events, index + 1);
       const count = await seed(events, executionId);
       const contract = contracts.get(String(events[0]?.data.tool));
       if (targetState === 'effect applied at the target') await applyAt(contract, executionId, events[0]?.data.arguments as JsonObject);
@@ -170,7 +162,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   );
 
   it.each(histories.map((h) => [h.name, h] as const))('reads the whole recorded history %s and writes only readable events', async (_name, { events: recorded }) => {
-    const { executionId, events } = relabel(recorded, recorded.length);
+    const { executionId, events } = relabelHistory(recorded, recorded.length);
     const count = await seed(events, executionId);
     await handler().settle(executionId, { causationId: 'contract' });
     await appendedAfter(executionId, count);
@@ -179,7 +171,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   it('resolves a recorded needs_review over the review API; the resolution is readable', async () => {
     const inReview = histories.flatMap(({ events }) => {
       const settled = events.findIndex((e) => e.type === 'OutcomeSettled' && e.data['settlement'] === 'needs_review');
-      return settled < 0 ? [] : [relabel(events, settled + 1)];
+      return settled < 0 ? [] : [relabelHistory(events, settled + 1)];
     });
     expect(inReview.length).toBeGreaterThan(0);
     for (const { executionId, events } of inReview) {
@@ -195,7 +187,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   });
 
   it('sweeps every recorded history (read model, settling, expiring windows) and writes only readable events', async () => {
-    const streams = histories.map(({ events }) => relabel(events, events.length));
+    const streams = histories.map(({ events }) => relabelHistory(events, events.length));
     for (const { executionId, events } of streams) await seed(events, executionId);
     const problems: string[] = [];
     const sweeper = new Sweeper(runtime, handler(), { intervalMs: 60_000, redeliverAfterMs: 60_000, batch: 500, concurrency: 4, claimMs: 60_000, replicaId: 'contract' }, (level, message, fields) => {
