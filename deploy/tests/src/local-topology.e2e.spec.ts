@@ -161,9 +161,12 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
       await callThroughIntake(call, i % REPLICAS);
     });
 
-    // Wait for the moment the kill must hit: both dispatcher replicas have started dispatches, some
-    // of which the target still holds (no outcome yet), and some accepted executions are not
-    // dispatched yet (in authorization or queued for a dispatcher).
+    // Wait for the moment the kill must hit: both intake replicas have answered a call, both
+    // dispatcher replicas have started dispatches, some of which the target still holds (no outcome
+    // yet), and some accepted executions are not dispatched yet (in authorization or queued for a
+    // dispatcher). Intake answers after its answer wait, so under load a kill on dispatch progress
+    // alone can come before replica 0 has answered anything.
+    const answeredByEach = (): boolean => [0, 1].every((replica) => calls.some((call) => call.answeredBy === replica));
     let before = { dispatchers: [] as string[], open: 0, heldByReplica0: 0, notYetDispatched: 0 };
     for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(50)) {
       const byStream = [...(await eventsByStream()).values()];
@@ -173,8 +176,9 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
         heldByReplica0: await openDispatchesOf('dispatcher-0'),
         notYetDispatched: byStream.filter((e) => e.counts['ExecutionAccepted'] && !e.counts['DispatchStarted']).length,
       };
-      if (before.dispatchers.length === REPLICAS && before.open >= REPLICAS && before.heldByReplica0 > 0 && before.notYetDispatched > 0) break;
+      if (answeredByEach() && before.dispatchers.length === REPLICAS && before.open >= REPLICAS && before.heldByReplica0 > 0 && before.notYetDispatched > 0) break;
     }
+    expect(answeredByEach()).toBe(true);
     expect(before.dispatchers).toEqual(['dispatcher-0', 'dispatcher-1']); // the work was spread over both
     expect(before.open).toBeGreaterThanOrEqual(REPLICAS);
     expect(before.heldByReplica0).toBeGreaterThan(0); // the dispatcher about to die has requests at the target
