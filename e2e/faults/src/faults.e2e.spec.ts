@@ -254,7 +254,8 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
       const calling = c.call('fast_deployment', deploy('s8'), 's8');
       await c.waitForExit('dispatcher');
       // Frozen only now, with the lease still running (nothing to settle before it ends): a frozen
-      // process may be the relay's leader, and a frozen leader holds every publish until it thaws.
+      // process may be the relay's leader, and a frozen leader holds publishes until its leader
+      // lease (15 s) runs out.
       c.signal(first, 'SIGSTOP');
       c.signal(second, 'SIGSTOP');
       await calling;

@@ -3,6 +3,7 @@ import type { StoredEvent } from '../event';
 import { inTransaction, type Queryable } from '../queryable';
 import { type Checkpoint, CheckpointMovedError, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { HeldBackBackoff } from './held-back';
+import { holdLeaderLease } from './leader-lease';
 import { checkpointOf, readCommittedAfter } from './read-committed-after';
 import { Wakeup } from './wakeup';
 
@@ -23,11 +24,18 @@ export interface StoreSubscriptionOptions {
   readonly pollIntervalMs?: number;
   /** Replicas compete for one advisory lock; only the holder reads. */
   readonly exclusive?: boolean;
+  /**
+   * With `exclusive`: how long a leader that stopped running (frozen, partitioned) keeps the lead
+   * before the server ends its session and another replica takes over. Default 15 s.
+   */
+  readonly leaderLeaseMs?: number;
   readonly retryDelayMs?: number;
   readonly onError?: (error: unknown) => void;
   /** Runs in the loop before each read, while this replica leads (e.g. a relay checking its broker). */
   readonly beforeRead?: () => Promise<void>;
 }
+
+const DEFAULT_LEADER_LEASE_MS = 15_000;
 
 /** Tails the store from a durable checkpoint, handing each committed event to the handler once per run. */
 export class StoreSubscription {
@@ -36,6 +44,7 @@ export class StoreSubscription {
   private running = false;
   private loop: Promise<void> | null = null;
   private listener: PoolClient | null = null;
+  private stopLease: (() => void) | null = null;
   private checkpoint: Checkpoint | null = null;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
@@ -168,18 +177,22 @@ export class StoreSubscription {
           return false;
         }
       }
-      client.on('notification', () => this.wakeup.wake());
-      client.on('error', (error) => {
+      const lost = (error: unknown): void => {
         this.options.onError?.(error);
         if (this.listener === client) this.dropListener(error);
         this.wakeup.wake();
-      });
+      };
+      client.on('notification', () => this.wakeup.wake());
+      client.on('error', lost);
+      if (this.options.exclusive) this.stopLease = await holdLeaderLease(client, this.options.leaderLeaseMs ?? DEFAULT_LEADER_LEASE_MS, lost);
       await client.query('LISTEN onceport_events');
       this.listener = client;
       // A new leader must start from the durable checkpoint, not from what it last saw.
       this.checkpoint = null;
       return true;
     } catch (error) {
+      this.stopLease?.();
+      this.stopLease = null;
       client.release(error instanceof Error ? error : true);
       throw error;
     }
@@ -189,6 +202,8 @@ export class StoreSubscription {
     const client = this.listener;
     if (!client) return;
     this.listener = null;
+    this.stopLease?.();
+    this.stopLease = null;
     client.removeAllListeners('notification');
     // Destroying the connection releases the session's advisory lock and LISTEN with it.
     client.release(error === false ? true : error instanceof Error ? error : true);
