@@ -79,7 +79,12 @@ describe('ProjectionRunner (real PostgreSQL)', () => {
         }
       })();
       await sleep(100);
-      expect(await runner.rebuild()).toBeGreaterThan(0);
+      // A read model gone wrong: only a rebuild from zero drops this row.
+      await db.pool.query(`INSERT INTO counts_${live.name} (stream_id, events, last_version) VALUES ('stray', 99, 99)`);
+      // How many events this call applied itself depends on who wins each batch: the started
+      // runner, nudged by the writer, may apply all of them (the loser's batch is fenced out).
+      // The end state below is what must hold.
+      await runner.rebuild();
       await writer;
       await runner.catchUp();
     } finally {
