@@ -122,7 +122,8 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
   });
 
   it('on SIGTERM lets the dispatch in flight finish and be recorded, then exits', async () => {
-    target.setBehavior({ route: 'deployments', delay_ms: 3_000, times: 1 });
+    // Held long enough that SIGTERM comes while the dispatch is in flight, on a loaded machine too.
+    target.setBehavior({ route: 'deployments', delay_ms: 7_000, times: 1 });
     const executionId = await seedAuthorized(executions, contract('create_deployment'), { ...DEPLOY_ARGUMENTS, version: '2.0.2' }, newTraceparent());
     await waitFor(async () => (await types(executionId)).includes('DispatchStarted'), 30_000, 'the dispatch to start');
 

@@ -150,13 +150,17 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     });
     await cluster.call('fast_deployment', deploy('s4b'), 's4b');
     await cluster.waitForExit('dispatcher');
+    // Intake records ResultDelivered once its answer is written, which may be after this read: the
+    // comparison leaves it out (the dispatcher never writes it).
+    const dispatcherSide = (events: readonly StoredEventRow[]): string[] => events.map((e) => e.type).filter((type) => type !== 'ResultDelivered');
     const before = await cluster.events();
     expect(ofType(before, 'OutcomeObserved')).toHaveLength(1);
     await cluster.restart('dispatcher');
     await waitForRedelivery(cluster, 'dispatcher');
     const verdict = await judge('4b dispatcher killed before ack');
     const after = await cluster.events();
-    expect(after.map((e) => e.type)).toEqual(before.map((e) => e.type));
+    expect(dispatcherSide(after)).toEqual(dispatcherSide(before));
+    expect(ofType(after, 'ResultDelivered').length).toBeLessThanOrEqual(1);
     expect(ofType(after, 'DispatchStarted')).toHaveLength(1);
     expect(verdict.effects).toBe(1);
   });
@@ -218,9 +222,11 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
   it('7. the target answers after the dispatcher gave up waiting (the effect happened): settled completed by the probe; 1 effect', async () => {
     cluster = await startCluster();
     cluster.target.setBehavior({ route: 'deployments', delay_ms: 2500, times: 1 });
-    await cluster.call('fast_deployment', deploy('s7'), 's7');
+    const answer = await cluster.call('fast_deployment', deploy('s7'), 's7');
     const verdict = await judge('7 answer after timeout');
-    expect(verdict.states).toEqual({ completed_result_not_delivered: 1 });
+    // Intake answers once the outcome is unknown; if the probe settled it before intake looked, that
+    // answer already carried the result (and was recorded as delivered).
+    expect(verdict.states).toEqual(answer.state?.startsWith('completed') ? { completed: 1 } : { completed_result_not_delivered: 1 });
     expect(verdict.effects).toBe(1);
     expectSettledByProbe(await cluster.events());
   });

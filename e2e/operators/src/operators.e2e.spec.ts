@@ -86,8 +86,9 @@ describe('operators: approvals, vault and revert (four processes, JetStream, Pos
   it('3. vault lock: calls not yet sent are denied (a new one, and one authorized but queued behind a held dispatch), a pending approval cannot be granted, and an execution already dispatched still completes', async () => {
     const deploy = (project: string) => ({ project, environment: 'staging', version: '1.0.0' });
     const LOCKED = 'The vault is locked: incident 5 (by ops:test-admin). Every call is denied until an operator unlocks it.';
-    // The target holds the first deployment; the dispatcher (one dispatch at a time) is busy with it.
-    ops.target.setBehavior({ route: 'deployments', delay_ms: 8_000, times: 1 });
+    // The target holds the first deployment; the dispatcher (one dispatch at a time) is busy with it
+    // while the steps below queue a call, ask for an approval and lock (held 12 s, under the 15 s timeout).
+    ops.target.setBehavior({ route: 'deployments', delay_ms: 12_000, times: 1 });
     const inFlight = agentCall(ops, 'create_deployment', deploy('vault-inflight'));
     await until(async () => deployments('vault-inflight'), (n) => n === 1, 15_000);
     // A second call is authorized and waits for the dispatcher: not sent yet when the vault is locked.

@@ -38,7 +38,8 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
   it('a task-augmented call gets a task whose id is the execution id; intake #2 polls it to completed and hands over the result', async () => {
     const onIntake1 = await connect(intake1.url);
     const onIntake2 = await connect(intake2.url);
-    target.setBehavior({ route: 'deployments', delay_ms: 1500, times: 1 });
+    // Held long enough for intake #2 to see the task still working, on a loaded machine too.
+    target.setBehavior({ route: 'deployments', delay_ms: 5000, times: 1 });
 
     // The SDK's own task flow on intake #1, stopped after the task is created: the rest happens on intake #2.
     let created: Task | null = null;

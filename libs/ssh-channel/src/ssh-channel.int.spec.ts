@@ -72,7 +72,8 @@ describe('SshChannel against a real OpenSSH server', () => {
   it('a session cut mid-command is unknown; the command finishes on the host and the marker settles it (1 run)', async () => {
     const proxy = await startCutProxy(sshd.port);
     try {
-      const contract = sshContract(sshd, { argv: [recordRun, 'cut', '4', '0'], port: proxy.port });
+      // The command runs 12 s: long enough for two new SSH sessions (probe, retry) to find it running on a loaded machine.
+      const contract = sshContract(sshd, { argv: [recordRun, 'cut', '12', '0'], port: proxy.port });
       const id = newExecutionId();
       const sending = ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
       await waitFor(() => runsOf(sshd.dir, 'cut') === 1);
@@ -80,7 +81,7 @@ describe('SshChannel against a real OpenSSH server', () => {
       const outcome = await sending;
       expect(outcome).toMatchObject({ kind: 'unknown', code: 'connection_lost' });
 
-      const direct = sshContract(sshd, { argv: [recordRun, 'cut', '4', '0'] });
+      const direct = sshContract(sshd, { argv: [recordRun, 'cut', '12', '0'] });
       const whileRunning = await ssh.probe({ contract: direct, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
       expect(whileRunning).toMatchObject({ kind: 'read', report: { state: 'running' } });
       const retry = await ssh.send({ contract: direct, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });

@@ -38,7 +38,8 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
     runtime.delivery.nudge();
     await waitFor(async () => (await harness.status(quick)) === 'completed_result_not_delivered', 20_000, 'the first dispatch');
 
-    harness.target.setBehavior({ route: 'deployments', delay_ms: 2_000, times: 1 });
+    // Held long enough that the stop below comes while the dispatch is in flight, on a loaded machine too.
+    harness.target.setBehavior({ route: 'deployments', delay_ms: 6_000, times: 1 });
     const slow = await harness.seed();
     runtime.delivery.nudge();
     await waitFor(async () => (await harness.events(slow)).some((e) => e.type === 'DispatchStarted'), 20_000, 'the second dispatch to start');

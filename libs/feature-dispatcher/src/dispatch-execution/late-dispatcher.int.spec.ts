@@ -11,13 +11,14 @@ describe('a late dispatcher (real PostgreSQL, real HTTP target)', () => {
 
   beforeEach(async () => {
     harness = await DispatchHarness.start();
-    // The effect is applied at once, the answer held back: time for the reconciler to act meanwhile.
-    harness.target.setBehavior({ route: 'deployments', delay_ms: 1_000 });
+    // The effect is applied at once, the answer held back: time for the reconciler's three or four
+    // writes meanwhile, even on a loaded machine (under the contract's 15 s timeout).
+    harness.target.setBehavior({ route: 'deployments', delay_ms: 5_000 });
   });
   afterEach(() => harness.close());
 
   async function whenDispatched(executionId: string): Promise<void> {
-    for (let i = 0; i < 200 && (await harness.status(executionId)) !== 'dispatched'; i++) await sleep(10);
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline && (await harness.status(executionId)) !== 'dispatched'; ) await sleep(10);
     expect(await harness.status(executionId)).toBe('dispatched');
   }
 

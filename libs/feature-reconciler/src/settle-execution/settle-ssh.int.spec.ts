@@ -102,7 +102,8 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
   });
 
   it('still running: nothing is recorded and it is read again later; once finished it settles from the marker (1 run)', async () => {
-    const contract = tool('m_running', { argv: [recordRun, 'r-running', '5', '0'], port: proxy.port, timeout: '1m' });
+    // Runs 12 s, so the first settle (a new SSH session) still finds it running on a loaded machine.
+    const contract = tool('m_running', { argv: [recordRun, 'r-running', '12', '0'], port: proxy.port, timeout: '1m' });
     const id = await unknownExecution(contract);
     const sending = ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
     while (runsOf(sshd.dir, 'r-running') === 0) await sleep(50);
@@ -115,7 +116,7 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     expect(await types(id)).not.toContain('ProbeAttempted');
 
     let outcome = first;
-    for (let i = 0; i < 200 && outcome.done === 'wait'; i++) {
+    for (const deadline = Date.now() + 45_000; Date.now() < deadline && outcome.done === 'wait'; ) {
       await sleep(100);
       outcome = await settler.settle(id, { causationId: 'test' });
     }
