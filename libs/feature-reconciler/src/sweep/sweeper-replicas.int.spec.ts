@@ -21,8 +21,8 @@ const PROBE_PATH = /^\/v1\/deployments\/by-key\/([^/?]+)$/;
 
 /**
  * Two reconciler replicas on one database share the due executions: each is probed by exactly one
- * of them. The target counts the probe requests it gets per execution and answers slowly, so the
- * replicas' sweeps overlap.
+ * of them. The target counts the probe requests it gets per execution and holds its first answers
+ * until both replicas are probing, so the replicas' sweeps overlap.
  */
 describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)', () => {
   let db: TestDatabase;
@@ -31,6 +31,14 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
   let server: Server;
   const probes = new Map<string, number>();
   let contracts: ReadonlyMap<string, ToolContract>;
+  const held: (() => void)[] = [];
+  let gateOpen = false;
+  let gateTimer: NodeJS.Timeout | undefined;
+  const openGate = (): void => {
+    gateOpen = true;
+    clearTimeout(gateTimer);
+    for (const answer of held.splice(0)) answer();
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -42,7 +50,13 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
       }
       const id = decodeURIComponent(match[1]);
       probes.set(id, (probes.get(id) ?? 0) + 1);
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `dep_${id}`, state: 'succeeded' })), 40);
+      const answer = (): void => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `dep_${id}`, state: 'succeeded' })), 40);
+      if (gateOpen) return answer();
+      // Held until more probes wait than one replica's four workers can send: the other replica is at
+      // work too, however the two sweeps are spread in time (10 s at most, then answered anyway).
+      held.push(answer);
+      gateTimer ??= setTimeout(openGate, 10_000);
+      if (held.length > 4) openGate();
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
