@@ -36,6 +36,8 @@ export interface StoreSubscriptionOptions {
 }
 
 const DEFAULT_LEADER_LEASE_MS = 15_000;
+/** Below this the heartbeat (a third of the lease) would hardly leave room for one round trip. */
+const MIN_LEADER_LEASE_MS = 300;
 
 /** Tails the store from a durable checkpoint, handing each committed event to the handler once per run. */
 export class StoreSubscription {
@@ -58,6 +60,11 @@ export class StoreSubscription {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.retryDelayMs = options.retryDelayMs ?? 500;
+    const lease = options.leaderLeaseMs;
+    // A lease of NaN or 0 would reach the server as a bad setting and leave no replica leading.
+    if (lease !== undefined && !(Number.isFinite(lease) && lease >= MIN_LEADER_LEASE_MS)) {
+      throw new RangeError(`StoreSubscription ${options.subscriptionId}: leaderLeaseMs must be a number of milliseconds ≥ ${MIN_LEADER_LEASE_MS}, got ${lease}`);
+    }
   }
 
   start(): void {
