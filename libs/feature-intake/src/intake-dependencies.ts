@@ -1,5 +1,6 @@
 import type { Keyring, ToolContract } from '@onceport/domain';
 import type { OnceportRuntime } from '@onceport/runtime';
+import type { ActorLimitsSource } from './limits/actor-limits.port';
 
 /** Who is calling, as proven by a bearer API key (never taken from the request body). */
 export interface AuthenticatedActor {
@@ -18,6 +19,8 @@ export interface IntakeSettings {
   readonly maxBodyBytes: number;
   /** On shutdown, how long calls in flight may still wait for their outcome. */
   readonly shutdownGraceMs: number;
+  /** A JSON-RPC batch with more `tools/call`s than this is refused whole (-32600). */
+  readonly maxBatchCalls: number;
 }
 
 export interface IntakeDependencies {
@@ -25,6 +28,8 @@ export interface IntakeDependencies {
   readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly keyring: Keyring;
   readonly actors: ActorAuthenticator;
+  /** Each actor's rate and in-flight limits (the actors file). */
+  readonly limits: ActorLimitsSource;
   readonly settings: IntakeSettings;
 }
 

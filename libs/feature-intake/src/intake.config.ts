@@ -10,6 +10,8 @@ export const intakeEnvShape = {
   ONCEPORT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /** On SIGTERM, calls waiting for an outcome wait at most this long, then answer with their state. */
   ONCEPORT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** A JSON-RPC batch POST carries at most this many tools/call requests, or it is refused whole. */
+  ONCEPORT_MAX_BATCH_CALLS: z.coerce.number().int().min(1).max(1_000).default(10),
   ONCEPORT_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
 };
 export type IntakeEnv = z.output<z.ZodObject<typeof intakeEnvShape>>;

@@ -60,12 +60,14 @@ export class IntakeModule {
   static async forRoot(runtime: OnceportRuntime, env: IntakeEnv, contractsDir: string): Promise<DynamicModule> {
     await runMigrations(runtime.pool, [...allMigrations, ...intakeMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
+    const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
     const deps: IntakeDependencies = {
       runtime,
       contracts: byName,
       keyring: env.ONCEPORT_HMAC_KEYS,
-      actors: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE),
-      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS },
+      actors,
+      limits: actors,
+      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS, maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS },
     };
     const watcher = new ExecutionWatcher(runtime.pool, () => undefined);
     await watcher.start();

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Actor, type ActorsFile, type Admin, actorMayUse } from './actors-file.types';
+import type { ActorLimits } from './actor-limits';
 import { hashApiKey } from './api-key';
 import { loadActorsFile } from './load-actors-file';
 
@@ -48,6 +49,11 @@ export class ActorDirectory {
 
   actor(id: string): Actor | null {
     return this.actorsById.get(id) ?? null;
+  }
+
+  /** The actor's rate and in-flight limits; the file's defaults for an id it does not declare. */
+  limitsOf(actorId: string): ActorLimits {
+    return this.source.limits.byActor.get(actorId) ?? this.source.limits.defaults;
   }
 
   /** An actor missing from the file may call nothing. */

@@ -9,6 +9,12 @@ import { z } from 'zod';
 //       api_keys_sha256: [<64 hex>, …]       # hashes only; several while a key rotates (see api-key.ts)
 //       tools: [create_deployment]           # or "*"
 //       session_grant: automatic             # automatic | human (default): what a new agent process gets
+//       limits:                              # optional, each field too (see actor-limits.ts)
+//         rate_per_second: 20                # token bucket: calls added per second
+//         burst: 200                         # token bucket size
+//         max_in_flight: 100                 # executions accepted and not yet settled
+//   defaults:                                # optional: limits for actors that don't set their own
+//     limits: { rate_per_second: 20, burst: 200, max_in_flight: 100 }
 //   admins:                                  # operators of the admin API
 //     - id: ops:alice
 //       api_keys_sha256: [<64 hex>]
@@ -36,6 +42,23 @@ const Tools = z.union(
   { error: TOOLS_EXPECTED },
 );
 
+/** Generous bounds: the point is to refuse typos and nonsense (0, negative, 1e12), not to judge a load. */
+const LIMIT_CEILING = 1_000_000;
+const RATE_EXPECTED = `calls per second for this actor: a number above 0 and at most ${LIMIT_CEILING} (e.g. 20, or 0.5 for one every 2 s)`;
+const BURST_EXPECTED = `how many calls may arrive at once: a whole number from 1 to ${LIMIT_CEILING}`;
+const IN_FLIGHT_EXPECTED = `how many executions may be accepted and not yet settled at once: a whole number from 1 to ${LIMIT_CEILING}`;
+
+export const RawLimits = z.strictObject(
+  {
+    rate_per_second: z.number({ error: RATE_EXPECTED }).positive({ error: RATE_EXPECTED }).max(LIMIT_CEILING, { error: RATE_EXPECTED }).optional(),
+    burst: z.number({ error: BURST_EXPECTED }).int({ error: BURST_EXPECTED }).min(1, { error: BURST_EXPECTED }).max(LIMIT_CEILING, { error: BURST_EXPECTED }).optional(),
+    max_in_flight: z.number({ error: IN_FLIGHT_EXPECTED }).int({ error: IN_FLIGHT_EXPECTED }).min(1, { error: IN_FLIGHT_EXPECTED }).max(LIMIT_CEILING, { error: IN_FLIGHT_EXPECTED }).optional(),
+  },
+  { error: 'a mapping with rate_per_second, burst and max_in_flight (each optional)' },
+);
+
+const RawDefaults = z.strictObject({ limits: RawLimits.optional() }, { error: 'a mapping with limits: (the limits of actors that set none)' });
+
 export const RawActor = z.strictObject(
   {
     id: PrincipalId,
@@ -44,8 +67,9 @@ export const RawActor = z.strictObject(
     tools: Tools,
     // A human in the loop unless the operator said otherwise: the safe reading of silence.
     session_grant: z.enum(['automatic', 'human'], { error: 'automatic | human (what a new agent process of this actor gets)' }).default('human'),
+    limits: RawLimits.optional(),
   },
-  { error: 'a mapping with id, api_keys_sha256, tools and session_grant' },
+  { error: 'a mapping with id, api_keys_sha256, tools, session_grant and limits' },
 );
 
 export const RawAdmin = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes.optional() }, { error: 'a mapping with id and api_keys_sha256' });
@@ -54,8 +78,9 @@ export const RawActorsFile = z.strictObject(
   {
     actors: z.array(RawActor, { error: 'a list of actors (agent identities)' }),
     admins: z.array(RawAdmin, { error: 'a list of admins (operators of the admin API)' }).default([]),
+    defaults: RawDefaults.optional(),
   },
-  { error: 'a mapping with actors: and admins: lists' },
+  { error: 'a mapping with actors: and admins: lists (and optional defaults:)' },
 );
 
 const RawActorKeys = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes }, { error: 'a mapping with id and api_keys_sha256' });
@@ -70,6 +95,8 @@ export const KNOWN_FIELDS = {
   file: Object.keys(RawActorsFile.shape),
   actor: Object.keys(RawActor.shape),
   admin: Object.keys(RawAdmin.shape),
+  defaults: Object.keys(RawDefaults.shape),
+  limits: Object.keys(RawLimits.shape),
   keysFile: Object.keys(RawActorKeysFile.shape),
   keys: Object.keys(RawActorKeys.shape),
 } as const;

@@ -1,3 +1,5 @@
+import type { ActorLimitsTable } from './actor-limits';
+
 /** How a new agent process of an actor gets its session grant (DESIGN.md §6). */
 export type SessionGrantMode = 'automatic' | 'human';
 
@@ -24,6 +26,8 @@ export interface ActorsFile {
   readonly policyVersion: string;
   readonly actors: readonly Actor[];
   readonly admins: readonly Admin[];
+  /** Each actor's rate and in-flight limits, defaults resolved (see actor-limits.ts). */
+  readonly limits: ActorLimitsTable;
 }
 
 /** May this actor call this tool? An actor not in the file may call nothing (the caller passes null). */

@@ -6,3 +6,4 @@ export { loadActorsFile } from './load-actors-file';
 export { ActorDirectory } from './actor-directory';
 export { bearerToken, hashApiKey } from './api-key';
 export { actorsFile, actorKeysFile } from './actors-env';
+export { type ActorLimits, type ActorLimitsTable, BUILT_IN_ACTOR_LIMITS } from './actor-limits';

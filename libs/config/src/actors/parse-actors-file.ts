@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type ActorsFileIssue, ActorsFileError } from './actors-file-error';
 import { KNOWN_FIELDS, RawActorKeysFile, RawActorsFile } from './actors-file.schema';
 import { type ActorsFile } from './actors-file.types';
+import { type ActorLimitsTable, BUILT_IN_ACTOR_LIMITS, resolveLimits } from './actor-limits';
 import { type PathSegment } from '@onceport/domain';
 import { readChecked } from './checked-source';
 import { findDuplicates } from './find-duplicates';
@@ -37,7 +38,13 @@ export function parseActorsFile(text: string, file: string, keys?: ActorKeysText
     policyVersion: createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 12),
     actors: policy.source.data.actors.map((a, i) => ({ id: a.id, apiKeysSha256: hashesAt('actors', i), tools: a.tools, sessionGrant: a.session_grant })),
     admins: policy.source.data.admins.map((a, i) => ({ id: a.id, apiKeysSha256: hashesAt('admins', i) })),
+    limits: limitsTable(policy.source.data),
   };
+}
+
+function limitsTable(data: RawActorsFile): ActorLimitsTable {
+  const defaults = resolveLimits(data.defaults?.limits, BUILT_IN_ACTOR_LIMITS);
+  return { defaults, byActor: new Map(data.actors.map((a) => [a.id, resolveLimits(a.limits, defaults)])) };
 }
 
 function principalAt(principals: readonly KeyedPrincipal[], at: readonly PathSegment[]): KeyedPrincipal {
@@ -48,6 +55,8 @@ function principalAt(principals: readonly KeyedPrincipal[], at: readonly PathSeg
 
 function policyFieldsAt(path: readonly PathSegment[]): readonly string[] {
   if (path.length === 0) return KNOWN_FIELDS.file;
+  if (path.at(-1) === 'limits') return KNOWN_FIELDS.limits;
+  if (path[0] === 'defaults') return KNOWN_FIELDS.defaults;
   return path[0] === 'admins' ? KNOWN_FIELDS.admin : KNOWN_FIELDS.actor;
 }
 

@@ -21,6 +21,7 @@ import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
+import { InFlightCapReached, IntakeLimits } from '../limits';
 import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
 import { type ToolCallRequest, defaultIntentScope } from './call-tool.request';
 import { type IntentClaim, claimIntent, intentStreamId, readIntentClaims } from './intent-stream';
@@ -41,10 +42,15 @@ export interface CallOutcome {
  */
 @Injectable()
 export class CallToolService {
+  /** Per-actor rate and in-flight limits: one set per process, shared by MCP and REST through this service. */
+  private readonly limits: IntakeLimits;
+
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
     private readonly watcher: ExecutionWatcher,
-  ) {}
+  ) {
+    this.limits = new IntakeLimits(deps.limits, deps.runtime.pool, deps.runtime.executions);
+  }
 
   /** Accepts or attaches, then waits for the answer (MCP and REST without an idempotency key). */
   call(request: ToolCallRequest): Promise<CallOutcome> {
@@ -72,6 +78,8 @@ export class CallToolService {
   }
 
   private withSpan(request: ToolCallRequest, work: (contract: ToolContract, args: Record<string, unknown>) => Promise<CallOutcome>): Promise<CallOutcome> {
+    // First of all: a call over the rate costs nothing but this.
+    this.limits.admitCall(request.actor);
     const contract = this.deps.contracts.get(request.tool);
     if (!contract) throw new UnknownToolError(request.tool, [...this.deps.contracts.keys()]);
     const validation = validateArguments(contract, request.arguments);
@@ -93,6 +101,7 @@ export class CallToolService {
     const streams = intent.matching.map((fingerprint) => intentStreamId(fingerprint, request.actor, intentScope));
     const context = this.causation(request);
     const receivedAt = request.receivedAt;
+    let released = false;
     for (;;) {
       const { claims, version } = await readIntentClaims(this.deps.runtime.store, streams);
       const candidates = await this.loadCandidates(claims.slice(-CANDIDATES), receivedAt);
@@ -123,17 +132,25 @@ export class CallToolService {
           clientIdempotencyKey: request.clientIdempotencyKey,
         },
       };
-      // The claim and the acceptance commit together: a lost race leaves nothing behind (re-read and
-      // attach), and no caller ever sees a claim whose execution is not written yet.
+      // The claim, the in-flight place and the acceptance commit together: a lost race or a refusal
+      // leaves nothing behind, and no caller ever sees a claim whose execution is not written yet.
+      // The claim goes first: identical calls that lose the race fail on it and never queue for the
+      // actor's in-flight turn.
       const newEvents = decide(accept, initialState()).map((event) => toNewEvent(executionId, event, context, now));
       try {
         await inTransaction(this.deps.runtime.pool, async (tx) => {
           await claimIntent(this.deps.runtime.store, streams[0] ?? '', version, executionId, now, tx);
+          await this.limits.reserve(tx, request.actor, executionId, now);
           await this.deps.runtime.store.append(executionStreamId(executionId), newEvents, { expectedVersion: 0, tx });
         });
       } catch (error) {
         if (error instanceof WrongExpectedVersionError) continue;
-        throw error;
+        if (!(error instanceof InFlightCapReached)) throw error;
+        // At the cap as counted: free the places of executions that settled since, then try once more
+        // (from the top: the intent may have been claimed meanwhile, and then this call attaches).
+        await this.limits.releaseOrRefuse(request.actor, released ? error.inFlight : null);
+        released = true;
+        continue;
       }
       faultPoint(FAULT_POINTS.intakeAfterAccept);
       this.deps.runtime.delivery.nudge();

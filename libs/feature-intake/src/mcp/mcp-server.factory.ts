@@ -9,6 +9,8 @@ import type { RecordDeliveryService } from '../deliver-result/record-delivery.se
 import type { IntakeDependencies } from '../intake-dependencies';
 import type { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { QueryExecutionService } from '../query-execution/query-execution.service';
+import { ActorLimitError } from '../limits';
+import { limitMcpError } from '../limits/limit-answers';
 import { TASKS_CAPABILITY, registerTaskHandlers, taskOf } from './mcp-tasks';
 import { EXECUTION_STATUS_TOOL, toolCatalog } from './mcp-tool-catalog';
 
@@ -91,6 +93,7 @@ function toCallToolResult(answer: AgentAnswer): CallToolResult {
 }
 
 function toMcpError(error: unknown): Error {
+  if (error instanceof ActorLimitError) return limitMcpError(error);
   if (error instanceof UnknownToolError) return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
   if (error instanceof InvalidArgumentsError) {
     return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code, issues: error.issues.map((i) => ({ path: i.path, message: i.message })) });

@@ -14,6 +14,7 @@ import { QueryExecutionService } from '../query-execution/query-execution.servic
 import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
 import { adoptSession } from './adopt-session';
+import { batchOverCap } from '../limits/batch-cap';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
 import { McpSessions } from './mcp-sessions';
 import { createMcpServer } from './mcp-server.factory';
@@ -59,6 +60,8 @@ export class McpController {
       }
       const invalid = invalidJsonRpc(body);
       if (invalid) return send(res, 400, jsonRpcError(-32600, `Invalid Request: ${invalid}`));
+      const overCap = batchOverCap(body, this.deps.settings.maxBatchCalls);
+      if (overCap) return send(res, 400, jsonRpcError(-32600, `Invalid Request: ${overCap}`, null, { max_batch_calls: this.deps.settings.maxBatchCalls }));
     }
     // The actor is the key's: a claim naming anyone else is refused before anything is recorded.
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...metaActorClaims(body)]);

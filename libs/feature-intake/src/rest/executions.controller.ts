@@ -8,6 +8,8 @@ import { ExecutionNotFoundError, ExecutionOfAnotherActorError, InvalidArgumentsE
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { type AuthenticatedActor, INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
+import { ActorLimitError } from '../limits';
+import { sendLimitProblem } from '../limits/limit-answers';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { checkAgentProcessHeader } from './agent-process-header';
 import { RestAgentProcesses } from './agent-processes';
@@ -148,6 +150,7 @@ export class ExecutionsController {
   }
 
   private sendError(res: ServerResponse, error: unknown): void {
+    if (error instanceof ActorLimitError) return sendLimitProblem(res, error);
     if (error instanceof UnknownToolError) return sendProblem(res, 422, 'unknown-tool', 'Unknown tool', error.message);
     if (error instanceof InvalidArgumentsError) return sendProblem(res, 422, 'invalid-arguments', 'Arguments violate the tool contract', error.message, { errors: error.issues.map((i) => ({ path: i.path, message: i.message })) });
     if (error instanceof ExecutionOfAnotherActorError) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { loadToolContracts } from '@onceport/config';
+import { BUILT_IN_ACTOR_LIMITS, loadToolContracts } from '@onceport/config';
 import type { RequestCorrelation } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
 import { type StoredEvent } from '@onceport/event-store';
@@ -54,7 +54,8 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     contracts: byName,
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
     actors: { authenticate: () => null },
-    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, shutdownGraceMs: 1_000 },
+    limits: { limitsOf: () => BUILT_IN_ACTOR_LIMITS },
+    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, shutdownGraceMs: 1_000, maxBatchCalls: 10 },
   };
   const watcherErrors: unknown[] = [];
   const watcher = new ExecutionWatcher(runtime.pool, (error) => watcherErrors.push(error));

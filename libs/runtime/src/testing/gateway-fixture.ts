@@ -10,6 +10,8 @@ export interface FixtureActor {
   readonly key: string;
   readonly tools: readonly string[] | '*';
   readonly sessionGrant?: 'automatic' | 'human';
+  /** The actor's `limits:` block of the actors file (README "Limits"); none: the built-in defaults. */
+  readonly limits?: { readonly rate_per_second?: number; readonly burst?: number; readonly max_in_flight?: number };
 }
 
 export interface GatewayFixture {
@@ -39,6 +41,7 @@ export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureA
   for (const actor of actors) {
     lines.push(`  - id: ${JSON.stringify(actor.id)}`, `    api_keys_sha256: [${hash(actor.key)}]`);
     lines.push(`    tools: ${actor.tools === '*' ? '"*"' : JSON.stringify(actor.tools)}`, `    session_grant: ${actor.sessionGrant ?? 'automatic'}`);
+    if (actor.limits) lines.push(`    limits: ${JSON.stringify(actor.limits)}`);
   }
   lines.push('admins:', '  - id: "ops:test-admin"', `    api_keys_sha256: [${hash(adminKey)}]`);
   writeFileSync(actorsFile, `${lines.join('\n')}\n`);

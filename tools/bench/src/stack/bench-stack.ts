@@ -7,6 +7,12 @@ import { type TargetProcess, startTargetProcess } from './target-process';
 export const AGENT_KEY = 'bench-agent-key-7f3a9c';
 export const AGENT_ID = 'agent:bench';
 
+/**
+ * One actor plays every agent of the bench: 1,000 callers of the storm at once, 256 agents of the
+ * throughput run flat out. The gateway's per-actor defaults are for one real agent; this is a load.
+ */
+const BENCH_LIMITS = { rate_per_second: 1_000_000, burst: 1_000_000, max_in_flight: 1_000_000 };
+
 /** Secrets for the demo contracts' credential refs (the dispatcher refuses to send without them). */
 const CREDENTIALS = {
   ONCEPORT_CREDENTIAL_DEPLOY_API: 'bench-deploy-secret',
@@ -41,7 +47,7 @@ export interface BenchStackOptions {
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const [db, nats, target] = await Promise.all([createBenchDatabase(options.serverUrl, options.label), NatsServer.start(), startTargetProcess()]);
-  const fixture = writeGatewayFixture(target.url, [{ id: AGENT_ID, key: AGENT_KEY, tools: '*' }], db.url, nats.url);
+  const fixture = writeGatewayFixture(target.url, [{ id: AGENT_ID, key: AGENT_KEY, tools: '*', limits: BENCH_LIMITS }], db.url, nats.url);
   const env = fixture.env({
     ...CREDENTIALS,
     ONCEPORT_ANSWER_WAIT_MS: '30000',
