@@ -1,40 +1,51 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writePrivateFile } from './data-dir';
 
 const DEMO_CONTRACTS = join(__dirname, '../demo/contracts.yaml');
 
-export interface DemoSetup {
-  readonly contractsDir: string;
-  readonly actorsFile: string;
-  readonly hmacKeys: string;
+/** Demo credentials for the demo target; a user's own contracts get theirs as the dispatcher does. */
+export const DEMO_CREDENTIALS: Readonly<Record<string, string>> = {
+  ONCEPORT_CREDENTIAL_DEPLOY_API: 'demo-deploy-token',
+  ONCEPORT_CREDENTIAL_MAIL_API: 'demo-mail-token',
+  ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'demo-payments-token',
+  ONCEPORT_CREDENTIAL_CI_READONLY: 'demo-ci-token',
+};
+
+export interface DemoSecrets {
   readonly agentKey: string;
   readonly adminKey: string;
+  readonly hmacKeys: string;
 }
 
-/**
- * What an operator would configure, made once and kept in the data dir so keys survive restarts:
- * the demo contracts aimed at the demo target, an agent and an admin with hashed keys, an HMAC key.
- */
-export function prepareDemo(dataDir: string, targetUrl: string): DemoSetup {
-  mkdirSync(dataDir, { recursive: true });
+/** Made once and kept (0600) in the data dir, so keys and fingerprints survive restarts. */
+export function demoSecrets(dataDir: string): DemoSecrets {
   const secretsFile = join(dataDir, 'demo-secrets.json');
   if (!existsSync(secretsFile)) {
-    const secrets = {
+    const secrets: DemoSecrets = {
       agentKey: `op_${randomBytes(24).toString('base64url')}`,
       adminKey: `adm_${randomBytes(24).toString('base64url')}`,
       hmacKeys: `demo-1:${randomBytes(32).toString('base64')}`,
     };
-    writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    writePrivateFile(secretsFile, JSON.stringify(secrets, null, 2));
   }
-  const secrets = JSON.parse(readFileSync(secretsFile, 'utf8')) as { agentKey: string; adminKey: string; hmacKeys: string };
+  return JSON.parse(readFileSync(secretsFile, 'utf8')) as DemoSecrets;
+}
+
+/** The demo contracts aimed at the demo target; its port can change between runs, so rewritten every start. */
+export function writeDemoContracts(dataDir: string, targetUrl: string): string {
   const contractsDir = join(dataDir, 'contracts');
-  mkdirSync(contractsDir, { recursive: true });
-  // The demo target's port can change between runs: the origins are rewritten every start.
-  writeFileSync(join(contractsDir, 'demo.yaml'), readFileSync(DEMO_CONTRACTS, 'utf8').replaceAll('http://demo-target', targetUrl));
+  mkdirSync(contractsDir, { recursive: true, mode: 0o700 });
+  writePrivateFile(join(contractsDir, 'demo.yaml'), readFileSync(DEMO_CONTRACTS, 'utf8').replaceAll('http://demo-target', targetUrl));
+  return contractsDir;
+}
+
+/** An agent that may use every tool and an admin, by key hash (0600: hashes of keys are secrets too). */
+export function writeDemoActors(dataDir: string, secrets: DemoSecrets): string {
   const actorsFile = join(dataDir, 'actors.yaml');
   const hash = (key: string): string => createHash('sha256').update(key).digest('hex');
-  writeFileSync(
+  writePrivateFile(
     actorsFile,
     [
       'actors:',
@@ -48,5 +59,5 @@ export function prepareDemo(dataDir: string, targetUrl: string): DemoSetup {
       '',
     ].join('\n'),
   );
-  return { contractsDir, actorsFile, ...secrets };
+  return actorsFile;
 }

@@ -1,44 +1,50 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { writeGatewayFixture } from '@onceport/runtime/testing';
+import { startTestTarget } from '@onceport/test-target';
+import { isRunning } from './process-facts';
+import { bannerValue, freePort, portOpen, spawnNpmStart, waitFor } from './testing/npm-start-process';
 
-const ROOT = join(__dirname, '../../..');
+const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
-/** `npm start` as a person runs it: one process, embedded PostgreSQL, demo target, a first call through MCP. */
+/** `npm start` as a person runs it: one process, embedded PostgreSQL, real HTTP. Never the fixed default ports. */
 describe('npm start (embedded)', () => {
-  it('starts, prints the MCP URL and an API key, serves a demo tool call through MCP, and stops on SIGTERM', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'onceport-npm-start-'));
+  const cleanup: string[] = [];
+  afterEach(() => {
+    for (const path of cleanup.splice(0)) rmSync(path, { recursive: true, force: true });
+  });
+  /** A private data dir inside a `mktemp -d` folder (0700): what failed as root before. */
+  const dataDirs = (): string => {
+    const parent = mkdtempSync(join(tmpdir(), 'onceport-npm-start-'));
+    cleanup.push(parent);
+    return join(parent, 'data');
+  };
+
+  it('with no config: the demo (target, contracts, keys), private files, a first call through REST and MCP, and a stop on SIGTERM', async () => {
+    const dataDir = dataDirs();
     const pgPort = await freePort();
-    const child = spawn('npm', ['start'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', ONCEPORT_DEMO_TARGET_PORT: '0', ONCEPORT_DATA_DIR: dataDir, ONCEPORT_EMBEDDED_PG_PORT: String(pgPort) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const start = spawnNpmStart({ PORT: '0', ONCEPORT_DEMO_TARGET_PORT: '0', ONCEPORT_DATA_DIR: dataDir, ONCEPORT_EMBEDDED_PG_PORT: String(pgPort) });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 150_000);
-        child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-        createInterface({ input: child.stdout }).on('line', (line) => {
-          output += `${line}\n`;
-          if (line.startsWith('{"service":"onceport"')) {
-            clearTimeout(timer);
-            resolve((JSON.parse(line) as { url: string }).url);
-          }
-        });
-      });
+      const url = await start.listening;
+      const output = start.output();
+      cleanup.push(bannerValue(output, 'postgres data'));
       expect(output).toContain(`${url}/mcp`);
-      const apiKey = /API key\s+(\S+)/.exec(output)?.[1] ?? '';
+      expect(output).toMatch(/contracts\s+demo: /);
+      const apiKey = bannerValue(output, 'API key');
       expect(apiKey).toMatch(/^op_/);
       expect(output).toContain('curl -s');
+
+      // Private: the data dir 0700, the database password and every file with keys or key hashes 0600.
+      expect(modeOf(dataDir)).toBe('700');
+      for (const file of ['postgres-password', 'actors.yaml', 'demo-secrets.json', 'onceport.pid']) expect([file, modeOf(join(dataDir, file))]).toEqual([file, '600']);
+      const password = readFileSync(join(dataDir, 'postgres-password'), 'utf8').trim();
+      expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(readFileSync(join(__dirname, 'embedded-postgres.ts'), 'utf8')).not.toContain(password);
 
       // The printed first call, run as printed (twice, as the banner suggests): one execution, the
       // second answer a replay of the first, and the demo target saw one e-mail.
@@ -48,7 +54,7 @@ describe('npm start (embedded)', () => {
       const second = runCurl();
       expect(first.state).toMatch(/^completed/);
       expect(second).toMatchObject({ execution_id: first.execution_id, replay: true });
-      const targetUrl = /^\s+demo target\s+(\S+)/m.exec(output)?.[1] ?? '';
+      const targetUrl = bannerValue(output, 'demo target');
       const effects = (await (await fetch(`${targetUrl}/__control/effects?route=emails`)).json()) as { count: number };
       expect(effects.count).toBe(1);
 
@@ -60,35 +66,120 @@ describe('npm start (embedded)', () => {
       expect(result.structuredContent).toMatchObject({ state: 'completed_result_not_delivered', target_status: 201 });
       await client.close();
     } finally {
-      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
-      // A graceful stop takes the embedded PostgreSQL down with it (npm itself exits by the signal).
-      const deadline = Date.now() + 15_000;
-      while ((await portOpen(pgPort)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-      rmSync(dataDir, { recursive: true, force: true });
-      expect(await portOpen(pgPort)).toBe(false);
+      await start.stop();
+    }
+    // A graceful stop takes the embedded PostgreSQL down with it and releases the data dir.
+    await waitFor('the embedded PostgreSQL to stop', async () => ((await portOpen(pgPort)) ? undefined : true), 15_000);
+    expect(() => statSync(join(dataDir, 'onceport.pid'))).toThrow();
+  });
+
+  it("with the user's own contracts and actors (no demo): a call held at the target survives kill -9 and the orphaned PostgreSQL; the next start settles it, one effect", async () => {
+    const target = await startTestTarget();
+    const agentKey = 'op_e2e_own_agent_key_0123456789abcdef';
+    const fixture = writeGatewayFixture(target.url, [{ id: 'agent:own', key: agentKey, tools: '*' }], 'unused', 'unused');
+    cleanup.push(fixture.dir);
+    const dataDir = dataDirs();
+    const pgPort = await freePort();
+    const env = {
+      PORT: '0',
+      ONCEPORT_DATA_DIR: dataDir,
+      ONCEPORT_EMBEDDED_PG_PORT: String(pgPort),
+      ONCEPORT_CONTRACTS_DIR: fixture.contractsDir,
+      ONCEPORT_ACTORS_FILE: fixture.actorsFile,
+      ONCEPORT_HMAC_KEYS: fixture.hmacKeys,
+      // As the distributed dispatcher reads it: no demo credentials for the user's own tools.
+      ONCEPORT_CREDENTIAL_DEPLOY_API: 'own-deploy-token',
+      ONCEPORT_DISPATCH_LEASE: '1000',
+      ONCEPORT_RECONCILE_SWEEP_MS: '500',
+      ONCEPORT_PROBE_BACKOFF_MS: '200',
+    };
+    const first = spawnNpmStart(env);
+    let second: ReturnType<typeof spawnNpmStart> | null = null;
+    try {
+      const url = await first.listening;
+      const banner = first.output();
+      cleanup.push(bannerValue(banner, 'postgres data'));
+      expect(banner).toMatch(new RegExp(`contracts\\s+yours: ${fixture.contractsDir}`));
+      expect(banner).toMatch(new RegExp(`actors\\s+yours: ${fixture.actorsFile}`));
+      expect(banner).toContain('HMAC key       yours');
+      expect(banner).not.toMatch(/^\s+(demo target|API key|admin key)\s|curl -s/m);
+      expect(banner).toContain(`warning: ${fixture.actorsFile} holds key hashes and is readable by other users`);
+
+      // The target applies the effect and holds its answer: the call is in flight when the process dies.
+      target.setBehavior({ route: 'deployments', delay_ms: 600_000, times: 1 });
+      const call = await fetch(`${url}/v1/executions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${agentKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ tool: 'create_deployment', arguments: { project: 'web', environment: 'staging', version: '2.0.1' }, wait_ms: 0 }),
+      });
+      const { execution_id: executionId } = (await call.json()) as { execution_id: string };
+      expect(executionId).toMatch(/^exe_/);
+      await waitFor('the target to apply the effect', () => (target.effectCount({ route: 'deployments' }) === 1 ? true : undefined), 60_000);
+
+      const gatewayPid = Number(readFileSync(join(dataDir, 'onceport.pid'), 'utf8').split('\n')[0]);
+      const clusterDir = bannerValue(banner, 'postgres data');
+      const postgresPid = Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(gatewayPid, 'SIGKILL');
+      await first.exited;
+      // What the old start died of: its PostgreSQL outlives it and keeps the port.
+      expect(isRunning(postgresPid)).toBe(true);
+      expect(await portOpen(pgPort)).toBe(true);
+
+      second = spawnNpmStart(env);
+      const again = await second.listening;
+      expect(second.output()).toContain(`the embedded PostgreSQL of an earlier start (pid ${postgresPid}) still runs`);
+      expect(second.output()).toMatch(/onceport\.pid names pid \d+, which is gone/);
+      expect(isRunning(postgresPid)).toBe(false);
+
+      const settled = await waitFor('the reconciler to settle the call', async () => {
+        const answer = (await (await fetch(`${again}/v1/executions/${executionId}`, { headers: { Authorization: `Bearer ${agentKey}` } })).json()) as { state: string };
+        return /^(completed|failed|needs_review|not_applied)/.test(answer.state) ? answer.state : undefined;
+      });
+      expect(settled).toBe('completed_result_not_delivered');
+      expect(target.effectCount({ route: 'deployments' })).toBe(1);
+    } finally {
+      await first.stop();
+      await second?.stop();
+      await target.stop();
     }
   });
+
+  it('a failed start says what failed and the fix, exits 78 and leaves no PostgreSQL running: a broken contract file, a port another program holds', async () => {
+    const pgPort = await freePort();
+    const contractsDir = mkdtempSync(join(tmpdir(), 'onceport-broken-contracts-'));
+    cleanup.push(contractsDir);
+    writeFileSync(join(contractsDir, 'tools.yaml'), 'tools:\n  - name: x\n   description: bad indent\n');
+    const broken = spawnNpmStart({ PORT: '0', ONCEPORT_DATA_DIR: dataDirs(), ONCEPORT_EMBEDDED_PG_PORT: String(pgPort), ONCEPORT_CONTRACTS_DIR: contractsDir });
+    await expect(broken.listening).rejects.toThrow();
+    expect(await broken.exited).toBe(78); // npm passes the script's exit code on
+    expect(broken.output()).toContain(`${join(contractsDir, 'tools.yaml')}:3: got a YAML syntax error`);
+    expect(broken.output()).toContain('fix: correct the contract files named above (ONCEPORT_CONTRACTS_DIR)');
+    expect(broken.output()).not.toContain('undefined');
+    expect(await portOpen(pgPort)).toBe(false);
+
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(pgPort, '127.0.0.1', resolve));
+    try {
+      const taken = spawnNpmStart({ PORT: '0', ONCEPORT_DEMO_TARGET_PORT: '0', ONCEPORT_DATA_DIR: dataDirs(), ONCEPORT_EMBEDDED_PG_PORT: String(pgPort) });
+      await expect(taken.listening).rejects.toThrow();
+      expect(await taken.exited).toBe(78);
+      expect(taken.output()).toContain(`port ${pgPort} on 127.0.0.1 (the embedded PostgreSQL) is in use by another program`);
+      expect(taken.output()).toContain('fix: stop that program, or set ONCEPORT_EMBEDDED_PG_PORT to a free port');
+      expect(taken.output()).not.toContain('undefined');
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('refuses a data directory others can read that holds files, rather than changing its mode', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'onceport-open-dir-'));
+    cleanup.push(parent);
+    const open = join(parent, 'data');
+    mkdirSync(open, { mode: 0o755 });
+    writeFileSync(join(open, 'something'), '');
+    const refused = spawnNpmStart({ PORT: '0', ONCEPORT_DEMO_TARGET_PORT: '0', ONCEPORT_DATA_DIR: open, ONCEPORT_EMBEDDED_PG_PORT: String(await freePort()) });
+    await expect(refused.listening).rejects.toThrow();
+    expect(refused.output()).toContain(`the data directory ${open} is readable by others (mode 755)`);
+    expect(refused.output()).toContain(`fix: chmod 700 ${open}`);
+  });
 });
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

@@ -1,6 +1,4 @@
 import 'reflect-metadata';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadEnvConfig } from '@onceport/config';
@@ -12,69 +10,81 @@ import { OnceportRuntime, RuntimeModule, runtimeEnvShape } from '@onceport/runti
 import { startTestTarget } from '@onceport/test-target';
 import { z } from 'zod';
 import { printBanner } from './banner';
-import { prepareDemo } from './demo-setup';
+import { defaultDataDir, preparePrivateDir } from './data-dir';
+import { embeddedEnv, prepareSetup } from './embedded-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { claimDataDir } from './instance-lock';
+import { describeStartFailure, portInUse } from './start-failure';
 
-const embeddedEnv = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  ONCEPORT_DATA_DIR: z.string().default(join(tmpdir(), 'onceport-embedded')),
-  ONCEPORT_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  ONCEPORT_DEMO_TARGET_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-});
+/** What a failed start has to undo, last started first, so it leaves no PostgreSQL behind. */
+const undo: (() => Promise<void> | void)[] = [];
 
 /**
  * `npm start`: the whole path in one process on embedded defaults — a real PostgreSQL from npm,
  * intake, authorization, dispatcher and reconciler wired together with in-process event delivery (the same
- * interface as JetStream), a demo HTTP target and demo contracts.
+ * interface as JetStream), and the user's contracts and actors, or a demo target, demo contracts and keys.
  */
 async function main(): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const settings = loadEnvConfig(embeddedEnv, process.env);
-  const database = await startEmbeddedPostgres(settings.ONCEPORT_DATA_DIR, settings.ONCEPORT_EMBEDDED_PG_PORT, log);
-  const target = await startTestTarget({ port: settings.ONCEPORT_DEMO_TARGET_PORT });
-  const demo = prepareDemo(settings.ONCEPORT_DATA_DIR, target.url);
-  const env: Record<string, string | undefined> = {
-    ONCEPORT_CREDENTIAL_DEPLOY_API: 'demo-deploy-token',
-    ONCEPORT_CREDENTIAL_MAIL_API: 'demo-mail-token',
-    ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'demo-payments-token',
-    ONCEPORT_CREDENTIAL_CI_READONLY: 'demo-ci-token',
-    ...process.env,
-    DATABASE_URL: database.url,
-    ONCEPORT_DELIVERY: 'in_process',
-    ONCEPORT_CONTRACTS_DIR: demo.contractsDir,
-    ONCEPORT_ACTORS_FILE: demo.actorsFile,
-    ONCEPORT_HMAC_KEYS: demo.hmacKeys,
-  };
-  Object.assign(process.env, env); // the dispatcher resolves credentials from the environment
+  const dataDir = preparePrivateDir(settings.ONCEPORT_DATA_DIR ?? defaultDataDir(process.env), 'ONCEPORT_DATA_DIR');
+  const lock = claimDataDir(dataDir, log);
+  undo.push(() => lock.release());
+  const target = settings.ONCEPORT_CONTRACTS_DIR
+    ? null
+    : await startTestTarget({ port: settings.ONCEPORT_DEMO_TARGET_PORT }).catch((error: unknown) => {
+        throw portInUse(error, settings.ONCEPORT_DEMO_TARGET_PORT, 'ONCEPORT_DEMO_TARGET_PORT');
+      });
+  if (target) undo.push(() => target.stop());
+  const setup = await prepareSetup(settings, dataDir, process.env, target?.url ?? null, log);
+  const database = await startEmbeddedPostgres(dataDir, settings.ONCEPORT_EMBEDDED_PG_PORT, log);
+  undo.push(() => database.stop());
+  const env: Record<string, string | undefined> = { ...setup.env, DATABASE_URL: database.url };
+  const contractsDir = setup.contracts.dir;
   const base = loadEnvConfig(z.object(runtimeEnvShape), env);
   const runtime = await OnceportRuntime.create({ serviceName: 'onceport', databaseUrl: database.url, natsUrl: base.NATS_URL, delivery: 'in_process' });
+  undo.push(() => runtime.close());
   const features = [
-    await IntakeModule.forRoot(runtime, loadEnvConfig(z.object(intakeEnvShape), env), demo.contractsDir),
-    AuthorizationModule.forRoot(await loadAuthorizationOptions(loadEnvConfig(z.object(authorizationEnvShape), env), demo.contractsDir)),
-    await DispatcherModule.forRoot({ runtime, env: loadEnvConfig(z.object(dispatcherEnvShape), env), base: { ...base, PORT: settings.PORT } }),
-    await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), demo.contractsDir),
+    await IntakeModule.forRoot(runtime, loadEnvConfig(z.object(intakeEnvShape), env), contractsDir),
+    AuthorizationModule.forRoot(await loadAuthorizationOptions(loadEnvConfig(z.object(authorizationEnvShape), env), contractsDir)),
+    // The dispatcher resolves credentials from this environment, not from a mutated process.env.
+    await DispatcherModule.forRoot({ runtime, env: loadEnvConfig(z.object(dispatcherEnvShape), env), base: { ...base, PORT: settings.PORT }, credentialsEnv: env }),
+    await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), contractsDir),
   ];
   @Module({ imports: [RuntimeModule.forRoot(runtime), ...features] })
   class EmbeddedModule {}
   const app = await NestFactory.create(EmbeddedModule, { logger: ['error', 'warn'], bodyParser: false });
-  await app.listen(settings.PORT, '127.0.0.1');
+  undo.push(() => app.close());
+  await app.listen(settings.PORT, '127.0.0.1').catch((error: unknown) => {
+    throw portInUse(error, settings.PORT, 'PORT');
+  });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
-  printBanner({ url: `http://127.0.0.1:${port}`, agentKey: demo.agentKey, adminKey: demo.adminKey, targetUrl: target.url, dataDir: settings.ONCEPORT_DATA_DIR });
+  printBanner({ url: `http://127.0.0.1:${port}`, setup, targetUrl: target?.url ?? null, dataDir, clusterDir: database.clusterDir });
   // Stop in order: consumers finish their in-flight work (Nest shutdown hooks), then the store,
   // the demo target and PostgreSQL.
   const shutdown = async (): Promise<void> => {
+    undo.length = 0;
     await app.close();
     await runtime.close();
-    await target.stop();
+    await target?.stop();
     await database.stop();
+    lock.release();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown());
   process.once('SIGINT', () => void shutdown());
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`onceport: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+main().catch(async (error: unknown) => {
+  const { message, exitCode } = describeStartFailure(error);
+  process.stderr.write(`onceport: ${message}\n`);
+  for (const step of undo.reverse()) {
+    try {
+      await step();
+    } catch (cleanupError) {
+      process.stderr.write(`onceport: while stopping after the failed start: ${cleanupError instanceof Error ? cleanupError.message : String(cleanupError)}\n`);
+    }
+  }
+  process.exit(exitCode);
 });

@@ -11,6 +11,8 @@ export interface DispatcherModuleOptions {
   readonly runtime: OnceportRuntime;
   readonly env: DispatcherEnv;
   readonly base: RuntimeEnv;
+  /** Where `ONCEPORT_CREDENTIAL_<REF>` are read; default process.env (the embedded start passes its own). */
+  readonly credentialsEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -22,10 +24,10 @@ export interface DispatcherModuleOptions {
  */
 @Module({})
 export class DispatcherModule {
-  static async forRoot({ runtime, env, base }: DispatcherModuleOptions): Promise<DynamicModule> {
+  static async forRoot({ runtime, env, base, credentialsEnv }: DispatcherModuleOptions): Promise<DynamicModule> {
     // Loaded once at start: a contract problem stops the start with every problem listed.
     const { contracts } = await loadToolContracts(base.ONCEPORT_CONTRACTS_DIR);
-    const credentials = new CredentialResolver(process.env, env.ONCEPORT_CREDENTIALS_DIR ?? null);
+    const credentials = new CredentialResolver(credentialsEnv ?? process.env, env.ONCEPORT_CREDENTIALS_DIR ?? null);
     const secrets = new SecretScrubber(credentials.secretValues());
     const dispatcher = createDispatcher({
       executions: runtime.executions,

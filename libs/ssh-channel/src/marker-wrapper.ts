@@ -59,10 +59,17 @@
  *     onceport-marker end                  the report is complete
  *
  * A run prints `started`, waits for the command, then the same report a probe prints. Probe
- * states: `absent` (never started: safe to dispatch), `running` (pid alive, no exit yet),
- * `completed` (with exit status and output), `unreadable` (the marker cannot be trusted: the
- * marker directory is unsafe as above or has no home to resolve against, the marker is not a
- * directory, or it started and its command is gone without an exit status).
+ * states: `absent` (the marker directory is there and holds no marker: never started, safe to
+ * dispatch), `running` (pid alive, no exit yet), `completed` (with exit status and output),
+ * `unreadable` (the marker cannot be trusted: the marker directory is missing, unsafe as above or
+ * has no home to resolve against, the marker is not a directory, or it started and its command is
+ * gone without an exit status).
+ *
+ * Why a missing marker directory is `unreadable`, not `absent`: a probe is only sent for an
+ * execution that was dispatched, and a run makes the directory (`mkdir -p`) before its marker,
+ * before the command. A dispatched execution with no directory is either a program that never
+ * reached the host whole (nothing ran) or a marker store that was wiped or moved (it may have
+ * run): the host cannot tell which, so a human must (needs_review), never a second dispatch.
  *
  * Markers are never removed by the gateway; prune those older than the tools' correlation window.
  * A marker_dir on a filesystem that survives reboots keeps the guarantee across reboots.
@@ -102,7 +109,9 @@ onceport_report() {
   if [ -z "$onceport_marker_dir" ]; then
     echo "onceport-marker state unreadable no-home-directory"
   elif [ ! -e "$onceport_marker_dir" ] && [ ! -L "$onceport_marker_dir" ]; then
-    echo "onceport-marker state absent"
+    # A run makes the marker directory before its marker, so for a dispatched execution a missing
+    # directory means the program never ran, or the markers were wiped or moved: not "absent".
+    echo "onceport-marker state unreadable marker-dir-missing"
   elif ! onceport_dir_safe; then
     echo "onceport-marker state unreadable marker-dir-unsafe"
   elif [ ! -x "$onceport_marker_dir" ]; then

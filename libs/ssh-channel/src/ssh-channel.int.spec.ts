@@ -105,6 +105,7 @@ describe('SshChannel against a real OpenSSH server', () => {
 
   it('probes: absent for an execution id that never started, unreadable for a marker that started and has no command left', async () => {
     const contract = sshContract(sshd, { argv: [recordRun, 'probe', '0', '0'] });
+    mkdirSync(join(sshd.dir, 'markers'), { recursive: true, mode: 0o700 });
     expect(await ssh.probe({ contract, executionId: newExecutionId(), arguments: {}, credential: sshd.clientPrivateKey })).toEqual({ kind: 'read', report: { state: 'absent' } });
 
     const orphan = newExecutionId();
@@ -114,6 +115,24 @@ describe('SshChannel against a real OpenSSH server', () => {
       kind: 'read',
       report: { state: 'unreadable', why: 'started-without-exit-status' },
     });
+  });
+
+  it('a marker directory that is missing entirely reads unreadable (marker-dir-missing), never absent: wiped after a run, or never made', async () => {
+    const parsed = sshContract(sshd, { argv: [recordRun, 'wiped', '0', '0'] });
+    const markerDir = join(sshd.dir, `wiped-markers-${newExecutionId()}`);
+    const contract = { ...parsed, target: { ...parsed.target, markerDir } };
+    const ran = newExecutionId();
+    expect(await ssh.send({ contract, executionId: ran, arguments: {}, credential: sshd.clientPrivateKey })).toMatchObject({ kind: 'observed', exitStatus: 0 });
+    expect(runsOf(sshd.dir, 'wiped')).toBe(1);
+    const missing = { kind: 'read', report: { state: 'unreadable', why: 'marker-dir-missing' } };
+
+    rmSync(markerDir, { recursive: true });
+    expect(await ssh.probe({ contract, executionId: ran, arguments: {}, credential: sshd.clientPrivateKey })).toEqual(missing);
+    const never = { ...parsed, target: { ...parsed.target, markerDir: join(sshd.dir, 'never-made', 'markers') } };
+    expect(await ssh.probe({ contract: never, executionId: newExecutionId(), arguments: {}, credential: sshd.clientPrivateKey })).toEqual(missing);
+    // A probe only reads: it made no directory, so the next probe still cannot tell.
+    expect(existsSync(markerDir)).toBe(false);
+    expect(runsOf(sshd.dir, 'wiped')).toBe(1);
   });
 
   it('caps captured output at max_output_bytes and says so', async () => {

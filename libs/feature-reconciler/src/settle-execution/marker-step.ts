@@ -13,7 +13,8 @@ export type MarkerStep =
 
 /**
  * Pure: a marker reading → the step. Completed settles by exit status (0 → completed, else failed);
- * no marker → not applied (the plan then dispatches again: the host refuses a second start);
+ * no marker in an existing marker directory → not applied (the plan then dispatches again: the
+ * host refuses a second start); a missing marker directory is unreadable, never "no marker";
  * running → wait, until it runs past the contract's timeout, when each reading counts as a probe
  * that could not tell (so a command that never ends reaches a human); unreadable → needs_review
  * at once, because a marker that cannot be trusted will not become trustworthy by waiting.
@@ -42,7 +43,10 @@ export function markerStep(probe: MarkerProbe, contract: SshToolContract, execut
       };
     }
     case 'unreadable': {
-      const detail = `${where} cannot be trusted (${report.why})`;
+      const detail =
+        report.why === 'marker-dir-missing'
+          ? `the marker directory ${contract.target.markerDir} is missing on ${contract.target.host} (marker-dir-missing): the program never reached the host, or the markers were wiped or moved and the command may have run`
+          : `${where} cannot be trusted (${report.why})`;
       return { kind: 'record', verdict: 'cant_tell', detail, thenSettle: { settlement: 'needs_review', reason: `${detail}: a human must check the host` } };
     }
     default: {

@@ -18,6 +18,12 @@ describe('markerStep (what one reading of an SSH marker decides)', () => {
     expect(markerStep({ kind: 'read', report: { state: 'absent' } }, contract, 'exe_1', NOW)).toMatchObject({ kind: 'record', verdict: 'not_applied', thenSettle: null });
   });
 
+  it('a missing marker directory (for an execution that was dispatched) → needs_review at once, never not_applied', () => {
+    const step = markerStep({ kind: 'read', report: { state: 'unreadable', why: 'marker-dir-missing' } }, contract, 'exe_1', NOW);
+    expect(step).toMatchObject({ kind: 'record', verdict: 'cant_tell', thenSettle: { settlement: 'needs_review', reason: expect.stringContaining('a human must check the host') } });
+    expect((step as { detail: string }).detail).toContain('the marker directory /m is missing on db1');
+  });
+
   it('running → wait within the timeout, then a probe that cannot tell (so the bound on probes applies)', () => {
     const running = (startedAt: string | null) => markerStep({ kind: 'read', report: { state: 'running', startedAt } }, contract, 'exe_1', NOW);
     expect(running('2026-11-30T11:59:30Z')).toMatchObject({ kind: 'wait' });

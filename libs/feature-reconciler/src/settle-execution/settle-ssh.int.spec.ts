@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ExecutionCommand, type SshToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
@@ -93,12 +93,27 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
   it('no marker: the command never started, so it is authorized again for a re-dispatch (0 runs so far)', async () => {
     const contract = tool('m_absent', { argv: [recordRun, 'r-absent', '0', '0'] });
+    mkdirSync(join(sshd.dir, 'markers'), { recursive: true, mode: 0o700 }); // a host that ran commands before
     const id = await unknownExecution(contract);
 
     expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'authorized' });
     expect(await types(id)).toEqual(expect.arrayContaining(['ProbeAttempted', 'OutcomeSettled']));
     expect((await load(id)).events.find((e) => e.type === 'ProbeAttempted')).toMatchObject({ data: { verdict: 'not_applied', detail: expect.stringContaining('never started') } });
     expect(runsOf(sshd.dir, 'r-absent')).toBe(0);
+  });
+
+  it('the marker directory was wiped after the run: needs_review, never authorized again (1 run)', async () => {
+    const markerDir = join(sshd.dir, 'wiped-markers');
+    const contract = tool('m_wiped', { argv: [recordRun, 'r-wiped', '0', '0'], markerDir });
+    const id = await unknownExecution(contract);
+    await ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey }); // ran; its answer was lost
+    rmSync(markerDir, { recursive: true });
+
+    expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
+    expect((await load(id)).events.find((e) => e.type === 'ProbeAttempted')).toMatchObject({ data: { verdict: 'cant_tell', detail: expect.stringContaining('marker-dir-missing') } });
+    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'needs_review' } });
+    expect((await types(id)).filter((type) => type === 'ExecutionAuthorized')).toHaveLength(1); // the first one only
+    expect(runsOf(sshd.dir, 'r-wiped')).toBe(1);
   });
 
   it('still running: nothing is recorded and it is read again later; once finished it settles from the marker (1 run)', async () => {
