@@ -54,7 +54,7 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     contracts: byName,
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
     actors: { authenticate: () => null },
-    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, shutdownGraceMs: 1_000 },
+    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, maxArgumentBytes: 256 * 1024, shutdownGraceMs: 1_000 },
   };
   const watcherErrors: unknown[] = [];
   const watcher = new ExecutionWatcher(runtime.pool, (error) => watcherErrors.push(error));
