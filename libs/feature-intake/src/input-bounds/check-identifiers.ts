@@ -26,7 +26,6 @@ export function requestIdOrFresh(value: string | null): string {
 /** W3C trace context headers, each dropped (null) unless well-formed: they travel into events and spans. */
 export function boundedTraceContext(traceparent: string | null, tracestate: string | null): { traceparent: string | null; tracestate: string | null } {
   const parent = traceparent !== null && TRACEPARENT.test(traceparent) ? traceparent : null;
-  // eslint-disable-next-line no-control-regex
   const state = parent !== null && tracestate !== null && tracestate.length <= MAX_TRACESTATE_CHARS && /^[\x20-\x7e]*$/.test(tracestate) ? tracestate : null;
   return { traceparent: parent, tracestate: state };
 }

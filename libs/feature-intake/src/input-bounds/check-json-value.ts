@@ -11,8 +11,8 @@ import { MAX_REPORTED_VIOLATIONS } from './input-bounds';
 export function checkJsonValue(root: unknown, rootPath: string, maxDepth: number, depthBound = `depth <= ${maxDepth}`): BoundViolation[] {
   const violations: BoundViolation[] = [];
   const pending: { value: unknown; path: string; depth: number }[] = [{ value: root, path: rootPath, depth: 1 }];
-  while (pending.length > 0 && violations.length < MAX_REPORTED_VIOLATIONS) {
-    const { value, path, depth } = pending.pop()!;
+  for (let next = pending.pop(); next !== undefined && violations.length < MAX_REPORTED_VIOLATIONS; next = pending.pop()) {
+    const { value, path, depth } = next;
     if (typeof value === 'string') {
       const problem = stringProblem(value);
       if (problem) violations.push({ path, bound: 'string-content', message: problem });
@@ -28,8 +28,7 @@ export function checkJsonValue(root: unknown, rootPath: string, maxDepth: number
       continue;
     }
     const entries = Object.entries(value as Record<string, unknown>);
-    for (let i = entries.length - 1; i >= 0; i -= 1) {
-      const [key, child] = entries[i]!;
+    for (const [key, child] of entries.reverse()) {
       const keyPath = childPath(path, key);
       const keyProblem = stringProblem(key);
       if (keyProblem) violations.push({ path: keyPath, bound: 'string-content', message: `key ${keyProblem}` });

@@ -46,7 +46,8 @@ function toClientError(error: unknown, method: string, log: ErrorLog): McpError 
 }
 
 function zodIssues(error: unknown): { path: readonly PropertyKey[]; message: string }[] | null {
-  if (!(error instanceof Error) || error.name !== 'ZodError') return null;
+  // zod's classic `ZodError`, or the core `$ZodError` the SDK's compat parser throws.
+  if (!(error instanceof Error) || !/^\$?ZodError$/.test(error.name)) return null;
   const issues = (error as Error & { issues?: unknown }).issues;
   return Array.isArray(issues) ? (issues as { path: readonly PropertyKey[]; message: string }[]) : null;
 }
