@@ -17,6 +17,8 @@ export interface IntakeSettings {
   readonly maxWaitMs: number;
   /** Bodies above this are refused with 413 before they are parsed. */
   readonly maxBodyBytes: number;
+  /** A call's serialized `arguments` above this are refused (-32602 / 422); below `maxBodyBytes`. */
+  readonly maxArgumentBytes: number;
   /** On shutdown, how long calls in flight may still wait for their outcome. */
   readonly shutdownGraceMs: number;
   /** A JSON-RPC batch with more `tools/call`s than this is refused whole (-32600). */

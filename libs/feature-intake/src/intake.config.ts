@@ -1,5 +1,6 @@
-import { actorKeysFile, actorsFile, hmacKeys } from '@onceport/config';
+import { EnvConfigError, actorKeysFile, actorsFile, hmacKeys } from '@onceport/config';
 import { z } from 'zod';
+import { DEFAULT_MAX_ARGUMENT_BYTES } from './input-bounds';
 
 /** Intake's own environment, validated at start with the runtime's. */
 export const intakeEnvShape = {
@@ -13,5 +14,15 @@ export const intakeEnvShape = {
   /** A JSON-RPC batch POST carries at most this many tools/call requests, or it is refused whole. */
   ONCEPORT_MAX_BATCH_CALLS: z.coerce.number().int().min(1).max(1_000).default(10),
   ONCEPORT_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** A call's serialized `arguments` above this are refused (-32602 / 422); must stay below ONCEPORT_MAX_BODY_BYTES. */
+  ONCEPORT_MAX_ARGUMENT_BYTES: z.coerce.number().int().min(256).max(64 * 1024 * 1024).default(DEFAULT_MAX_ARGUMENT_BYTES),
 };
 export type IntakeEnv = z.output<z.ZodObject<typeof intakeEnvShape>>;
+
+/** The argument ceiling must leave room for the envelope inside the body limit; the message names both variables. */
+export function checkIntakeEnv(env: IntakeEnv): void {
+  if (env.ONCEPORT_MAX_ARGUMENT_BYTES >= env.ONCEPORT_MAX_BODY_BYTES) {
+    const expected = `a number of bytes below ONCEPORT_MAX_BODY_BYTES (${env.ONCEPORT_MAX_BODY_BYTES})`;
+    throw new EnvConfigError([{ variable: 'ONCEPORT_MAX_ARGUMENT_BYTES', found: 'invalid', expected, message: `ONCEPORT_MAX_ARGUMENT_BYTES: ${env.ONCEPORT_MAX_ARGUMENT_BYTES}; expected ${expected}` }]);
+  }
+}

@@ -8,7 +8,7 @@ import { ExecutionWatcher } from './await-outcome/execution-watcher';
 import { CallToolService } from './call-tool/call-tool.service';
 import { RecordDeliveryService } from './deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from './intake-dependencies';
-import type { IntakeEnv } from './intake.config';
+import { type IntakeEnv, checkIntakeEnv } from './intake.config';
 import { intakeMigrations } from './intake.migrations';
 import { McpController } from './mcp/mcp.controller';
 import { QueryExecutionService } from './query-execution/query-execution.service';
@@ -58,6 +58,7 @@ class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
 @Module({})
 export class IntakeModule {
   static async forRoot(runtime: OnceportRuntime, env: IntakeEnv, contractsDir: string): Promise<DynamicModule> {
+    checkIntakeEnv(env);
     await runMigrations(runtime.pool, [...allMigrations, ...intakeMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
     const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
@@ -67,7 +68,7 @@ export class IntakeModule {
       keyring: env.ONCEPORT_HMAC_KEYS,
       actors,
       limits: actors,
-      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS, maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS },
+      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS, maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS },
     };
     const watcher = new ExecutionWatcher(runtime.pool, () => undefined);
     await watcher.start();

@@ -1,11 +1,11 @@
 import { eventStoreMigrations, type Migration, runMigrations } from '@onceport/event-store';
 import { messagingMigrations } from '@onceport/messaging';
-import { executionMatchesMigration } from '@onceport/read-models';
+import { executionMatchesIntentDigestMigration, executionMatchesMigration } from '@onceport/read-models';
 import { Pool } from 'pg';
 import { resultStoreMigration } from './results/result-store';
 
 /** Every schema step Onceport owns, in order; safe to run from every replica on every start. */
-export const allMigrations: readonly Migration[] = [...eventStoreMigrations, ...messagingMigrations, executionMatchesMigration, resultStoreMigration];
+export const allMigrations: readonly Migration[] = [...eventStoreMigrations, ...messagingMigrations, executionMatchesMigration, executionMatchesIntentDigestMigration, resultStoreMigration];
 
 export function createPool(databaseUrl: string, max = 20): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max });

@@ -56,6 +56,11 @@ export class OnceportRuntime {
     return this.tracing.tracer;
   }
 
+  /** One structured log line: the configured sink, else JSON on stderr. */
+  log(level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}): void {
+    (this.config.log ?? defaultLog(this.config.serviceName))(level, message, fields);
+  }
+
   /** Readiness: the database answers and event delivery is connected. */
   async readiness(): Promise<{ ready: boolean; checks: Record<string, string> }> {
     const checks: Record<string, string> = {};

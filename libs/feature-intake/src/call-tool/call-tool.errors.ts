@@ -22,7 +22,8 @@ export class InvalidArgumentsError extends Error {
 export class ExecutionNotFoundError extends Error {
   readonly code = 'execution_not_found';
   constructor(readonly executionId: string) {
-    super(`no execution ${executionId} for this caller`);
+    // The id is the client's text (a path segment, a tool argument): echoed at most 80 characters of it.
+    super(`no execution ${executionId.length > 80 ? `${executionId.slice(0, 80)}…` : executionId} for this caller`);
     this.name = 'ExecutionNotFoundError';
   }
 }

@@ -11,6 +11,9 @@ import type { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { QueryExecutionService } from '../query-execution/query-execution.service';
 import { ActorLimitError } from '../limits';
 import { limitMcpError } from '../limits/limit-answers';
+import { checkToolCall, describeViolations } from '../input-bounds';
+import { guardRequestHandlers } from './mcp-error-guard';
+import { toolCallInput, toolCallPaths } from './mcp-input-check';
 import { TASKS_CAPABILITY, registerTaskHandlers, taskOf } from './mcp-tasks';
 import { EXECUTION_STATUS_TOOL, toolCatalog } from './mcp-tool-catalog';
 
@@ -34,10 +37,6 @@ export interface McpServices {
   readonly watcher: ExecutionWatcher;
 }
 
-/** Intent scope travels in `_meta` so tool schemas stay the contract's own. */
-const INTENT_SCOPE_META = 'onceport/intent_scope';
-const WAIT_META = 'onceport/wait_ms';
-
 /** A low-level MCP server for one HTTP request: tools from the contracts, calls through intake. */
 export function createMcpServer(services: McpServices, scope: McpRequestScope): Server {
   const server = new Server({ name: 'onceport', version: '0.1.0' }, { capabilities: { tools: { listChanged: false }, tasks: TASKS_CAPABILITY } });
@@ -45,8 +44,10 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
   registerTaskHandlers(server, services, scope, { toCallToolResult, toMcpError });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const correlation: RequestCorrelation = { transport: 'mcp', jsonRpcId: extra.requestId, sessionId: scope.sessionId(), requestId: null };
-    const meta = request.params._meta ?? {};
     try {
+      // The controller refused out-of-bounds calls before the SDK parsed them; this is the same validator, for the values.
+      const checked = checkToolCall(toolCallInput(request.params), toolCallPaths('params'), services.deps.settings);
+      if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeViolations(checked.violations)}`, { violations: checked.violations });
       if (request.params.name === EXECUTION_STATUS_TOOL) {
         if (request.params.task) throw new McpError(ErrorCode.MethodNotFound, `${EXECUTION_STATUS_TOOL} answers at once and does not run as a task: call it without "task"`);
         const id = request.params.arguments?.['execution_id'];
@@ -57,13 +58,13 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
       const { answer } = await services.callTool.call({
         actor: scope.actor,
         agentProcess: scope.sessionId(),
-        tool: request.params.name,
-        arguments: request.params.arguments ?? {},
-        intentScope: typeof meta[INTENT_SCOPE_META] === 'string' ? (meta[INTENT_SCOPE_META] as string) : null,
+        tool: checked.value.tool,
+        arguments: checked.value.arguments,
+        intentScope: checked.value.intentScope,
         correlation,
         clientIdempotencyKey: null,
         // A task is answered with the execution it is at once; its outcome is asked for with tasks/get and tasks/result.
-        waitMs: task ? 0 : waitOf(meta[WAIT_META], services.deps.settings),
+        waitMs: task ? 0 : checked.value.waitMs,
         traceparent: scope.traceparent,
         tracestate: scope.tracestate,
         receivedAt: scope.receivedAt,
@@ -80,6 +81,7 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
       throw toMcpError(error);
     }
   });
+  guardRequestHandlers(server, (level, message, fields) => services.deps.runtime.log(level, message, fields));
   return server;
 }
 
@@ -102,7 +104,3 @@ function toMcpError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-function waitOf(value: unknown, settings: { defaultWaitMs: number; maxWaitMs: number }): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return settings.defaultWaitMs;
-  return Math.min(value, settings.maxWaitMs);
-}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { All, Controller, Inject, Req, Res } from '@nestjs/common';
+import { All, Controller, Inject, Req, Res, UseFilters } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type JSONRPCResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionStatus } from '@onceport/contracts';
@@ -13,9 +13,12 @@ import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependen
 import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
+import { boundedTraceContext, checkProcessId } from '../input-bounds';
+import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
 import { adoptSession } from './adopt-session';
 import { batchOverCap } from '../limits/batch-cap';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
+import { refusedMcpBody } from './mcp-input-check';
 import { McpSessions } from './mcp-sessions';
 import { createMcpServer } from './mcp-server.factory';
 import { resumeStream } from './mcp-stream-resumption';
@@ -27,6 +30,7 @@ import { PgMcpEventStore } from './pg-mcp-event-store';
  * never cancels the work its request started.
  */
 @Controller('mcp')
+@UseFilters(IntakeErrorFilter)
 export class McpController {
   private readonly sessions: McpSessions;
 
@@ -58,6 +62,9 @@ export class McpController {
         if (error instanceof MalformedJsonError) return send(res, 400, jsonRpcError(-32700, `Parse error: ${error.message}`));
         throw error;
       }
+      // Bounds first: nothing below (zod, the SDK, the store) may see a body nested 20,000 deep or holding NUL.
+      const refused = refusedMcpBody(body, this.deps.settings);
+      if (refused) return send(res, refused.status, refused.body);
       const invalid = invalidJsonRpc(body);
       if (invalid) return send(res, 400, jsonRpcError(-32600, `Invalid Request: ${invalid}`));
       const overCap = batchOverCap(body, this.deps.settings.maxBatchCalls);
@@ -67,6 +74,8 @@ export class McpController {
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...metaActorClaims(body)]);
     if (mismatch) return send(res, 401, jsonRpcError(-32001, `Unauthorized: ${mismatch.detail}`));
     const claimedSession = headerOf(req, 'mcp-session-id');
+    // An id that cannot be one intake issued is not looked up: the client starts a new session.
+    if (!checkProcessId(claimedSession, 'Mcp-Session-Id').ok) return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
     if (claimedSession) {
       const owner = await this.sessions.actorOf(claimedSession);
       // A session intake never issued: the client starts a new one (the transport's own 404).
@@ -93,7 +102,7 @@ export class McpController {
     if (claimedSession) adoptSession(transport, claimedSession);
     const server = createMcpServer(
       { deps: this.deps, callTool: this.callTool, query: this.query, delivery: this.delivery, watcher: this.watcher },
-      { actor: actor.id, sessionId: () => sessionId, response: res, traceparent: headerOf(req, 'traceparent'), tracestate: headerOf(req, 'tracestate'), receivedAt },
+      { actor: actor.id, sessionId: () => sessionId, response: res, ...boundedTraceContext(headerOf(req, 'traceparent'), headerOf(req, 'tracestate')), receivedAt },
     );
     await server.connect(transport);
     await transport.handleRequest(req, res, body);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { RestAgentProcesses } from './agent-processes';
 import { authenticateActor } from './authenticate-actor';
@@ -11,6 +12,7 @@ import { sendJson } from './problem';
  * bound to that id, and the id to the actor (DESIGN.md §6).
  */
 @Controller('v1/agent-processes')
+@UseFilters(IntakeErrorFilter)
 export class AgentProcessesController {
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,

@@ -1,22 +1,24 @@
-/** The body of `POST /v1/executions`, checked field by field so the error names the field. */
-export interface ExecutionRequestBody {
-  readonly tool: string;
-  readonly arguments: Record<string, unknown>;
-  readonly intent_scope: string | null;
-  readonly wait_ms: number | null;
-}
+import { type BoundViolation, type BoundedToolCall, type Checked, type InputBounds, MAX_BODY_DEPTH, checkJsonValue, checkToolCall, childPath } from '../input-bounds';
 
-export function parseExecutionRequest(body: unknown): ExecutionRequestBody | { error: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { error: 'the body must be a JSON object: {"tool": …, "arguments": {…}}' };
+const FIELDS = ['tool', 'arguments', 'intent_scope', 'wait_ms'] as const;
+const REST_PATHS = { tool: '$.tool', arguments: '$.arguments', intentScope: '$.intent_scope', waitMs: '$.wait_ms' };
+
+/**
+ * The body of `POST /v1/executions` through the one tool-call validator (shared with MCP): every
+ * violation named by its JSON path, nothing recorded for a refused body.
+ */
+export function parseExecutionRequest(body: unknown, bounds: InputBounds): Checked<BoundedToolCall> {
+  const walked = checkJsonValue(body, '$', MAX_BODY_DEPTH);
+  if (walked.length > 0) return { ok: false, violations: walked };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, violations: [{ path: '$', bound: 'object', message: 'the body must be a JSON object: {"tool": …, "arguments": {…}}' }] };
+  }
   const b = body as Record<string, unknown>;
-  if (typeof b['tool'] !== 'string' || b['tool'] === '') return { error: 'tool: required, the name of a tool (GET /mcp tools/list shows them)' };
-  const args = b['arguments'] ?? {};
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { error: 'arguments: must be a JSON object' };
-  const scope = b['intent_scope'] ?? null;
-  if (scope !== null && (typeof scope !== 'string' || scope.length === 0 || scope.length > 200)) return { error: 'intent_scope: must be a string of 1–200 characters' };
-  const wait = b['wait_ms'] ?? null;
-  if (wait !== null && (typeof wait !== 'number' || !Number.isInteger(wait) || wait < 0)) return { error: 'wait_ms: must be a non-negative integer' };
-  const unknown = Object.keys(b).filter((k) => !['tool', 'arguments', 'intent_scope', 'wait_ms'].includes(k));
-  if (unknown.length > 0) return { error: `unknown field(s): ${unknown.join(', ')}; expected tool, arguments, intent_scope, wait_ms` };
-  return { tool: b['tool'], arguments: args as Record<string, unknown>, intent_scope: scope as string | null, wait_ms: wait as number | null };
+  const unknown: BoundViolation[] = Object.keys(b)
+    .filter((key) => !(FIELDS as readonly string[]).includes(key))
+    .slice(0, 10)
+    .map((key) => ({ path: childPath('$', key), bound: 'known field', message: `unknown field; expected ${FIELDS.join(', ')}` }));
+  const checked = checkToolCall({ tool: b['tool'], arguments: b['arguments'], intentScope: b['intent_scope'], waitMs: b['wait_ms'] }, REST_PATHS, bounds);
+  if (unknown.length === 0) return checked;
+  return { ok: false, violations: [...(checked.ok ? [] : checked.violations), ...unknown] };
 }

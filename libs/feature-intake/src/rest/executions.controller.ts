@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { RequestCorrelation } from '@onceport/contracts';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
@@ -10,6 +9,9 @@ import { RecordDeliveryService } from '../deliver-result/record-delivery.service
 import { type AuthenticatedActor, INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { ActorLimitError } from '../limits';
 import { sendLimitProblem } from '../limits/limit-answers';
+import { type BoundViolation, boundedTraceContext, checkIdempotencyKey, checkProcessId, describeViolations, requestIdOrFresh } from '../input-bounds';
+import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
+import { internalErrorMessage, reportInternalError } from '../internal-errors/internal-error';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { checkAgentProcessHeader } from './agent-process-header';
 import { RestAgentProcesses } from './agent-processes';
@@ -20,10 +22,9 @@ import { IdempotentResponses, KEY_COMPLETING_STATES, type StoredResponse } from 
 import { sendJson, sendProblem } from './problem';
 import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 /** REST for runtimes that don't speak MCP: the same executions, the same answers. */
 @Controller('v1/executions')
+@UseFilters(IntakeErrorFilter)
 export class ExecutionsController {
   private readonly keys: IdempotencyKeys;
   private readonly responses: IdempotentResponses;
@@ -56,29 +57,31 @@ export class ExecutionsController {
     const bodyClaim = isObject(raw) && 'actor' in raw ? [{ where: 'body field actor', value: raw['actor'] }] : [];
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...bodyClaim]);
     if (mismatch) return sendProblem(res, 401, 'actor-mismatch', 'The claimed actor is not the API key\'s actor', mismatch.detail);
-    const body = parseExecutionRequest(withoutActorClaim(raw));
-    if ('error' in body) return sendProblem(res, 400, 'invalid-request', 'Invalid request', body.error);
-    const key = header(req, 'idempotency-key');
-    if (key !== null && !IDEMPOTENCY_KEY.test(key)) return sendProblem(res, 400, 'invalid-idempotency-key', 'Invalid Idempotency-Key', 'Idempotency-Key must be 1–255 visible ASCII characters');
-    const agentProcess = await checkAgentProcessHeader(header(req, 'onceport-agent-process'), actor, this.agentProcesses);
+    const checked = parseExecutionRequest(withoutActorClaim(raw), this.deps.settings);
+    const keyChecked = checkIdempotencyKey(header(req, 'idempotency-key'));
+    const processChecked = checkProcessId(header(req, 'onceport-agent-process'), 'Onceport-Agent-Process');
+    const violations = [checked, keyChecked, processChecked].flatMap((c) => (c.ok ? [] : c.violations));
+    if (!checked.ok || !keyChecked.ok || !processChecked.ok) return sendViolations(res, violations);
+    const body = checked.value;
+    const key = keyChecked.value;
+    const agentProcess = await checkAgentProcessHeader(processChecked.value, actor, this.agentProcesses);
     if (!agentProcess.ok) return sendProblem(res, agentProcess.status, agentProcess.type, agentProcess.title, agentProcess.detail);
-    const correlation: RequestCorrelation = { transport: 'rest', jsonRpcId: null, sessionId: null, requestId: header(req, 'x-request-id') ?? randomUUID() };
+    const correlation: RequestCorrelation = { transport: 'rest', jsonRpcId: null, sessionId: null, requestId: requestIdOrFresh(header(req, 'x-request-id')) };
     const request = {
       actor: actor.id,
       agentProcess: agentProcess.agentProcess,
       tool: body.tool,
       arguments: body.arguments,
-      intentScope: body.intent_scope,
+      intentScope: body.intentScope,
       correlation,
       clientIdempotencyKey: key,
-      waitMs: Math.min(body.wait_ms ?? this.deps.settings.defaultWaitMs, this.deps.settings.maxWaitMs),
-      traceparent: header(req, 'traceparent'),
-      tracestate: header(req, 'tracestate'),
+      waitMs: body.waitMs,
+      ...boundedTraceContext(header(req, 'traceparent'), header(req, 'tracestate')),
       receivedAt,
     };
     try {
       if (key === null) return this.answer(res, (await this.callTool.call(request)).answer, correlation);
-      const digest = IdempotencyKeys.digest({ tool: body.tool, arguments: body.arguments, intent_scope: body.intent_scope });
+      const digest = IdempotencyKeys.digest({ tool: body.tool, arguments: body.arguments, intent_scope: body.intentScope });
       const prior = await this.keys.lookup(actor.id, key);
       if (prior) return await this.answerReusedKey(res, actor, key, prior, digest, correlation);
       let conflict: { executionId: string; requestDigest: string } | null = null;
@@ -157,8 +160,15 @@ export class ExecutionsController {
       return sendProblem(res, 401, 'execution-of-another-actor', 'This API key does not belong to the execution\'s actor', `execution ${error.executionId} was not started by this API key's actor; only that actor's key can read it`);
     }
     if (error instanceof ExecutionNotFoundError) return sendProblem(res, 404, 'execution-not-found', 'Execution not found', error.message);
-    throw error;
+    const correlationId = reportInternalError((level, message, fields) => this.deps.runtime.log(level, message, fields), error, 'rest executions');
+    if (res.headersSent) return void res.end();
+    sendProblem(res, 500, 'internal-error', 'Internal error', internalErrorMessage(correlationId), { correlation_id: correlationId });
   }
+}
+
+/** Out of bounds: 422, every violation in `errors` by path and bound (never the offending value). */
+function sendViolations(res: ServerResponse, violations: readonly BoundViolation[]): void {
+  sendProblem(res, 422, 'invalid-request', 'Request out of bounds', describeViolations(violations), { errors: violations });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

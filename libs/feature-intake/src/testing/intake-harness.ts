@@ -55,7 +55,7 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
     actors: { authenticate: () => null },
     limits: { limitsOf: () => BUILT_IN_ACTOR_LIMITS },
-    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, shutdownGraceMs: 1_000, maxBatchCalls: 10 },
+    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, maxArgumentBytes: 256 * 1024, shutdownGraceMs: 1_000, maxBatchCalls: 10 },
   };
   const watcherErrors: unknown[] = [];
   const watcher = new ExecutionWatcher(runtime.pool, (error) => watcherErrors.push(error));

@@ -1,6 +1,7 @@
 import { executionIdOfStream, parseEvent } from '@onceport/contracts';
 import { type ExecutionState, type KnownExecutionState, evolve, initialState } from '@onceport/domain';
 import type { Projection, Queryable, StoredEvent } from '@onceport/event-store';
+import { executionMatchesIntentDigestMigration } from './execution-matches-intent-digest.migration';
 import { executionMatchesMigration } from './execution-matches.migration';
 
 interface Folded {
@@ -11,7 +12,7 @@ interface Folded {
 /** Folds each execution stream into its row; events at or below a row's version are skipped (idempotent). */
 export const executionMatchesProjection: Projection = {
   name: 'execution-matches',
-  migrations: [executionMatchesMigration],
+  migrations: [executionMatchesMigration, executionMatchesIntentDigestMigration],
 
   async apply(events: readonly StoredEvent[], tx: Queryable): Promise<void> {
     const byExecution = new Map<string, StoredEvent[]>();

@@ -23,7 +23,7 @@ export async function findMatchCandidates(db: Queryable, lookup: MatchLookup): P
   }>(
     `SELECT execution_id, fingerprint, actor, intent_scope, status, correlation_window_ends_at, ledger_retention_ends_at, accepted_at
      FROM onceport.execution_matches
-     WHERE fingerprint = ANY($1) AND actor = $2 AND intent_scope = $3
+     WHERE fingerprint = ANY($1) AND actor = $2 AND md5(intent_scope) = md5($3) AND intent_scope = $3
      ORDER BY accepted_at DESC LIMIT $4`,
     [lookup.fingerprints, lookup.actor, lookup.intentScope, lookup.limit ?? 20],
   );

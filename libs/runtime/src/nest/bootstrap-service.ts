@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ActorsFileError, loadEnvConfig, loadToolContracts } from '@onceport/config';
+import { ActorsFileError, EnvConfigError, loadEnvConfig, loadToolContracts } from '@onceport/config';
 import type { Migration } from '@onceport/event-store';
 import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
@@ -83,7 +83,7 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   } catch (error) {
     // A broken contract or actors file is the operator's to fix: the message names the file, the
     // field and the fix; exit like a bad variable does.
-    if (!(error instanceof ToolContractError || error instanceof ActorsFileError)) throw error;
+    if (!(error instanceof ToolContractError || error instanceof ActorsFileError || error instanceof EnvConfigError)) throw error;
     process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
     await runtime.close();
     process.exit(78); // EX_CONFIG
