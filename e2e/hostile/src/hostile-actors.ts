@@ -7,7 +7,8 @@ import type { FixtureActor } from '@onceport/runtime/testing';
 export const HOSTILE_KEYS = { a: 'key-hostile-a-6m1p', b: 'key-hostile-b-2x8c' } as const;
 
 export const HOSTILE_ACTORS: readonly FixtureActor[] = [
-  { id: 'agent:a', key: HOSTILE_KEYS.a, tools: '*' },
+  // Raised so the corpus is judged by the validator, not by the rate limit (which has its own tests).
+  { id: 'agent:a', key: HOSTILE_KEYS.a, tools: '*', limits: { rate_per_second: 1000, burst: 1000 } },
   { id: 'agent:b', key: HOSTILE_KEYS.b, tools: '*' },
 ];
 
