@@ -50,7 +50,7 @@ export class AuthorizationModule {
           useFactory: (runtime: OnceportRuntime, vault: VaultRepository, sessions: SessionGrants) =>
             new ApprovalDesk({
               db: runtime.pool,
-              readModel: executionsReadModel(runtime.pool),
+              readModel: executionsReadModel(runtime.pool, options.log),
               executions: runtime.executions,
               sessions,
               vault,
