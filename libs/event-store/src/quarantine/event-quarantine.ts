@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../event';
-import type { Queryable } from '../queryable';
+import { type ClientPool, inTransaction } from '../queryable';
 import { STORED_EVENT_COLUMNS, rowToStoredEvent, type StoredEventRow } from '../stored-event-row';
 import { countQuarantined } from './quarantine-metrics';
 import {
@@ -10,6 +10,7 @@ import {
   bounded,
   boundedErrorText,
   countsAgainstEvent,
+  statusAfterFailure,
   verdictOf,
 } from './quarantine-policy';
 
@@ -56,7 +57,7 @@ export class EventQuarantine {
   private readonly log: QuarantineLog;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly pool: ClientPool,
     readonly subscriber: string,
     options: EventQuarantineOptions = {},
   ) {
@@ -73,39 +74,48 @@ export class EventQuarantine {
    */
   async failed(event: QuarantineSubject, error: unknown): Promise<FailureVerdict> {
     const counted = countsAgainstEvent(error) ? 1 : 0;
-    const result = await this.db.query<{ status: QuarantineStatus; attempts: number; just_quarantined: boolean }>(
-      `INSERT INTO onceport.event_quarantine AS q
-         (subscriber, event_id, stream_id, global_position, event_type, status, attempts, last_error, quarantined_at)
-       VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::int >= $8::int THEN 'quarantined' ELSE 'failing' END, $6, $7,
-               CASE WHEN $6::int >= $8::int THEN now() END)
-       ON CONFLICT (subscriber, event_id) DO UPDATE SET
-         attempts = q.attempts + excluded.attempts,
-         last_error = excluded.last_error,
-         last_attempt_at = now(),
-         status = CASE WHEN q.status = 'failing' AND q.attempts + excluded.attempts >= $8::int THEN 'quarantined' ELSE q.status END,
-         quarantined_at = CASE WHEN q.status = 'failing' AND q.attempts + excluded.attempts >= $8::int THEN now() ELSE q.quarantined_at END
-       RETURNING status, attempts, (status = 'quarantined' AND quarantined_at = now()) AS just_quarantined`,
-      [this.subscriber, event.eventId, bounded(event.streamId), String(event.globalPosition), bounded(event.type), counted, boundedErrorText(error), this.afterAttempts],
-    );
-    const row = result.rows[0];
-    if (!row) throw new Error(`quarantine: no row recorded for ${this.subscriber} ${event.eventId}`);
-    if (row.just_quarantined) {
+    const errorText = boundedErrorText(error);
+    const outcome = await inTransaction(this.pool, async (tx) => {
+      await tx.query(
+        `INSERT INTO onceport.event_quarantine (subscriber, event_id, stream_id, global_position, event_type, status, attempts, last_error)
+         VALUES ($1, $2, $3, $4, $5, 'failing', 0, $6) ON CONFLICT (subscriber, event_id) DO NOTHING`,
+        [this.subscriber, event.eventId, bounded(event.streamId), String(event.globalPosition), bounded(event.type), errorText],
+      );
+      // Locked: replicas failing on the same event at once add up, and only one of them logs the quarantine.
+      const current = await tx.query<{ status: QuarantineStatus; attempts: number }>(
+        'SELECT status, attempts FROM onceport.event_quarantine WHERE subscriber = $1 AND event_id = $2 FOR UPDATE',
+        [this.subscriber, event.eventId],
+      );
+      const row = current.rows[0];
+      if (!row) throw new Error(`quarantine: no row recorded for ${this.subscriber} ${event.eventId}`);
+      const attempts = row.attempts + counted;
+      const status = statusAfterFailure(row.status, attempts, this.afterAttempts);
+      const justQuarantined = status === 'quarantined' && row.status === 'failing';
+      await tx.query(
+        `UPDATE onceport.event_quarantine SET attempts = $3, last_error = $4, last_attempt_at = now(), status = $5,
+           quarantined_at = CASE WHEN $6::boolean THEN now() ELSE quarantined_at END
+         WHERE subscriber = $1 AND event_id = $2`,
+        [this.subscriber, event.eventId, attempts, errorText, status, justQuarantined],
+      );
+      return { status, attempts, justQuarantined };
+    });
+    if (outcome.justQuarantined) {
       countQuarantined(this.subscriber);
       this.log('warn', 'event quarantined', {
         subscriber: this.subscriber,
         eventId: event.eventId,
         eventType: bounded(event.type),
         streamId: bounded(event.streamId),
-        attempts: row.attempts,
-        error: boundedErrorText(error),
+        attempts: outcome.attempts,
+        error: errorText,
       });
     }
-    return verdictOf(row.status);
+    return verdictOf(outcome.status);
   }
 
   /** The event applied after failing before: its count of failures starts over. */
   async succeeded(eventId: string): Promise<void> {
-    await this.db.query(`DELETE FROM onceport.event_quarantine WHERE subscriber = $1 AND event_id = $2 AND status = 'failing'`, [this.subscriber, eventId]);
+    await this.pool.query(`DELETE FROM onceport.event_quarantine WHERE subscriber = $1 AND event_id = $2 AND status = 'failing'`, [this.subscriber, eventId]);
   }
 
   /**
@@ -115,7 +125,7 @@ export class EventQuarantine {
    * to `quarantined` with the new error. Returns how many were tried.
    */
   async runRetries(reapply: (event: StoredEvent) => Promise<void>, limit = 10): Promise<number> {
-    const claimed = await this.db.query<StoredEventRow>(
+    const claimed = await this.pool.query<StoredEventRow>(
       `WITH taken AS (
          UPDATE onceport.event_quarantine SET status = 'retrying', last_attempt_at = now()
          WHERE (subscriber, event_id) IN (
@@ -130,7 +140,7 @@ export class EventQuarantine {
       try {
         await reapply(event);
       } catch (error) {
-        await this.db.query(
+        await this.pool.query(
           `UPDATE onceport.event_quarantine SET status = 'quarantined', attempts = attempts + 1, last_error = $3, last_attempt_at = now()
            WHERE subscriber = $1 AND event_id = $2 AND status = 'retrying'`,
           [this.subscriber, event.eventId, boundedErrorText(error)],
@@ -138,7 +148,7 @@ export class EventQuarantine {
         this.log('warn', 'quarantined event retried and failed again', { subscriber: this.subscriber, eventId: event.eventId, eventType: bounded(event.type), error: boundedErrorText(error) });
         continue;
       }
-      await this.db.query(
+      await this.pool.query(
         `UPDATE onceport.event_quarantine SET status = 'resolved', closed_at = now(), closed_by = retry_requested_by, close_reason = 'retried: applied'
          WHERE subscriber = $1 AND event_id = $2 AND status = 'retrying'`,
         [this.subscriber, event.eventId],
