@@ -111,7 +111,8 @@ export class JetStreamEventConsumer {
     } catch (error) {
       // A message no handler can ever read would block its consumer forever: drop it, loudly.
       this.options.onError?.(error);
-      message.term('malformed event message');
+      // No reason text: nats-server 2.9 does not parse `+TERM <reason>` and leaves the message pending.
+      message.term();
       return;
     }
     const context: DeliveryContext = {
@@ -130,7 +131,8 @@ export class JetStreamEventConsumer {
       this.options.onError?.(error);
       if ((await this.verdictAfter(event, error)) === 'skip') {
         // Quarantined (or released): JetStream must stop redelivering it; the quarantine keeps it for an operator.
-        message.term('quarantined');
+        // No reason text: nats-server 2.9 does not parse `+TERM <reason>` and leaves the message pending.
+        message.term();
         return;
       }
       const backoff = (this.options.retryDelayMs ?? 250) * Math.min(2 ** (context.deliveryCount - 1), 64);
