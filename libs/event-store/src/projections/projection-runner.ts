@@ -8,6 +8,8 @@ import type { Projection } from './projection';
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
+  /** Pause after a failed batch before it is read again (each failure counts towards the quarantine). */
+  readonly retryDelayMs?: number;
   readonly onError?: (error: unknown) => void;
   /** Failed attempts before an event is quarantined and skipped; default: the process's setting (5). */
   readonly quarantineAfterAttempts?: number;
