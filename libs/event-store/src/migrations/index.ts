@@ -1,6 +1,6 @@
 import { eventStoreMigration } from './001-event-store';
 import { notifyAfterCommitMigration } from './002-notify-after-commit';
-import { eventQuarantineMigration } from './010-event-quarantine';
+import { eventQuarantineMigration } from './009-event-quarantine';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';

@@ -6,10 +6,11 @@ import type { Migration } from './migration';
  * `quarantined` and skipped, so everything after it keeps flowing. An operator asks for a retry
  * (`retry_requested`, taken by the owning process as `retrying`), which ends `resolved` when the
  * event applies, or releases it (`released`, with who and why). Not append-only: it is operating
- * state about the log, not part of it.
+ * state about the log, not part of it. Numbered 00x like the event store's own steps (tests tell
+ * those apart by that prefix), and late in that range so that other store steps can come before it.
  */
 export const eventQuarantineMigration: Migration = {
-  id: '010-event-quarantine',
+  id: '009-event-quarantine',
   sql: `
 CREATE TABLE onceport.event_quarantine (
   subscriber         text        NOT NULL CHECK (length(subscriber) BETWEEN 1 AND 200),
