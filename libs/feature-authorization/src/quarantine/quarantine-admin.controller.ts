@@ -8,7 +8,7 @@ import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { readJsonBody } from '../http/read-json-body';
 import { requireAdmin } from '../vault/admin-auth';
 import { reasonOf } from '../vault/vault-reason';
-import { eventIdOf, filterOf, limitOf, subscriberOf } from './quarantine-request';
+import { eventIdOf, filterOf, limitOf, subscriberFilterOf, subscriberOf } from './quarantine-request';
 
 /**
  * Events a projection or consumer could not apply and skipped, for an operator: list them, ask the
@@ -32,13 +32,13 @@ export class QuarantineAdminController {
     @Query('limit') limit?: string,
   ): Promise<{ entries: QuarantineEntry[] }> {
     requireAdmin(this.options.directory, authorization);
-    return { entries: await listQuarantine(this.runtime.pool, filterOf(status), limitOf(limit), subscriberOf(subscriber, false)) };
+    return { entries: await listQuarantine(this.runtime.pool, filterOf(status), limitOf(limit), subscriberFilterOf(subscriber)) };
   }
 
   @Get(':subscriber/:event_id')
   async one(@Headers('authorization') authorization: string | undefined, @Param('subscriber') subscriber: string, @Param('event_id') eventId: string): Promise<QuarantineEntry> {
     requireAdmin(this.options.directory, authorization);
-    const entry = await quarantineEntry(this.runtime.pool, subscriberOf(subscriber, true)!, eventIdOf(eventId));
+    const entry = await quarantineEntry(this.runtime.pool, subscriberOf(subscriber), eventIdOf(eventId));
     if (!entry) throw notFound(subscriber, eventId);
     return entry;
   }
@@ -47,7 +47,7 @@ export class QuarantineAdminController {
   @HttpCode(200)
   async retry(@Headers('authorization') authorization: string | undefined, @Param('subscriber') subscriber: string, @Param('event_id') eventId: string): Promise<QuarantineEntry> {
     const admin = requireAdmin(this.options.directory, authorization);
-    const change = await requestRetry(this.runtime.pool, subscriberOf(subscriber, true)!, eventIdOf(eventId), admin.id);
+    const change = await requestRetry(this.runtime.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id);
     this.options.log('info', 'quarantine retry requested', { subscriber, eventId, by: admin.id, ok: change.ok });
     return entryOf(change, subscriber, eventId);
   }
@@ -63,7 +63,7 @@ export class QuarantineAdminController {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed.
     const admin = requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
-    const change = await releaseQuarantined(this.runtime.pool, subscriberOf(subscriber, true)!, eventIdOf(eventId), admin.id, reason);
+    const change = await releaseQuarantined(this.runtime.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id, reason);
     if (change.ok) this.options.log('info', 'quarantined event released', { subscriber, eventId, by: admin.id });
     return entryOf(change, subscriber, eventId);
   }

@@ -24,15 +24,16 @@ export function limitOf(limit: string | undefined): number {
 }
 
 /** A subscriber name as the code makes them (`projection:execution-matches`, `consumer:authorization`). */
-export function subscriberOf(raw: string | undefined, required: boolean): string | undefined {
-  if (raw === undefined || raw === '') {
-    if (!required) return undefined;
-    throw new Problem(400, 'invalid_subscriber', 'Invalid subscriber', '"subscriber" is required, e.g. projection:execution-matches.');
-  }
+export function subscriberOf(raw: string): string {
   if (!SUBSCRIBER.test(raw)) {
     throw new Problem(400, 'invalid_subscriber', 'Invalid subscriber', '"subscriber" is 1-200 letters, digits and ":._-", e.g. projection:execution-matches or consumer:authorization.');
   }
   return raw;
+}
+
+/** The list's optional `subscriber` filter. */
+export function subscriberFilterOf(raw: string | undefined): string | undefined {
+  return raw === undefined || raw === '' ? undefined : subscriberOf(raw);
 }
 
 export function eventIdOf(raw: string): string {
