@@ -155,8 +155,14 @@ export class JetStreamEventConsumer {
 
   /** A failure the quarantine cannot record (the database is down) is redelivered, as before. */
   private async verdictAfter(event: WireEvent, error: unknown): Promise<FailureVerdict> {
+    const subject = subjectOf(event);
+    if (!subject) {
+      // Not an event of our store (its id is no UUID): nothing to quarantine it under; drop it, loudly.
+      this.options.onError?.(new Error(`dropping a failing message whose event id is not a UUID: ${JSON.stringify(event.metadata.eventId.slice(0, 80))}`));
+      return 'skip';
+    }
     try {
-      return await this.quarantine.failed(subjectOf(event), error);
+      return await this.quarantine.failed(subject, error);
     } catch (recordError) {
       this.options.onError?.(recordError);
       return 'retry';
@@ -231,10 +237,10 @@ function restartSequence(consumer: ConsumerInfo, stream: StreamInfo): number {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The quarantine's view of a wire event; fields a foreign publisher got wrong are made storable. */
-function subjectOf(event: WireEvent): QuarantineSubject {
+/** The quarantine's view of a wire event; fields a foreign publisher got wrong are made storable. Null: not one of ours. */
+function subjectOf(event: WireEvent): QuarantineSubject | null {
   const position = typeof event.stream.position === 'string' && /^\d{1,18}$/.test(event.stream.position) ? event.stream.position : '0';
   const streamId = typeof event.stream.id === 'string' && event.stream.id !== '' ? event.stream.id : 'unknown';
-  if (!UUID.test(event.metadata.eventId)) throw new Error('event id is not a UUID; cannot quarantine');
+  if (!UUID.test(event.metadata.eventId)) return null;
   return { eventId: event.metadata.eventId, streamId, globalPosition: position, type: event.type || 'unknown' };
 }
