@@ -88,6 +88,9 @@ export class EventQuarantine {
       );
       const row = current.rows[0];
       if (!row) throw new Error(`quarantine: no row recorded for ${this.subscriber} ${event.eventId}`);
+      // Already out of the ordered flow (a replica that read it before the quarantine, a rebuild
+      // reading it again): skipped as it is; its count stays the attempts that led to it.
+      if (row.status !== 'failing') return { status: row.status, attempts: row.attempts, justQuarantined: false };
       const attempts = row.attempts + counted;
       const status = statusAfterFailure(row.status, attempts, this.afterAttempts);
       const justQuarantined = status === 'quarantined' && row.status === 'failing';
