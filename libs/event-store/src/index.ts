@@ -15,3 +15,24 @@ export type { Projection } from './projections/projection';
 export { ProjectionRunner, type ProjectionRunnerOptions } from './projections/projection-runner';
 export { headCheckpoint } from './subscription/head-checkpoint';
 export { StoreChangeFeed } from './subscription/store-change-feed';
+export { EventQuarantine, type EventQuarantineOptions, type QuarantineLog, type QuarantineSubject, configureQuarantineDefaults } from './quarantine/event-quarantine';
+export {
+  DEFAULT_QUARANTINE_AFTER_ATTEMPTS,
+  MAX_QUARANTINE_AFTER_ATTEMPTS,
+  type FailureVerdict,
+  type QuarantineStatus,
+  boundedErrorText,
+  countsAgainstEvent,
+} from './quarantine/quarantine-policy';
+export {
+  QUARANTINE_FILTERS,
+  type QuarantineChange,
+  type QuarantineEntry,
+  type QuarantineFilter,
+  listQuarantine,
+  quarantineEntry,
+  releaseQuarantined,
+  requestRetry,
+} from './quarantine/quarantine-entries';
+export { reportOpenQuarantine } from './quarantine/quarantine-metrics';
+export type { SubscriptionQuarantine } from './subscription/store-subscription';

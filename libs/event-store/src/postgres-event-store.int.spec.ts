@@ -79,7 +79,7 @@ describe('PostgresEventStore (real PostgreSQL)', () => {
     const fresh = await createTestDatabaseWithoutMigrations();
     try {
       const results = await Promise.all([runMigrations(fresh.pool, eventStoreMigrations), runMigrations(fresh.pool, eventStoreMigrations)]);
-      expect(results.flat()).toEqual(['001-event-store', '002-notify-after-commit']);
+      expect(results.flat()).toEqual(['001-event-store', '002-notify-after-commit', '009-event-quarantine']);
     } finally {
       await fresh.drop();
     }

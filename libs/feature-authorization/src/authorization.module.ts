@@ -11,6 +11,7 @@ import { RevertAdminController } from './revert-execution/revert-admin.controlle
 import { SessionGrants } from './sessions/session-grants';
 import { VaultAdminController } from './vault/vault-admin.controller';
 import { VaultRepository } from './vault/vault.repository';
+import { QuarantineAdminController } from './quarantine/quarantine-admin.controller';
 
 /**
  * The authorization service (DESIGN.md §6, §8): decides every accepted execution and owns the
@@ -23,7 +24,7 @@ export class AuthorizationModule {
   static forRoot(options: AuthorizationOptions): DynamicModule {
     return {
       module: AuthorizationModule,
-      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController],
+      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController],
       providers: [
         { provide: AUTHORIZATION_OPTIONS, useValue: options },
         { provide: VaultRepository, useFactory: (runtime: OnceportRuntime) => new VaultRepository(runtime.store), inject: [RUNTIME] },
@@ -50,7 +51,7 @@ export class AuthorizationModule {
           useFactory: (runtime: OnceportRuntime, vault: VaultRepository, sessions: SessionGrants) =>
             new ApprovalDesk({
               db: runtime.pool,
-              readModel: executionsReadModel(runtime.pool),
+              readModel: executionsReadModel(runtime.pool, options.log),
               executions: runtime.executions,
               sessions,
               vault,

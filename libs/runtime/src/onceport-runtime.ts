@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import { type EventStore, PostgresEventStore } from '@onceport/event-store';
+import { type EventStore, PostgresEventStore, configureQuarantineDefaults, reportOpenQuarantine } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { createPool, migrate } from './database';
 import type { EventDelivery } from './delivery/event-delivery.port';
@@ -19,6 +19,8 @@ export interface RuntimeConfig {
   /** JetStream ack wait default and ceiling (`ONCEPORT_ACK_WAIT_MS`, `_MAX_MS`); none: each consumer's own or the library's. */
   readonly ackWait?: AckWaitSettings;
   readonly poolSize?: number;
+  /** `ONCEPORT_QUARANTINE_AFTER_ATTEMPTS`: failed attempts before a projection or consumer quarantines an event (default 5). */
+  readonly quarantineAfterAttempts?: number;
   readonly log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -35,10 +37,13 @@ export class OnceportRuntime {
     readonly results: ResultStore,
     readonly delivery: EventDelivery,
     private readonly tracing: Tracing,
+    private readonly stopReportingQuarantine: () => void,
   ) {}
 
   static async create(config: RuntimeConfig): Promise<OnceportRuntime> {
     const log = config.log ?? defaultLog(config.serviceName);
+    // Before any projection or consumer is made: they all read the process's quarantine setting.
+    if (config.quarantineAfterAttempts !== undefined) configureQuarantineDefaults({ afterAttempts: config.quarantineAfterAttempts });
     const tracing = initTracing({ serviceName: config.serviceName });
     const pool = createPool(config.databaseUrl, config.poolSize ?? 20);
     await migrate(pool);
@@ -49,7 +54,7 @@ export class OnceportRuntime {
         ? new JetStreamDelivery(pool, { natsUrl: config.natsUrl, connectionName: config.serviceName, onError, ackWait: config.ackWait ?? {}, ...(config.streamReplicas ? { streamReplicas: config.streamReplicas } : {}) })
         : new InProcessDelivery(pool, onError);
     await delivery.start();
-    return new OnceportRuntime(config, pool, store, new ExecutionRepository(store), new ResultStore(pool), delivery, tracing);
+    return new OnceportRuntime(config, pool, store, new ExecutionRepository(store), new ResultStore(pool), delivery, tracing, reportOpenQuarantine(pool));
   }
 
   get tracer(): Tracer {
@@ -75,6 +80,7 @@ export class OnceportRuntime {
   }
 
   async close(): Promise<void> {
+    this.stopReportingQuarantine();
     await this.delivery.stop();
     await this.tracing.shutdown();
     await this.pool.end();

@@ -1,4 +1,5 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl } from '@onceport/config';
+import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS } from '@onceport/event-store';
 import { z } from 'zod';
 
 const positiveMs = z.coerce.number().int().min(100).max(3_600_000);
@@ -21,6 +22,8 @@ export const runtimeEnvShape = {
   LOG_LEVEL: logLevel,
   ONCEPORT_DELIVERY: z.enum(['jetstream', 'in_process']).default('jetstream'),
   ONCEPORT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /** Failed attempts after which a projection or consumer quarantines an event and goes on without it. */
+  ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: z.coerce.number().int().min(1).max(MAX_QUARANTINE_AFTER_ATTEMPTS).default(DEFAULT_QUARANTINE_AFTER_ATTEMPTS),
   ...ackWaitEnvShape,
 };
 

@@ -1,9 +1,10 @@
 import { eventStoreMigration } from './001-event-store';
 import { notifyAfterCommitMigration } from './002-notify-after-commit';
+import { eventQuarantineMigration } from './009-event-quarantine';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 export { runMigrations } from './migration-runner';
 
 /** The event store's own schema steps, in order. Read models add theirs after these. */
-export const eventStoreMigrations: readonly Migration[] = [eventStoreMigration, notifyAfterCommitMigration];
+export const eventStoreMigrations: readonly Migration[] = [eventStoreMigration, notifyAfterCommitMigration, eventQuarantineMigration];

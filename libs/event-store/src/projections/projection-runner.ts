@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { EventQuarantine, type QuarantineLog } from '../quarantine/event-quarantine';
 import { inTransaction } from '../queryable';
 import { StoreSubscription } from '../subscription/store-subscription';
 import { AppliedWatermark } from './applied-watermark';
@@ -7,14 +8,25 @@ import type { Projection } from './projection';
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
+  /** Pause after a failed batch before it is read again (each failure counts towards the quarantine). */
+  readonly retryDelayMs?: number;
   readonly onError?: (error: unknown) => void;
+  /** Failed attempts before an event is quarantined and skipped; default: the process's setting (5). */
+  readonly quarantineAfterAttempts?: number;
+  /** Where the quarantine's one line per quarantined event goes; default stderr as JSON. */
+  readonly log?: QuarantineLog;
 }
 
-/** Keeps one projection up to date; one replica at a time applies (advisory lock + fenced checkpoint). */
+/**
+ * Keeps one projection up to date; one replica at a time applies (advisory lock + fenced checkpoint).
+ * An event the projection cannot apply is quarantined under `projection:<name>` after a few
+ * attempts, so the read model keeps following every other event.
+ */
 export class ProjectionRunner {
   private readonly subscription: StoreSubscription;
   private readonly subscriptionId: string;
   private readonly watermark: AppliedWatermark;
+  readonly quarantine: EventQuarantine;
 
   constructor(
     private readonly pool: Pool,
@@ -23,9 +35,21 @@ export class ProjectionRunner {
   ) {
     this.subscriptionId = `projection:${projection.name}`;
     this.watermark = new AppliedWatermark(projection.name);
+    const { quarantineAfterAttempts, log, ...subscriptionOptions } = options;
+    this.quarantine = new EventQuarantine(pool, this.subscriptionId, {
+      ...(quarantineAfterAttempts !== undefined ? { afterAttempts: quarantineAfterAttempts } : {}),
+      ...(log ? { log } : {}),
+    });
     this.subscription = new StoreSubscription(
       pool,
-      { subscriptionId: this.subscriptionId, mode: 'transactional', exclusive: true, ...options },
+      {
+        subscriptionId: this.subscriptionId,
+        mode: 'transactional',
+        exclusive: true,
+        ...subscriptionOptions,
+        // A retry bypasses the applied mark on purpose: the mark moved past the event when it was skipped.
+        quarantine: { register: this.quarantine, reapply: (event) => inTransaction(pool, (tx) => projection.apply([event], tx)) },
+      },
       async (events, tx) => {
         if (!tx) throw new Error('projection handler needs a transaction');
         const unapplied = await this.watermark.unapplied(tx, events);

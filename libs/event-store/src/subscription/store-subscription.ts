@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { StoredEvent } from '../event';
 import { inTransaction, type Queryable } from '../queryable';
+import type { EventQuarantine } from '../quarantine/event-quarantine';
 import { type Checkpoint, CheckpointMovedError, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { HeldBackBackoff } from './held-back';
 import { holdLeaderLease } from './leader-lease';
@@ -33,6 +34,21 @@ export interface StoreSubscriptionOptions {
   readonly onError?: (error: unknown) => void;
   /** Runs in the loop before each read, while this replica leads (e.g. a relay checking its broker). */
   readonly beforeRead?: () => Promise<void>;
+  /**
+   * An event that keeps failing is quarantined instead of holding every later one back: a failing
+   * batch is handled again event by event to find it, its failures are counted, and past the
+   * quarantine's limit it is skipped. While leading, the loop also re-applies (through `reapply`)
+   * what an operator asked to retry.
+   */
+  readonly quarantine?: SubscriptionQuarantine;
+}
+
+export interface SubscriptionQuarantine {
+  readonly register: EventQuarantine;
+  /** Applies one event outside the ordered flow (an operator's retry). */
+  readonly reapply: (event: StoredEvent) => Promise<void>;
+  /** How often the loop looks for retry requests; default 2 s. */
+  readonly retryCheckMs?: number;
 }
 
 const DEFAULT_LEADER_LEASE_MS = 15_000;
@@ -51,6 +67,8 @@ export class StoreSubscription {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly retryDelayMs: number;
+  private nextRetryCheckAt = 0;
+  private readonly failedHere = new Set<string>();
 
   constructor(
     private readonly pool: Pool,
@@ -135,6 +153,7 @@ export class StoreSubscription {
           continue;
         }
         await this.options.beforeRead?.();
+        await this.runRequestedRetries();
         this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
         const events = await readCommittedAfter(this.pool, this.checkpoint, this.batchSize);
         if (events.length === 0) {
@@ -155,6 +174,63 @@ export class StoreSubscription {
   }
 
   private async handle(from: Checkpoint, events: readonly StoredEvent[]): Promise<void> {
+    const quarantine = this.options.quarantine;
+    if (!quarantine) return this.handleBatch(from, events);
+    if (events.length > 1) {
+      try {
+        return await this.handleBatch(from, events);
+      } catch (error) {
+        if (error instanceof CheckpointMovedError) throw error;
+      }
+    }
+    await this.handleOneByOne(from, events, quarantine.register);
+  }
+
+  /**
+   * The batch failed (or was one event): the same events one at a time, each committed with its checkpoint, so the
+   * ones before the failing event stay applied and the failing one is counted alone. Rethrows
+   * while it is still to be retried (the loop comes back to it after its retry delay).
+   */
+  private async handleOneByOne(from: Checkpoint, events: readonly StoredEvent[], register: EventQuarantine): Promise<void> {
+    let at = from;
+    for (const event of events) {
+      try {
+        await this.handleBatch(at, [event]);
+        if (this.failedHere.delete(event.eventId)) await register.succeeded(event.eventId);
+      } catch (error) {
+        if (error instanceof CheckpointMovedError) throw error;
+        const verdict = await register.failed(event, error);
+        this.failedHere.delete(event.eventId);
+        if (verdict === 'retry') {
+          // Remembered so that its count is cleared once it applies; bounded, a lost entry only leaves a stale count.
+          if (this.failedHere.size < 1000) this.failedHere.add(event.eventId);
+          throw error;
+        }
+        await this.skip(at, event);
+      }
+      at = checkpointOf(event);
+    }
+  }
+
+  /** Moves the checkpoint past a quarantined event without handling it. */
+  private async skip(from: Checkpoint, event: StoredEvent): Promise<void> {
+    const next = checkpointOf(event);
+    if (this.options.mode === 'transactional') {
+      await inTransaction(this.pool, (tx) => advanceCheckpoint(tx, this.options.subscriptionId, from, next));
+    } else {
+      await saveCheckpoint(this.pool, this.options.subscriptionId, next);
+    }
+    this.checkpoint = next;
+  }
+
+  private async runRequestedRetries(): Promise<void> {
+    const quarantine = this.options.quarantine;
+    if (!quarantine || Date.now() < this.nextRetryCheckAt) return;
+    this.nextRetryCheckAt = Date.now() + (quarantine.retryCheckMs ?? 2000);
+    await quarantine.register.runRetries(quarantine.reapply);
+  }
+
+  private async handleBatch(from: Checkpoint, events: readonly StoredEvent[]): Promise<void> {
     const last = events[events.length - 1];
     if (!last) return;
     const next = checkpointOf(last);

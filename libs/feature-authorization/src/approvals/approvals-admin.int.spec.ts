@@ -192,7 +192,7 @@ describe('approval expiry (real PostgreSQL)', () => {
   it('an approval nobody decides in time: the sweep denies it as approval_expired; grant and reject then answer 409', async () => {
     // Long enough that the first sweep surely runs before the deadline, even on a loaded machine.
     const handler = await createHandler(store, executions, { approvalTtlMs: 4_000 });
-    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
     const sweep = new ApprovalExpirySweep(desk, 60_000, silentLog);
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
     const cause = { causationId: 'test' };
@@ -222,7 +222,7 @@ describe('approval expiry (real PostgreSQL)', () => {
 
   it('lists by status before the limit: the one granted approval is found behind newer rejected ones', async () => {
     const handler = await createHandler(store, executions);
-    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
     const ask = async (): Promise<string> => {
       const call = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
@@ -246,7 +246,7 @@ describe('approval expiry (real PostgreSQL)', () => {
 
   it('a grant is refused (409 actor_not_allowed) once the actors file in force no longer lets the actor call the tool', async () => {
     const handler = await createHandler(store, executions);
-    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v2', mayUse: () => false, log: silentLog });
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v2', mayUse: () => false, log: silentLog });
     const call = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
     await handler.handle(call, delivered);
     const approvalId = approvalIdFor(call.stream.id.replace('execution-', ''));

@@ -14,7 +14,10 @@ export async function catchUpReadModel(pool: Pool): Promise<void> {
       await new ProjectionRunner(pool, executionMatchesProjection).catchUp();
       return;
     } catch (error) {
-      if (!(error instanceof CheckpointMovedError)) throw error;
+      if (error instanceof CheckpointMovedError) continue;
+      // Stuck on an event it cannot apply (until the quarantine takes it out of the way): list what the read model shows.
+      process.stderr.write(`${JSON.stringify({ level: 'warn', service: 'reconciler', message: 'executions read model could not catch up; listing from it as it stands', error: String(error), time: new Date().toISOString() })}\n`);
+      return;
     }
   }
 }

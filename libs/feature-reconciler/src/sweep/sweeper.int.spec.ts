@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
+import { executionStreamId } from '@onceport/contracts';
 import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, matchRetry, newExecutionId, parseKeyring, retryCandidateOf, type KnownExecutionState } from '@onceport/domain';
-import { runMigrations } from '@onceport/event-store';
+import { ProjectionRunner, runMigrations } from '@onceport/event-store';
+import { executionMatchesProjection } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
@@ -22,6 +24,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
   let contracts: ReadonlyMap<string, ToolContract>;
   let channel: HttpChannel;
   let sweeper: Sweeper;
+  let settle: SettleExecutionHandler;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -32,7 +35,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
-    const settle = new SettleExecutionHandler({ runtime, contracts, channel, credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
+    settle = new SettleExecutionHandler({ runtime, contracts, channel, credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
     sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' }, () => undefined);
   });
   afterAll(async () => {
@@ -98,5 +101,21 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     const claimed = await runtime.pool.query('SELECT count(*)::int AS n FROM onceport.reconcile_checks WHERE execution_id = ANY($1)', [busy]);
     expect(claimed.rows[0].n).toBe(0);
   });
-});
 
+  // Last in the file: it leaves an event in the shared store that the projection cannot apply.
+  it('a projection catch-up that fails does not skip the other steps: settling and expiry still run, and the failure is logged', async () => {
+    const { id: dead } = await seed(dispatchedWithLease(1), 3_600_000);
+    const { id: lapsed } = await seed([], 1);
+    await new ProjectionRunner(runtime.pool, executionMatchesProjection).catchUp(); // both are in the read model
+    // A writer of another version appends an ExecutionAccepted no schema of ours reads.
+    const poisonId = newExecutionId(Date.now(), randomBytes(10));
+    await runtime.store.append(executionStreamId(poisonId), [{ eventId: randomUUID(), type: 'ExecutionAccepted', schemaVersion: 1, data: { executionId: poisonId, unknown_field: true }, metadata: { correlationId: 'x', causationId: 'x' } }], { expectedVersion: 'no_stream' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const lines: { message: string; fields?: Record<string, unknown> }[] = [];
+    const stuck = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-stuck' }, (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }));
+    await stuck.sweepOnce();
+    expect(lines).toContainEqual({ message: 'sweep step failed', fields: expect.objectContaining({ step: 'projection catch-up' }) });
+    expect((await runtime.executions.load(dead)).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
+    expect(await status(lapsed)).toBe('expired');
+  });
+});

@@ -38,7 +38,10 @@ export class Sweeper {
     private readonly settings: SweeperSettings,
     private readonly log: Log,
   ) {
-    this.projection = new ProjectionRunner(runtime.pool, executionMatchesProjection, { onError: (error) => log('warn', 'projection error', { error: String(error) }) });
+    this.projection = new ProjectionRunner(runtime.pool, executionMatchesProjection, {
+      onError: (error) => log('warn', 'projection error', { error: String(error) }),
+      log: (level, message, fields) => log(level, message, fields),
+    });
   }
 
   start(): void {
@@ -53,15 +56,33 @@ export class Sweeper {
     await this.projection.stop();
   }
 
-  /** One full pass; also what tests call to drive it deterministically. */
+  /**
+   * One full pass; also what tests call to drive it deterministically. Each step runs on its own:
+   * a projection stuck on an event, or a failing query, is logged and the other steps still run
+   * (settling reads the store itself, so a stale read model only delays what it finds).
+   */
   async sweepOnce(): Promise<void> {
-    await this.projection.catchUp();
-    await this.settleDue();
+    await this.step('projection catch-up', () => this.projection.catchUp());
+    await this.step('settle', () => this.settleDue());
+    await this.step('expire correlation windows', () => this.expireWindows());
+    if (this.runtime.delivery.kind === 'jetstream') await this.step('redeliver', () => this.redeliverStale());
+  }
+
+  private async expireWindows(): Promise<void> {
     for (const id of await expiredWindows(this.runtime.pool, this.settings.batch)) {
       await this.guard(id, () => this.runtime.executions.handle(id, (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
     }
-    if (this.runtime.delivery.kind === 'jetstream') {
-      for (const id of await waitingForAService(this.runtime.pool, this.settings.batch)) await this.guard(id, () => this.redeliverIfStale(id));
+  }
+
+  private async redeliverStale(): Promise<void> {
+    for (const id of await waitingForAService(this.runtime.pool, this.settings.batch)) await this.guard(id, () => this.redeliverIfStale(id));
+  }
+
+  private async step(name: string, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.log('warn', 'sweep step failed', { step: name, error: String(error) });
     }
   }
 

@@ -1,12 +1,12 @@
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import type { ConsumerInfo, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, StreamInfo } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { eventSubjectWildcard, kebabEventName } from '@onceport/contracts';
-import { inTransaction } from '@onceport/event-store';
+import { eventSubject, eventSubjectWildcard, kebabEventName } from '@onceport/contracts';
+import { EventQuarantine, type FailureVerdict, type QuarantineSubject, inTransaction } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDurableConsumer } from '../jetstream/topology';
-import { parseWireEvent } from '../wire-event';
+import { type WireEvent, parseWireEvent, toWireEvent } from '../wire-event';
 import type { DeliveryContext, EventHandler, InboxMode } from './event-handler';
 import { claimInInbox, isInInbox } from './inbox';
 import { Semaphore } from './semaphore';
@@ -22,17 +22,25 @@ export interface EventConsumerOptions {
   readonly ackWaitMs?: number;
   readonly retryDelayMs?: number;
   readonly onError?: (error: unknown) => void;
+  /** Failed deliveries before an event is quarantined and terminated; default: the process's setting (5). */
+  readonly quarantineAfterAttempts?: number;
+  /** How often this replica looks for operator retries of its quarantined events; default 2 s. */
+  readonly retryCheckMs?: number;
 }
 
 /**
  * Feeds events from durable JetStream consumers to a handler, acks only after the handler succeeded,
- * naks (with backoff) when it failed, and makes redelivery harmless through the inbox.
+ * naks (with backoff) when it failed, and makes redelivery harmless through the inbox. An event
+ * whose handler keeps failing is quarantined under `consumer:<durable>` and terminated, so
+ * JetStream stops redelivering it; an operator's retry is taken by the retry loop.
  */
 export class JetStreamEventConsumer {
   private running = false;
   private readonly loops: Promise<void>[] = [];
   private readonly active = new Set<ConsumerMessages>();
   private readonly semaphore: Semaphore;
+  private readonly quarantine: EventQuarantine;
+  private stopRetryWait: AbortController | null = null;
 
   constructor(
     private readonly pool: Pool,
@@ -43,6 +51,8 @@ export class JetStreamEventConsumer {
     private readonly handler: EventHandler,
   ) {
     this.semaphore = new Semaphore(options.concurrency ?? 16);
+    const afterAttempts = options.quarantineAfterAttempts;
+    this.quarantine = new EventQuarantine(pool, `consumer:${options.durable}`, afterAttempts !== undefined ? { afterAttempts } : {});
   }
 
   async start(): Promise<void> {
@@ -50,12 +60,14 @@ export class JetStreamEventConsumer {
     for (const type of this.options.eventTypes) await this.ensureConsumer(type);
     this.running = true;
     for (const type of this.options.eventTypes) this.loops.push(this.consumeLoop(type));
+    this.loops.push(this.retryLoop());
     void this.watchReconnects();
   }
 
   /** Stops pulling, lets in-flight handlers finish (and ack), then returns. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopRetryWait?.abort();
     await Promise.all([...this.active].map((messages) => messages.close()));
     await Promise.all(this.loops);
     await this.semaphore.drained();
@@ -99,7 +111,8 @@ export class JetStreamEventConsumer {
     } catch (error) {
       // A message no handler can ever read would block its consumer forever: drop it, loudly.
       this.options.onError?.(error);
-      message.term('malformed event message');
+      // No reason text: nats-server 2.9 does not parse `+TERM <reason>` and leaves the message pending.
+      message.term();
       return;
     }
     const context: DeliveryContext = {
@@ -109,22 +122,75 @@ export class JetStreamEventConsumer {
       tracestate: message.headers?.get('tracestate') || null,
       tx: null,
     };
-    const { durable } = this.options;
     try {
-      if (this.options.inbox === 'transactional') {
-        await inTransaction(this.pool, async (tx) => {
-          if (await claimInInbox(tx, durable, event.metadata.eventId)) await this.handler(event, { ...context, tx });
-        });
-      } else if (!(await isInInbox(this.pool, durable, event.metadata.eventId))) {
-        await this.handler(event, context);
-        await claimInInbox(this.pool, durable, event.metadata.eventId);
-      }
-      faultPoint(FAULT_POINTS.consumerBeforeAck(durable));
+      await this.deliver(event, context);
+      if (context.deliveryCount > 1) await this.forgetFailures(event);
+      faultPoint(FAULT_POINTS.consumerBeforeAck(this.options.durable));
       message.ack();
     } catch (error) {
       this.options.onError?.(error);
+      if ((await this.verdictAfter(event, error)) === 'skip') {
+        // Quarantined (or released): JetStream must stop redelivering it; the quarantine keeps it for an operator.
+        // No reason text: nats-server 2.9 does not parse `+TERM <reason>` and leaves the message pending.
+        message.term();
+        return;
+      }
       const backoff = (this.options.retryDelayMs ?? 250) * Math.min(2 ** (context.deliveryCount - 1), 64);
       message.nak(backoff);
+    }
+  }
+
+  /** The handler, behind the inbox that makes a redelivery (or an operator's retry) harmless. */
+  private async deliver(event: WireEvent, context: DeliveryContext): Promise<void> {
+    const { durable } = this.options;
+    if (this.options.inbox === 'transactional') {
+      await inTransaction(this.pool, async (tx) => {
+        if (await claimInInbox(tx, durable, event.metadata.eventId)) await this.handler(event, { ...context, tx });
+      });
+    } else if (!(await isInInbox(this.pool, durable, event.metadata.eventId))) {
+      await this.handler(event, context);
+      await claimInInbox(this.pool, durable, event.metadata.eventId);
+    }
+  }
+
+  /** A failure the quarantine cannot record (the database is down) is redelivered, as before. */
+  private async verdictAfter(event: WireEvent, error: unknown): Promise<FailureVerdict> {
+    const subject = subjectOf(event);
+    if (!subject) {
+      // Not an event of our store (its id is no UUID): nothing to quarantine it under; drop it, loudly.
+      this.options.onError?.(new Error(`dropping a failing message whose event id is not a UUID: ${JSON.stringify(event.metadata.eventId.slice(0, 80))}`));
+      return 'skip';
+    }
+    try {
+      return await this.quarantine.failed(subject, error);
+    } catch (recordError) {
+      this.options.onError?.(recordError);
+      return 'retry';
+    }
+  }
+
+  private async forgetFailures(event: WireEvent): Promise<void> {
+    try {
+      await this.quarantine.succeeded(event.metadata.eventId);
+    } catch (error) {
+      this.options.onError?.(error); // a stale count only; the event was handled
+    }
+  }
+
+  /** Takes operator retries of this durable's quarantined events, whichever replica gets there first. */
+  private async retryLoop(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.quarantine.runRetries((stored) => {
+          const event = toWireEvent(stored);
+          return this.deliver(event, { subject: eventSubject(event.type, event.schemaVersion), deliveryCount: 1, traceparent: null, tracestate: null, tx: null });
+        });
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      if (!this.running) return;
+      this.stopRetryWait = new AbortController();
+      await sleep(this.options.retryCheckMs ?? 2000, undefined, { signal: this.stopRetryWait.signal }).catch(() => undefined);
     }
   }
 
@@ -167,4 +233,14 @@ export class JetStreamEventConsumer {
 function restartSequence(consumer: ConsumerInfo, stream: StreamInfo): number {
   if (Date.parse(stream.created) > Date.parse(consumer.created)) return 1;
   return Math.min(consumer.ack_floor.stream_seq, stream.state.last_seq) + 1;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The quarantine's view of a wire event; fields a foreign publisher got wrong are made storable. Null: not one of ours. */
+function subjectOf(event: WireEvent): QuarantineSubject | null {
+  const position = typeof event.stream.position === 'string' && /^\d{1,18}$/.test(event.stream.position) ? event.stream.position : '0';
+  const streamId = typeof event.stream.id === 'string' && event.stream.id !== '' ? event.stream.id : 'unknown';
+  if (!UUID.test(event.metadata.eventId)) return null;
+  return { eventId: event.metadata.eventId, streamId, globalPosition: position, type: event.type || 'unknown' };
 }

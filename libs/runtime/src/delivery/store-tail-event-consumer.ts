@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type StoredEvent, StoreSubscription, inTransaction } from '@onceport/event-store';
+import { EventQuarantine, type StoredEvent, StoreSubscription, inTransaction } from '@onceport/event-store';
 import { type DeliveryContext, type EventHandler, claimInInbox, isInInbox, toWireEvent } from '@onceport/messaging';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
@@ -8,10 +8,12 @@ import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
  * The in-process twin of the JetStream consumer: tails the store from the consumer's own durable
  * checkpoint and hands each event of its types to the handler, with the same inbox guarantees.
  * Events of one batch are handled concurrently (a slow target must not hold up the others); the
- * checkpoint moves only when all of them succeeded.
+ * checkpoint moves only when all of them succeeded. An event whose handler keeps failing is
+ * quarantined under `consumer:<durable>` (the same name the JetStream consumer uses) and skipped.
  */
 export class StoreTailEventConsumer implements EventConsumer {
   private readonly subscription: StoreSubscription;
+  private readonly quarantine: EventQuarantine;
   private running = false;
 
   constructor(
@@ -21,9 +23,18 @@ export class StoreTailEventConsumer implements EventConsumer {
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
     const types = new Set(spec.eventTypes);
+    this.quarantine = new EventQuarantine(pool, `consumer:${spec.durable}`);
     this.subscription = new StoreSubscription(
       pool,
-      { subscriptionId: `consumer:${spec.durable}`, mode: 'at_least_once', exclusive: true, pollIntervalMs: 500, batchSize: spec.concurrency ?? 64, onError },
+      {
+        subscriptionId: `consumer:${spec.durable}`,
+        mode: 'at_least_once',
+        exclusive: true,
+        pollIntervalMs: 500,
+        batchSize: spec.concurrency ?? 64,
+        onError,
+        quarantine: { register: this.quarantine, reapply: (event) => this.handleOnce(event, 1) },
+      },
       (events) => Promise.all(events.filter((e) => types.has(e.type)).map((e) => this.handleUntilDone(e))).then(() => undefined),
     );
   }
@@ -46,12 +57,32 @@ export class StoreTailEventConsumer implements EventConsumer {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.handleOnce(event, attempt);
+        if (attempt > 1) await this.forgetFailures(event);
         return;
       } catch (error) {
         this.onError(error);
         if (!this.running) throw error;
+        if ((await this.verdictAfter(event, error)) === 'skip') return;
         await sleep(Math.min(250 * 2 ** (attempt - 1), 10_000));
       }
+    }
+  }
+
+  /** A failure the quarantine cannot record (the database is down) is simply retried, as before. */
+  private async verdictAfter(event: StoredEvent, error: unknown): Promise<'retry' | 'skip'> {
+    try {
+      return await this.quarantine.failed(event, error);
+    } catch (recordError) {
+      this.onError(recordError);
+      return 'retry';
+    }
+  }
+
+  private async forgetFailures(event: StoredEvent): Promise<void> {
+    try {
+      await this.quarantine.succeeded(event.eventId);
+    } catch (error) {
+      this.onError(error); // a stale count only; the event was handled
     }
   }
 

@@ -27,6 +27,7 @@ export interface RuntimeEnv {
   readonly LOG_LEVEL: string;
   readonly ONCEPORT_DELIVERY: 'jetstream' | 'in_process';
   readonly ONCEPORT_STREAM_REPLICAS: number;
+  readonly ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: number;
   readonly ONCEPORT_ACK_WAIT_MS?: number | undefined;
   readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined;
   readonly PORT: number;
@@ -76,6 +77,7 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     delivery: env.ONCEPORT_DELIVERY,
     streamReplicas: env.ONCEPORT_STREAM_REPLICAS,
     ackWait: ackWaitOf(env),
+    quarantineAfterAttempts: env.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS,
   });
   let feature: DynamicModule;
   try {

@@ -1,5 +1,6 @@
 import { Controller, type DynamicModule, Get, HttpCode, HttpException, HttpStatus, Inject, Module } from '@nestjs/common';
 import type { OnceportRuntime } from '../onceport-runtime';
+import { MetricsController } from './metrics.controller';
 
 export const RUNTIME = Symbol('ONCEPORT_RUNTIME');
 
@@ -23,14 +24,14 @@ class HealthController {
   }
 }
 
-/** Makes the process's runtime injectable (`@Inject(RUNTIME)`) and serves /healthz and /readyz. */
+/** Makes the process's runtime injectable (`@Inject(RUNTIME)`) and serves /healthz, /readyz and /metrics. */
 @Module({})
 export class RuntimeModule {
   static forRoot(runtime: OnceportRuntime): DynamicModule {
     return {
       module: RuntimeModule,
       global: true,
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [{ provide: RUNTIME, useValue: runtime }],
       exports: [RUNTIME],
     };

@@ -7,6 +7,7 @@ const COMMANDS = [
   ['review'], ['review', 'list'], ['review', 'resolve'],
   ['vault'], ['vault', 'status'], ['vault', 'lock'], ['vault', 'unlock'],
   ['executions'], ['executions', 'revert'],
+  ['quarantine'], ['quarantine', 'list'], ['quarantine', 'retry'], ['quarantine', 'release'],
   ['trace'], ['audit'], ['audit', 'export'], ['audit', 'verify'],
 ];
 
@@ -23,7 +24,7 @@ describe('onceport: help, usage errors, and the installed bin', () => {
   });
 
   it('gives usage errors exit 2 and one line on stderr', async () => {
-    for (const argv of [['frobnicate'], ['approvals', 'frobnicate'], ['approvals', 'list', '--status', 'maybe'], ['approvals', 'list', '--colour'], ['review', 'resolve'], ['executions', 'undo'], ['executions', 'revert'], ['executions', 'revert', 'exe_x'], ['vault', 'status', 'extra'], ['trace'], ['trace', 'a', 'b']]) {
+    for (const argv of [['frobnicate'], ['approvals', 'frobnicate'], ['approvals', 'list', '--status', 'maybe'], ['approvals', 'list', '--colour'], ['review', 'resolve'], ['executions', 'undo'], ['executions', 'revert'], ['executions', 'revert', 'exe_x'], ['vault', 'status', 'extra'], ['trace'], ['trace', 'a', 'b'], ['quarantine', 'purge'], ['quarantine', 'list', '--status', 'lost'], ['quarantine', 'list', 'extra']]) {
       const run = await runOnceport(argv, { DATABASE_URL: 'postgres://unused' });
       expect({ argv, code: run.code }).toEqual({ argv, code: 2 });
       expect(run.stderr).toMatch(/^onceport: [^\n]+\n$/);

@@ -1,5 +1,6 @@
 import { approvalsCommand } from '../admin/approvals-command';
 import { executionsCommand } from '../admin/executions-command';
+import { quarantineCommand } from '../admin/quarantine-command';
 import { reviewCommand } from '../admin/review-command';
 import { vaultCommand } from '../admin/vault-command';
 import { auditCommand } from '../audit/audit-command';
@@ -17,6 +18,7 @@ Commands:
   review list|resolve                executions awaiting a person's verdict  (reconciler service)
   vault status|lock|unlock           the panic button                        (authorization service)
   executions revert <execution-id>   record an effect undone outside Onceport (authorization service)
+  quarantine list|retry|release      events a projection or consumer skipped (authorization service)
   trace <execution-id>               one execution's timeline and the five questions of an investigation
   audit export                       write the event store to a JSON Lines file
   audit verify                       check the hash chains of a file or the database offline
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<n
   review: reviewCommand,
   vault: vaultCommand,
   executions: executionsCommand,
+  quarantine: quarantineCommand,
   trace: traceCommand,
   audit: auditCommand,
 };

@@ -23,10 +23,11 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway(): Promise<Gateway> {
+/** `extraEnv`: settings a test needs on every service (short approval TTLs, quarantine attempts). */
+export async function startGateway(extraEnv: Record<string, string> = {}): Promise<Gateway> {
   const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
   const fixture = writeGatewayFixture(target.url, [{ id: 'agent:cli-test', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
-  const env = fixture.env({ ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay', ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy', ONCEPORT_ANSWER_WAIT_MS: '3000' });
+  const env = fixture.env({ ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay', ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy', ONCEPORT_ANSWER_WAIT_MS: '3000', ...extraEnv });
   const started: AppProcess[] = [];
   const start = async (name: string): Promise<AppProcess> => {
     const app = await startAppProcess(name, env);
