@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const env: Record<string, string | undefined> = { ...setup.env, DATABASE_URL: database.url };
   const contractsDir = setup.contracts.dir;
   const base = loadEnvConfig(z.object(runtimeEnvShape), env);
-  const runtime = await OnceportRuntime.create({ serviceName: 'onceport', databaseUrl: database.url, natsUrl: base.NATS_URL, delivery: 'in_process' });
+  const runtime = await OnceportRuntime.create({ serviceName: 'onceport', databaseUrl: database.url, natsUrl: base.NATS_URL, delivery: 'in_process', quarantineAfterAttempts: base.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS });
   undo.push(() => runtime.close());
   const features = [
     await IntakeModule.forRoot(runtime, loadEnvConfig(z.object(intakeEnvShape), env), contractsDir),
