@@ -6,6 +6,7 @@ export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jet
 export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
 export { type LoadedVault, loadVault } from './vault/vault-reader';
 export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
+export { AesGcmArgumentSealer } from './secrets/aes-gcm-argument-sealer';
 export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';
 export { allMigrations, createPool, migrate } from './database';
 export { type Tracing, type TracingOptions, contextFromTraceparent, currentTraceContext, inSpan, initTracing } from './tracing/tracing';
