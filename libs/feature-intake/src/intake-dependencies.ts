@@ -1,4 +1,4 @@
-import type { Keyring, ToolContract } from '@onceport/domain';
+import type { ArgumentSealer, Keyring, ToolContract } from '@onceport/domain';
 import type { OnceportRuntime } from '@onceport/runtime';
 
 /** Who is calling, as proven by a bearer API key (never taken from the request body). */
@@ -24,6 +24,8 @@ export interface IntakeDependencies {
   readonly runtime: OnceportRuntime;
   readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly keyring: Keyring;
+  /** Seals the arguments a contract marks `sensitive` before ExecutionAccepted is written. */
+  readonly sealer: Pick<ArgumentSealer, 'seal'>;
   readonly actors: ActorAuthenticator;
   readonly settings: IntakeSettings;
 }

@@ -13,7 +13,7 @@ export const REDACTED = '[redacted]';
  *
  * @example const stored = sealSensitiveArguments(contract, executionId, args, sealer);
  */
-export function sealSensitiveArguments(contract: ToolContract, executionId: string, args: Arguments, sealer: ArgumentSealer): Record<string, JsonValue> {
+export function sealSensitiveArguments(contract: ToolContract, executionId: string, args: Arguments, sealer: Pick<ArgumentSealer, 'seal'>): Record<string, JsonValue> {
   const stored: Record<string, JsonValue> = {};
   for (const [name, value] of Object.entries(args)) {
     stored[name] = contract.argumentSpecs[name]?.sensitive ? (sealer.seal(value, { executionId, argument: name }) as unknown as JsonValue) : value;

@@ -6,6 +6,7 @@ import { parseKeyring } from '@onceport/domain';
 import { type StoredEvent } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { ToolCallRequest } from '../call-tool/call-tool.request';
 import { CallToolService } from '../call-tool/call-tool.service';
@@ -53,6 +54,7 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     runtime,
     contracts: byName,
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
+    sealer: testArgumentSealer(),
     actors: { authenticate: () => null },
     settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, shutdownGraceMs: 1_000 },
   };
