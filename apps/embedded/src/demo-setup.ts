@@ -8,6 +8,7 @@ export interface DemoSetup {
   readonly contractsDir: string;
   readonly actorsFile: string;
   readonly hmacKeys: string;
+  readonly encryptionKeys: string;
   readonly agentKey: string;
   readonly adminKey: string;
 }
@@ -27,7 +28,12 @@ export function prepareDemo(dataDir: string, targetUrl: string): DemoSetup {
     };
     writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
-  const secrets = JSON.parse(readFileSync(secretsFile, 'utf8')) as { agentKey: string; adminKey: string; hmacKeys: string };
+  const secrets = JSON.parse(readFileSync(secretsFile, 'utf8')) as { agentKey: string; adminKey: string; hmacKeys: string; encryptionKeys?: string };
+  if (secrets.encryptionKeys === undefined) {
+    // Made once like the HMAC key (a data dir from before sealing existed gets one now): it opens what it sealed.
+    secrets.encryptionKeys = `demo-1:${randomBytes(32).toString('base64')}`;
+    writeFileSync(secretsFile, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
   const contractsDir = join(dataDir, 'contracts');
   mkdirSync(contractsDir, { recursive: true });
   // The demo target's port can change between runs: the origins are rewritten every start.
@@ -48,5 +54,5 @@ export function prepareDemo(dataDir: string, targetUrl: string): DemoSetup {
       '',
     ].join('\n'),
   );
-  return { contractsDir, actorsFile, ...secrets };
+  return { contractsDir, actorsFile, ...secrets, encryptionKeys: secrets.encryptionKeys };
 }

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     ONCEPORT_CONTRACTS_DIR: demo.contractsDir,
     ONCEPORT_ACTORS_FILE: demo.actorsFile,
     ONCEPORT_HMAC_KEYS: demo.hmacKeys,
+    ONCEPORT_ENCRYPTION_KEYS: demo.encryptionKeys,
   };
   Object.assign(process.env, env); // the dispatcher resolves credentials from the environment
   const base = loadEnvConfig(z.object(runtimeEnvShape), env);
