@@ -13,6 +13,6 @@ export { type Tracing, type TracingOptions, contextFromTraceparent, currentTrace
 export { FileSpanExporter } from './tracing/file-span-exporter';
 export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
 export { RUNTIME, RuntimeModule } from './nest/runtime.module';
-export { runtimeEnvShape } from './runtime-env';
+export { migrationEnvShape, runtimeEnvShape } from './runtime-env';
 export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';
 export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody } from './http/read-json-body';
