@@ -11,7 +11,7 @@ import { type TestDatabase, createTestDatabase } from '@onceport/event-store/tes
 import { toWireEvent } from '@onceport/messaging';
 import { type NatsKit, TestNatsServer, connectKit, waitFor } from '@onceport/messaging/testing';
 import { ExecutionRepository, allMigrations } from '@onceport/runtime';
-import { type AppProcess, startAppProcess } from '@onceport/runtime/testing';
+import { type AppProcess, startAppProcess, testEncryptionKeys } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { DEPLOY_ARGUMENTS, newTraceparent, seedAuthorized, tablesHolding, writeDemoContracts } from '../test/e2e-fixtures';
 
@@ -51,6 +51,7 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
       ONCEPORT_DELIVERY: 'jetstream',
       ONCEPORT_CONTRACTS_DIR: contractsDir.dir,
       ONCEPORT_CREDENTIAL_DEPLOY_API: secret,
+      ONCEPORT_ENCRYPTION_KEYS: testEncryptionKeys(),
       ONCEPORT_DISPATCHER_ID: 'dispatcher-e2e',
       ONCEPORT_DISPATCH_RETRY_BACKOFF: '50',
       ONCEPORT_TRACE_FILE: spanFile,
@@ -158,5 +159,18 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
       parentSpanId: first.traceparent.split('-')[2],
       attributes: { 'onceport.execution_id': first.executionId, 'onceport.attempt': 1, 'onceport.outcome': 'observed' },
     });
+  });
+
+  it('refuses to start without its encryption key ring, or with a key that is not 32 bytes, naming the variable (exit 78)', async () => {
+    // PostgreSQL and NATS point at closed ports: the environment is judged before anything connects.
+    const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', ONCEPORT_CONTRACTS_DIR: contractsDir.dir };
+    const missing = startAppProcess('dispatcher', base);
+    await expect(missing).rejects.toThrow(/exited with 78 before listening/);
+    await expect(missing).rejects.toThrow('ONCEPORT_ENCRYPTION_KEYS: missing; expected "<key-id>:<base64 of exactly 32 random bytes>');
+    const short = `k1:${randomBytes(48).toString('base64')}`;
+    const wrong = startAppProcess('dispatcher', { ...base, ONCEPORT_ENCRYPTION_KEYS: short });
+    await expect(wrong).rejects.toThrow('ONCEPORT_ENCRYPTION_KEYS: invalid value (not shown)');
+    await expect(wrong).rejects.toThrow('key id "k1": 48 bytes, AES-256 needs exactly 32');
+    await expect(wrong).rejects.not.toThrow(short.slice(3, 20));
   });
 });

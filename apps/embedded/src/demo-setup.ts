@@ -17,6 +17,8 @@ export interface DemoSecrets {
   readonly agentKey: string;
   readonly adminKey: string;
   readonly hmacKeys: string;
+  /** Seals sensitive arguments; a data dir from before sealing existed gets one on its next start. */
+  readonly encryptionKeys: string;
 }
 
 /** Made once and kept (0600) in the data dir, so keys and fingerprints survive restarts. */
@@ -27,10 +29,20 @@ export function demoSecrets(dataDir: string): DemoSecrets {
       agentKey: `op_${randomBytes(24).toString('base64url')}`,
       adminKey: `adm_${randomBytes(24).toString('base64url')}`,
       hmacKeys: `demo-1:${randomBytes(32).toString('base64')}`,
+      encryptionKeys: newEncryptionKeys(),
     };
     writePrivateFile(secretsFile, JSON.stringify(secrets, null, 2));
   }
-  return JSON.parse(readFileSync(secretsFile, 'utf8')) as DemoSecrets;
+  const kept = JSON.parse(readFileSync(secretsFile, 'utf8')) as Omit<DemoSecrets, 'encryptionKeys'> & { encryptionKeys?: string };
+  if (kept.encryptionKeys !== undefined) return { ...kept, encryptionKeys: kept.encryptionKeys };
+  // Made once like the HMAC key and kept: it must open what it sealed on earlier starts.
+  const upgraded: DemoSecrets = { ...kept, encryptionKeys: newEncryptionKeys() };
+  writePrivateFile(secretsFile, JSON.stringify(upgraded, null, 2));
+  return upgraded;
+}
+
+function newEncryptionKeys(): string {
+  return `demo-1:${randomBytes(32).toString('base64')}`;
 }
 
 /** The demo contracts aimed at the demo target; its port can change between runs, so rewritten every start. */

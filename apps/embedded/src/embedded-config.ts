@@ -35,7 +35,8 @@ const featureEnvSchema = z.object({ ...runtimeEnvShape, ...intakeEnvShape, ...au
 
 /**
  * The user's contracts and actors when given, the demo's for whatever is not (demo contracts need
- * `demoTargetUrl`); an HMAC key from ONCEPORT_HMAC_KEYS or generated and kept in the data dir.
+ * `demoTargetUrl`); HMAC and encryption keys from ONCEPORT_HMAC_KEYS / ONCEPORT_ENCRYPTION_KEYS or
+ * generated and kept in the data dir.
  * Everything is validated here, before PostgreSQL starts, so a broken file stops the start at once.
  */
 export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, processEnv: NodeJS.ProcessEnv, demoTargetUrl: string | null, warn: (line: string) => void): Promise<EmbeddedSetup> {
@@ -46,6 +47,7 @@ export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, 
   const actorsFile = ownActors ?? writeDemoActors(dataDir, secrets);
   const keysFile = ownActors ? processEnv['ONCEPORT_ACTOR_KEYS_FILE'] || undefined : undefined;
   const ownHmac = Boolean(processEnv['ONCEPORT_HMAC_KEYS']?.trim());
+  const ownEncryption = Boolean(processEnv['ONCEPORT_ENCRYPTION_KEYS']?.trim());
   const env: Record<string, string | undefined> = {
     ...(ownContracts ? {} : DEMO_CREDENTIALS),
     ...processEnv,
@@ -54,6 +56,7 @@ export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, 
     ONCEPORT_ACTORS_FILE: actorsFile,
     ONCEPORT_ACTOR_KEYS_FILE: keysFile,
     ONCEPORT_HMAC_KEYS: ownHmac ? processEnv['ONCEPORT_HMAC_KEYS'] : secrets.hmacKeys,
+    ONCEPORT_ENCRYPTION_KEYS: ownEncryption ? processEnv['ONCEPORT_ENCRYPTION_KEYS'] : secrets.encryptionKeys,
   };
   // One schema, so a start reports every bad variable at once (DATABASE_URL is the embedded one).
   loadEnvConfig(featureEnvSchema, { ...env, DATABASE_URL: 'postgres://127.0.0.1/onceport' });

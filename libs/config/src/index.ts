@@ -7,6 +7,8 @@ export {
   natsUrl,
   contractsDir,
   hmacKeys,
+  encryptionKeys,
+  ENCRYPTION_KEYS_EXPECTED,
   logLevel,
   LOG_LEVELS,
 } from './env/common-env';

@@ -3,3 +3,4 @@ export * from './matching';
 export * from './tool-contracts';
 export * from './fingerprint';
 export * from './authorization';
+export * from './sealed-arguments';

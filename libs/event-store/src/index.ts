@@ -4,7 +4,7 @@ export { DuplicateEventError, WrongExpectedVersionError } from './errors';
 export { EVENT_STORE, type AppendOptions, type EventStore, type ReadAllOptions } from './event-store.port';
 export { PostgresEventStore } from './postgres-event-store';
 export { inTransaction, type ClientPool, type Queryable } from './queryable';
-export { eventStoreMigrations, runMigrations, type Migration } from './migrations';
+export { MigrationSetupError, SERVICE_ROLE_PATTERN, eventStoreMigrations, grantServiceRole, runMigrations, type Migration, type MigrationOptions } from './migrations';
 export { GENESIS_HASH, chainHash, contentHash, hashedContentJson } from './hash-chain';
 export { canonicalJsonForHash } from './canonical-json';
 export * from './audit';

@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import type { ToolContract } from '@onceport/domain';
+import type { ArgumentSealer, ToolContract } from '@onceport/domain';
 import { HttpChannel } from '@onceport/http-channel';
 import type { EventStore } from '@onceport/event-store';
 import { type ConsumerSpec, type ExecutionRepository, type ResultStore, loadVault } from '@onceport/runtime';
@@ -25,6 +25,8 @@ export interface DispatcherInput {
   readonly config: DispatcherConfig;
   readonly credentials: CredentialSource;
   readonly secrets: SecretScrubber;
+  /** Opens sensitive arguments sealed by intake (`AesGcmArgumentSealer` over `ONCEPORT_ENCRYPTION_KEYS`). */
+  readonly sealer: Pick<ArgumentSealer, 'open'>;
   readonly log: DispatcherLog;
   /** Delivery's nudge: publish what was just appended now, not at the next poll. */
   readonly onAppended?: () => void;
@@ -53,7 +55,7 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
   const handler = new DispatchExecutionHandler({
     executions: input.executions,
     vault: async () => (await loadVault(input.store)).state,
-    sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, secrets: input.secrets }),
+    sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, secrets: input.secrets, sealer: input.sealer }),
     recorder: new OutcomeRecorder({ executions: input.executions, results: input.results, policy, secrets: input.secrets, onAppended }),
     tracer: input.tracer,
     dispatcherId: input.config.dispatcherId,

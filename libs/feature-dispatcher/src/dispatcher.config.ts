@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { encryptionKeys } from '@onceport/config';
 import { z } from 'zod';
 
 // Each message is the "expected" half of the start-up error, which names the variable.
@@ -24,6 +25,8 @@ export const dispatcherEnvShape = {
     .min(1)
     .max(200, { error: 'a name for this dispatcher replica, at most 200 characters' })
     .default(() => `${hostname()}-${process.pid}`),
+  /** Opens the sensitive arguments intake sealed; the same ring as intake's (`ONCEPORT_ENCRYPTION_KEYS`). */
+  ONCEPORT_ENCRYPTION_KEYS: encryptionKeys,
   /** A mounted directory with one file per credential_ref (a Kubernetes secret volume); optional. */
   ONCEPORT_CREDENTIALS_DIR: z.string({ error: 'a directory of credential files' }).optional(),
 };

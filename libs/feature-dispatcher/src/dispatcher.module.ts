@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { loadToolContracts } from '@onceport/config';
-import { CredentialResolver, type OnceportRuntime, type RuntimeEnv } from '@onceport/runtime';
+import { AesGcmArgumentSealer, CredentialResolver, type OnceportRuntime, type RuntimeEnv } from '@onceport/runtime';
 import { createDispatcher } from './create-dispatcher';
 import { type DispatcherEnv, dispatcherConfigFrom } from './dispatcher.config';
 import { DISPATCHER, DispatchTriggersConsumer } from './dispatch-execution/dispatch-triggers.consumer';
@@ -38,6 +38,7 @@ export class DispatcherModule {
       config: dispatcherConfigFrom(env),
       credentials,
       secrets,
+      sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
       log: jsonLinesLog('dispatcher', base.LOG_LEVEL, secrets),
       onAppended: () => runtime.delivery.nudge(),
     });

@@ -8,6 +8,7 @@ import { type JsonObject, PostgresEventStore } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
 import { CredentialResolver, ExecutionRepository, ResultStore, allMigrations } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { type Dispatcher, createDispatcher } from '../src/create-dispatcher';
 import type { DispatcherConfig } from '../src/dispatcher.config';
@@ -34,6 +35,8 @@ export interface DispatchOverrides {
  */
 export class DispatchHarness {
   readonly logLines: string[] = [];
+  /** The key ring intake would seal with; every dispatcher of the harness opens with it. */
+  readonly sealer = testArgumentSealer();
   private readonly dispatchers: Dispatcher[] = [];
 
   private constructor(
@@ -79,6 +82,7 @@ export class DispatchHarness {
       config: { ...TEST_CONFIG, ...overrides.config },
       credentials,
       secrets,
+      sealer: this.sealer,
       log,
     });
     this.dispatchers.push(dispatcher);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '@onceport/contracts';
-import { type ExecutionCommand, type ToolContract, newExecutionId } from '@onceport/domain';
+import { type ArgumentSealer, type ExecutionCommand, type ToolContract, newExecutionId, sealSensitiveArguments } from '@onceport/domain';
 import { acceptCommand } from '@onceport/domain/testing';
 import type { CausationContext, ExecutionRepository } from '@onceport/runtime';
 
@@ -12,6 +12,10 @@ export interface SeedOptions {
   readonly traceparent?: string;
   /** Default true; false leaves it `accepted`. */
   readonly authorize?: boolean;
+  /** Seal sensitive arguments as intake does (default: stored as given, like events written before sealing). */
+  readonly sealWith?: Pick<ArgumentSealer, 'seal'>;
+  /** The execution the sealed values are bound to, when it is not this one (a value moved elsewhere). */
+  readonly sealFor?: string;
 }
 
 /**
@@ -24,7 +28,8 @@ export async function seedExecution(executions: ExecutionRepository, contract: T
   const sample = acceptCommand();
   if (sample.type !== 'AcceptExecution') throw new Error('acceptCommand() should build an AcceptExecution');
   const target = contract.channel === 'http' ? contract.target.origin : `ssh://${contract.target.user}@${contract.target.host}:${contract.target.port}`;
-  const args = options.arguments ?? DEPLOY_ARGUMENTS;
+  const given = options.arguments ?? DEPLOY_ARGUMENTS;
+  const args = options.sealWith ? sealSensitiveArguments(contract, options.sealFor ?? executionId, given, options.sealWith) : given;
   const accept: ExecutionCommand = acceptCommand({
     executionId,
     tool: contract.name,

@@ -1,4 +1,4 @@
-import type { Keyring, ToolContract } from '@onceport/domain';
+import type { ArgumentSealer, Keyring, ToolContract } from '@onceport/domain';
 import type { OnceportRuntime } from '@onceport/runtime';
 import type { ActorLimitsSource } from './limits/actor-limits.port';
 
@@ -29,6 +29,8 @@ export interface IntakeDependencies {
   readonly runtime: OnceportRuntime;
   readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly keyring: Keyring;
+  /** Seals the arguments a contract marks `sensitive` before ExecutionAccepted is written. */
+  readonly sealer: Pick<ArgumentSealer, 'seal'>;
   readonly actors: ActorAuthenticator;
   /** Each actor's rate and in-flight limits (the actors file). */
   readonly limits: ActorLimitsSource;

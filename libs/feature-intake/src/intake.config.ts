@@ -1,10 +1,12 @@
-import { EnvConfigError, actorKeysFile, actorsFile, hmacKeys } from '@onceport/config';
+import { EnvConfigError, actorKeysFile, actorsFile, encryptionKeys, hmacKeys } from '@onceport/config';
 import { z } from 'zod';
 import { DEFAULT_MAX_ARGUMENT_BYTES } from './input-bounds';
 
 /** Intake's own environment, validated at start with the runtime's. */
 export const intakeEnvShape = {
   ONCEPORT_HMAC_KEYS: hmacKeys,
+  /** Seals `sensitive` arguments before they are stored (AES-256-GCM; first key active). */
+  ONCEPORT_ENCRYPTION_KEYS: encryptionKeys,
   ONCEPORT_ACTORS_FILE: actorsFile,
   ONCEPORT_ACTOR_KEYS_FILE: actorKeysFile,
   ONCEPORT_ANSWER_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),

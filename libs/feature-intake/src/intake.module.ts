@@ -3,7 +3,7 @@ import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable,
 import { HttpAdapterHost } from '@nestjs/core';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import { runMigrations } from '@onceport/event-store';
-import { type OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { AesGcmArgumentSealer, type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import { ExecutionWatcher } from './await-outcome/execution-watcher';
 import { CallToolService } from './call-tool/call-tool.service';
 import { RecordDeliveryService } from './deliver-result/record-delivery.service';
@@ -66,6 +66,7 @@ export class IntakeModule {
       runtime,
       contracts: byName,
       keyring: env.ONCEPORT_HMAC_KEYS,
+      sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
       actors,
       limits: actors,
       settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS, maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS },

@@ -13,6 +13,7 @@ import { type JsonObject, type StoredEvent, runMigrations } from '@onceport/even
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime, RuntimeModule, allMigrations } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { SshChannel } from '@onceport/ssh-channel';
 import { type TestSshd, installRecordRun, sshContract, startTestSshd } from '@onceport/ssh-channel/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
@@ -90,7 +91,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
       contracts,
       channel: http,
       ssh,
-      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: DEPLOY_SECRET, ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
+      sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: DEPLOY_SECRET, ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
       reconcilerId: 'contract',
       limits: { maxProbes: 2, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 },
     });

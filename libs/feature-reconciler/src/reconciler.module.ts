@@ -2,7 +2,7 @@ import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable,
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import { HttpChannel } from '@onceport/http-channel';
 import { runMigrations } from '@onceport/event-store';
-import { CredentialResolver, type OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { AesGcmArgumentSealer, CredentialResolver, type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import type { ReconcilerEnv } from './reconciler.config';
 import { reconcilerMigrations } from './reconciler-migrations';
 import { ADMINS, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
@@ -46,6 +46,7 @@ export class ReconcilerModule {
       contracts: byName,
       channel,
       credentials: new CredentialResolver(),
+      sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
       reconcilerId: env.ONCEPORT_RECONCILER_ID,
       log,
       limits: {

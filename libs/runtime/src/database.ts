@@ -1,4 +1,4 @@
-import { eventStoreMigrations, type Migration, runMigrations } from '@onceport/event-store';
+import { eventStoreMigrations, type Migration, type MigrationOptions, runMigrations } from '@onceport/event-store';
 import { messagingMigrations } from '@onceport/messaging';
 import { executionMatchesIntentDigestMigration, executionMatchesMigration } from '@onceport/read-models';
 import { Pool } from 'pg';
@@ -17,6 +17,7 @@ export function createPool(databaseUrl: string, max = 20): Pool {
   return pool;
 }
 
-export function migrate(pool: Pool, extra: readonly Migration[] = []): Promise<string[]> {
-  return runMigrations(pool, [...allMigrations, ...extra]);
+/** `options.serviceRole`: grant the services' role what it needs (run as the owner: the migrate-only step). */
+export function migrate(pool: Pool, extra: readonly Migration[] = [], options: MigrationOptions = {}): Promise<string[]> {
+  return runMigrations(pool, [...allMigrations, ...extra], options);
 }

@@ -6,12 +6,13 @@ export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jet
 export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
 export { type LoadedVault, loadVault } from './vault/vault-reader';
 export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
+export { AesGcmArgumentSealer } from './secrets/aes-gcm-argument-sealer';
 export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';
 export { allMigrations, createPool, migrate } from './database';
 export { type Tracing, type TracingOptions, contextFromTraceparent, currentTraceContext, inSpan, initTracing } from './tracing/tracing';
 export { FileSpanExporter } from './tracing/file-span-exporter';
 export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
 export { RUNTIME, RuntimeModule } from './nest/runtime.module';
-export { runtimeEnvShape } from './runtime-env';
+export { migrationEnvShape, runtimeEnvShape } from './runtime-env';
 export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';
 export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody } from './http/read-json-body';

@@ -1,5 +1,5 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl } from '@onceport/config';
-import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS } from '@onceport/event-store';
+import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS, SERVICE_ROLE_PATTERN } from '@onceport/event-store';
 import { z } from 'zod';
 
 const positiveMs = z.coerce.number().int().min(100).max(3_600_000);
@@ -25,6 +25,20 @@ export const runtimeEnvShape = {
   /** Failed attempts after which a projection or consumer quarantines an event and goes on without it. */
   ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: z.coerce.number().int().min(1).max(MAX_QUARANTINE_AFTER_ATTEMPTS).default(DEFAULT_QUARANTINE_AFTER_ATTEMPTS),
   ...ackWaitEnvShape,
+};
+
+/**
+ * What the migrate-only step reads (and nothing else): the owner's URL, and the role the services
+ * connect as. With neither set, `DATABASE_URL` is the owner and migrates for itself (the embedded
+ * start, dev); in production the services' `DATABASE_URL` names the restricted role.
+ */
+export const migrationEnvShape = {
+  DATABASE_URL: databaseUrl,
+  ONCEPORT_MIGRATION_DATABASE_URL: databaseUrl.optional(),
+  ONCEPORT_DATABASE_SERVICE_ROLE: z
+    .string({ error: 'a PostgreSQL role name (lower-case letters, digits, _)' })
+    .regex(SERVICE_ROLE_PATTERN, { error: 'a PostgreSQL role name (lower-case letters, digits, _)' })
+    .optional(),
 };
 
 export interface AckWaitSettings {

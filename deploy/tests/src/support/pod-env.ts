@@ -6,7 +6,8 @@ export type Container = PodSpec['containers'][number];
 
 /** Stand-ins for values a Secret supplies at run time, shaped as the services expect them. */
 function secretStandIn(key: string): string {
-  return key === 'ONCEPORT_HMAC_KEYS' ? `k1:${randomBytes(32).toString('base64')}` : `stand-in-for-${key}`;
+  const keyRing = key === 'ONCEPORT_HMAC_KEYS' || key === 'ONCEPORT_ENCRYPTION_KEYS';
+  return keyRing ? `k1:${randomBytes(32).toString('base64')}` : `stand-in-for-${key}`;
 }
 
 /**

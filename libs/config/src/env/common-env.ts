@@ -41,6 +41,31 @@ export const hmacKeys = z.string({ error: KEYRING_SPEC_EXPECTED }).transform((sp
   }
 });
 
+export const ENCRYPTION_KEYS_EXPECTED = '"<key-id>:<base64 of exactly 32 random bytes>[,…]" (first = active; e.g. k1:$(openssl rand -base64 32))';
+
+/**
+ * The AES-256-GCM key ring that seals sensitive arguments (`ONCEPORT_ENCRYPTION_KEYS`). Required,
+ * never defaulted, for the same reason as the HMAC keys: a built-in key protects nothing. Rotates
+ * like them: the first key seals, every listed key opens.
+ */
+export const encryptionKeys = z.string({ error: ENCRYPTION_KEYS_EXPECTED }).transform((spec, ctx): Keyring => {
+  let keyring: Keyring;
+  try {
+    keyring = parseKeyring(spec);
+  } catch (error) {
+    if (!(error instanceof FingerprintError)) throw error;
+    ctx.addIssue({ code: 'custom', message: `${ENCRYPTION_KEYS_EXPECTED} (${error.problems.join('; ')})` });
+    return z.NEVER;
+  }
+  const wrong = Object.entries(keyring.keys).filter(([, material]) => material.length !== 32);
+  if (wrong.length > 0) {
+    const problems = wrong.map(([id, material]) => `key id ${JSON.stringify(id)}: ${material.length} bytes, AES-256 needs exactly 32`);
+    ctx.addIssue({ code: 'custom', message: `${ENCRYPTION_KEYS_EXPECTED} (${problems.join('; ')})` });
+    return z.NEVER;
+  }
+  return keyring;
+});
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const logLevel = z.enum(LOG_LEVELS).default('info');
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { CommonEnv, commonEnvShape } from './common-env';
+import { CommonEnv, commonEnvShape, encryptionKeys } from './common-env';
 import { EnvConfigError, loadEnvConfig } from './env-config';
 
 const KEY = randomBytes(32).toString('base64');
@@ -66,5 +66,25 @@ describe('loadEnvConfig with the common variables', () => {
     expect(problemsOf(() => loadEnvConfig(AppEnv, { ONCEPORT_HMAC_KEYS: `k1:${KEY}`, PORT: 'eighty' })).message).toContain(
       'PORT: invalid value (not shown); expected a TCP port number',
     );
+  });
+});
+
+describe('ONCEPORT_ENCRYPTION_KEYS (encryptionKeys)', () => {
+  const Schema = z.object({ ONCEPORT_ENCRYPTION_KEYS: encryptionKeys });
+
+  it('reads a rotating ring of AES-256 keys, the first active', () => {
+    const ring = loadEnvConfig(Schema, { ONCEPORT_ENCRYPTION_KEYS: `k2:${KEY},k1:${randomBytes(32).toString('base64')}` }).ONCEPORT_ENCRYPTION_KEYS;
+    expect(ring.activeKeyId).toBe('k2');
+    expect(Object.keys(ring.keys)).toEqual(['k2', 'k1']);
+  });
+
+  it('names the variable when it is missing, and when a key is not exactly 32 bytes, never showing a key', () => {
+    expect(problemsOf(() => loadEnvConfig(Schema, {})).message).toContain('ONCEPORT_ENCRYPTION_KEYS: missing; expected "<key-id>:<base64 of exactly 32 random bytes>');
+    const long = randomBytes(64).toString('base64');
+    const error = problemsOf(() => loadEnvConfig(Schema, { ONCEPORT_ENCRYPTION_KEYS: `k1:${long}` }));
+    expect(error.problems).toEqual([expect.objectContaining({ variable: 'ONCEPORT_ENCRYPTION_KEYS', found: 'invalid' })]);
+    expect(error.message).toContain('key id "k1": 64 bytes, AES-256 needs exactly 32');
+    expect(error.message).not.toContain(long.slice(0, 12));
+    expect(problemsOf(() => loadEnvConfig(Schema, { ONCEPORT_ENCRYPTION_KEYS: 'k1:not base64!' })).message).toContain('secret is not base64');
   });
 });

@@ -9,5 +9,5 @@ export {
   type IntentFingerprints,
 } from './fingerprint';
 export { FingerprintError, type FingerprintErrorCode, type FingerprintArgumentIssue } from './fingerprint-error';
-export { validateKeyring, keyIdsForMatching, KEY_ID_PATTERN, MIN_KEY_BYTES, type Keyring, type KeyMaterial } from './keyring';
+export { validateKeyring, keyBytes, keyIdsForMatching, KEY_ID_PATTERN, MIN_KEY_BYTES, type Keyring, type KeyMaterial } from './keyring';
 export { parseKeyring, KEYRING_SPEC_EXPECTED } from './parse-keyring';

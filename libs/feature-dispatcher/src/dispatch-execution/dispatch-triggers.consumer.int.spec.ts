@@ -29,6 +29,7 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
       config: { dispatcherId: 'embedded', concurrency: 4, leaseMs: 60_000, retries: 1, retryBackoffMs: 10 },
       credentials: { resolve: () => 'embedded-secret' },
       secrets: new SecretScrubber(['embedded-secret']),
+      sealer: harness.sealer,
       log: () => undefined,
       onAppended: () => runtime.delivery.nudge(),
     });

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@onceport/contracts';
-import type { ToolContract } from '@onceport/domain';
+import { type ArgumentSealer, type ToolContract, openSealedArguments } from '@onceport/domain';
 import type { HttpChannel } from '@onceport/http-channel';
 import { MissingCredentialError } from '@onceport/runtime';
 import { SshChannel } from '@onceport/ssh-channel';
@@ -16,6 +16,8 @@ export interface TargetSenderDeps {
   readonly credentials: CredentialSource;
   readonly channel: Pick<HttpChannel, 'send'>;
   readonly secrets: SecretScrubber;
+  /** Opens sealed sensitive arguments, here and only here, right before the request is rendered. */
+  readonly sealer: Pick<ArgumentSealer, 'open'>;
   /** Made here when not given: it holds no connection between sends. */
   readonly ssh?: Pick<SshChannel, 'send'>;
 }
@@ -45,14 +47,17 @@ export class TargetSender {
     if (!contract) return refusedBeforeSend(`no tool contract named "${request.tool}" is loaded by this dispatcher`);
     const credential = this.credentialFor(contract.credentialRef);
     if ('refused' in credential) return credential.refused;
+    // A value that does not open (key rotated out, altered, moved) is refused before any byte leaves.
+    const opened = openSealedArguments(request.executionId, request.arguments, this.deps.sealer);
+    if (!opened.ok) return refusedBeforeSend(opened.reason);
     if (contract.channel === 'ssh') {
-      const outcome = await this.ssh.send({ contract, executionId: request.executionId, arguments: request.arguments, credential: credential.secret });
+      const outcome = await this.ssh.send({ contract, executionId: request.executionId, arguments: opened.arguments, credential: credential.secret });
       return sshVerdictOf(outcome);
     }
     const outcome = await this.deps.channel.send({
       contract,
       executionId: request.executionId,
-      arguments: request.arguments,
+      arguments: opened.arguments,
       credential: credential.secret,
       traceHeaders: request.traceHeaders,
     });

@@ -12,6 +12,7 @@ import {
   matchRetry,
   newExecutionId,
   retryCandidateOf,
+  sealSensitiveArguments,
   validateArguments,
 } from '@onceport/domain';
 import { WrongExpectedVersionError, inTransaction } from '@onceport/event-store';
@@ -124,7 +125,8 @@ export class CallToolService {
           intentScope,
           fingerprint: intent.fingerprint,
           record: intent.record,
-          arguments: args as Record<string, never>,
+          // Sensitive values are stored sealed, never in clear (the dispatcher opens them to send).
+          arguments: sealSensitiveArguments(contract, executionId, args as Record<string, never>, this.deps.sealer),
           effectClass: contract.effect,
           approval: contract.approval,
           correlationWindowMs: contract.correlationWindowMs,

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ExecutionEventEnvelope } from '@onceport/contracts';
+import { redactSensitiveArguments } from '@onceport/domain';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionNotFoundError, ExecutionOfAnotherActorError } from '../call-tool/call-tool.errors';
@@ -26,7 +28,13 @@ export class QueryExecutionService {
     if (loaded.state.status === 'none') throw new ExecutionNotFoundError(executionId);
     if (loaded.state.facts.actor !== actor) throw new ExecutionOfAnotherActorError(executionId);
     const answer = await buildAnswer(loaded.state, this.deps.runtime.results, how);
-    const timeline = loaded.events.map((event, i) => ({ version: i + 1, type: event.type, at: event.metadata.occurredAt, data: event.data }));
+    const timeline = loaded.events.map((event, i) => ({ version: i + 1, type: event.type, at: event.metadata.occurredAt, data: this.shownData(event) }));
     return { answer, timeline };
+  }
+
+  /** Sensitive arguments never leave intake: sealed or (in events stored before sealing) clear, both shown as `[redacted]`. */
+  private shownData(event: ExecutionEventEnvelope): unknown {
+    if (event.type !== 'ExecutionAccepted') return event.data;
+    return { ...event.data, arguments: redactSensitiveArguments(this.deps.contracts.get(event.data.tool), event.data.arguments) };
   }
 }

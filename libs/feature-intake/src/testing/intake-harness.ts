@@ -5,7 +5,8 @@ import type { RequestCorrelation } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
 import { type StoredEvent } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { type AesGcmArgumentSealer, OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { ToolCallRequest } from '../call-tool/call-tool.request';
 import { CallToolService } from '../call-tool/call-tool.service';
@@ -25,6 +26,8 @@ export interface IntakeHarness {
   readonly db: TestDatabase;
   readonly runtime: OnceportRuntime;
   readonly deps: IntakeDependencies;
+  /** The key ring intake seals with (a dispatcher of the same install opens with it). */
+  readonly sealer: AesGcmArgumentSealer;
   readonly watcher: ExecutionWatcher;
   readonly callTool: CallToolService;
   readonly query: QueryExecutionService;
@@ -49,10 +52,12 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
   const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), ...intakeMigrations]);
   const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: () => undefined });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
+  const sealer = testArgumentSealer();
   const deps: IntakeDependencies = {
     runtime,
     contracts: byName,
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
+    sealer,
     actors: { authenticate: () => null },
     limits: { limitsOf: () => BUILT_IN_ACTOR_LIMITS },
     settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, maxArgumentBytes: 256 * 1024, shutdownGraceMs: 1_000, maxBatchCalls: 10 },
@@ -64,6 +69,7 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     db,
     runtime,
     deps,
+    sealer,
     watcher,
     callTool: new CallToolService(deps, watcher),
     query: new QueryExecutionService(deps),

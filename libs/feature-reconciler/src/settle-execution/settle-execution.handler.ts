@@ -1,5 +1,5 @@
 import type { ResultReference, Settlement } from '@onceport/contracts';
-import type { ExecutionCommand, HttpToolContract, KnownExecutionState, SshToolContract, ToolContract } from '@onceport/domain';
+import { type ArgumentSealer, type ExecutionCommand, type HttpToolContract, type KnownExecutionState, type SshToolContract, type ToolContract, openSealedArguments } from '@onceport/domain';
 import type { HttpChannel } from '@onceport/http-channel';
 import { type CausationContext, type CredentialResolver, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
 import { SshChannel } from '@onceport/ssh-channel';
@@ -12,6 +12,8 @@ export interface SettleDependencies {
   readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly channel: HttpChannel;
   readonly credentials: CredentialResolver;
+  /** Opens sealed sensitive arguments for a probe that renders them (`ONCEPORT_ENCRYPTION_KEYS`). */
+  readonly sealer: Pick<ArgumentSealer, 'open'>;
   readonly limits: SettlementLimits;
   readonly reconcilerId: string;
   /** Reads SSH markers; made here when not given (it holds no connection between probes). */
@@ -120,10 +122,12 @@ export class SettleExecutionHandler {
       return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the probe credential is not configured'), applied: null };
     }
     if (!contract.probe) return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the contract declares no probe'), applied: null };
+    const opened = openSealedArguments(state.facts.executionId, state.facts.arguments, this.deps.sealer);
+    if (!opened.ok) return { command: recordProbe(attempt, probeNumber, 'cant_tell', opened.reason), applied: null };
     const { answer, ...result } = await this.deps.channel.probe({
       contract,
       executionId: state.facts.executionId,
-      arguments: state.facts.arguments,
+      arguments: opened.arguments,
       credential,
       traceHeaders: headersOf(currentTraceContext()),
     });
@@ -150,7 +154,9 @@ export class SettleExecutionHandler {
     } catch {
       return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', `credential "${contract.credentialRef}" for the marker probe is not configured`)] };
     }
-    const probe = await this.ssh.probe({ contract, executionId, arguments: state.facts.arguments, credential });
+    const opened = openSealedArguments(executionId, state.facts.arguments, this.deps.sealer);
+    if (!opened.ok) return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', opened.reason)] };
+    const probe = await this.ssh.probe({ contract, executionId, arguments: opened.arguments, credential });
     const step: MarkerStep = markerStep(probe, contract, executionId, Date.now());
     if (step.kind === 'wait') {
       const readings = (running?.readings ?? 0) + 1;

@@ -6,6 +6,7 @@ import { loadToolContracts } from '@onceport/config';
 import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
 import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { STOOD_DOWN_MESSAGE, SettleExecutionHandler } from './settle-execution.handler';
@@ -60,7 +61,7 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       contracts,
       channel,
       // Realistic secrets: the channel scrubs the credential from answers, and a one-letter one would scrub the JSON keys a probe reads.
-      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 'tok_deploy_7f3a', ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'tok_pay_91c2', ONCEPORT_CREDENTIAL_MAIL_API: 'tok_mail_44d0' }, null),
+      sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 'tok_deploy_7f3a', ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'tok_pay_91c2', ONCEPORT_CREDENTIAL_MAIL_API: 'tok_mail_44d0' }, null),
       reconcilerId: id,
       limits: { maxProbes, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
     });

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ExecutionCommand, type SshToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
 import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { SshChannel } from '@onceport/ssh-channel';
 import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '@onceport/ssh-channel/testing';
@@ -27,7 +28,7 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
       runtime,
       contracts,
       channel: http,
-      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
+      sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
       reconcilerId: 'r-ssh',
       limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
     });

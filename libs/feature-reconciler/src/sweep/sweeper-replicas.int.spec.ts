@@ -11,6 +11,7 @@ import { runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { Sweeper } from './sweeper';
@@ -79,7 +80,7 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
     const channel = new HttpChannel();
     runtimes.push(runtime);
     channels.push(channel);
-    const settle = new SettleExecutionHandler({ runtime, contracts, channel, credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't' }, null), reconcilerId: name, limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 } });
+    const settle = new SettleExecutionHandler({ runtime, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't' }, null), reconcilerId: name, limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 } });
     const sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 4, claimMs: 60_000, replicaId: name }, () => undefined);
     return { runtime, sweeper };
   }

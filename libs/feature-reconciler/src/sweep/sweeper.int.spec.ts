@@ -10,6 +10,7 @@ import { executionMatchesProjection } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { HttpChannel } from '@onceport/http-channel';
 import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { testArgumentSealer } from '@onceport/runtime/testing';
 import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { Sweeper } from './sweeper';
@@ -35,7 +36,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
-    settle = new SettleExecutionHandler({ runtime, contracts, channel, credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
+    settle = new SettleExecutionHandler({ runtime, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
     sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' }, () => undefined);
   });
   afterAll(async () => {

@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ActorsFileError, EnvConfigError, loadEnvConfig, loadToolContracts } from '@onceport/config';
-import type { Migration } from '@onceport/event-store';
+import { type Migration, MigrationSetupError } from '@onceport/event-store';
 import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
 import { createPool, migrate } from '../database';
 import { OnceportRuntime } from '../onceport-runtime';
-import { ackWaitOf, runtimeEnvShape } from '../runtime-env';
+import { ackWaitOf, migrationEnvShape, runtimeEnvShape } from '../runtime-env';
 import { RUNTIME, RuntimeModule } from './runtime.module';
 
 export interface ServiceDefinition<Shape extends z.ZodRawShape> {
@@ -78,6 +78,11 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     streamReplicas: env.ONCEPORT_STREAM_REPLICAS,
     ackWait: ackWaitOf(env),
     quarantineAfterAttempts: env.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS,
+  }).catch((error: unknown) => {
+    // The service role on a schema the owner has not migrated yet: say which step to run.
+    if (!(error instanceof MigrationSetupError)) throw error;
+    process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
+    process.exit(78); // EX_CONFIG
   });
   let feature: DynamicModule;
   try {
@@ -85,7 +90,7 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   } catch (error) {
     // A broken contract or actors file is the operator's to fix: the message names the file, the
     // field and the fix; exit like a bad variable does.
-    if (!(error instanceof ToolContractError || error instanceof ActorsFileError || error instanceof EnvConfigError)) throw error;
+    if (!(error instanceof ToolContractError || error instanceof ActorsFileError || error instanceof EnvConfigError || error instanceof MigrationSetupError)) throw error;
     process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
     await runtime.close();
     process.exit(78); // EX_CONFIG
@@ -104,18 +109,31 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
 
 /**
  * A Kubernetes init container or Job: the schema step alone (no NATS, no HTTP, no service secrets:
- * only DATABASE_URL is read), then exit 0.
+ * only the database variables are read), then exit 0. As the owner (`ONCEPORT_MIGRATION_DATABASE_URL`,
+ * else `DATABASE_URL`); with `ONCEPORT_DATABASE_SERVICE_ROLE` the services' role gets its grants.
  */
 async function migrateOnly<Shape extends z.ZodRawShape>(definition: ServiceDefinition<Shape>): Promise<never> {
   let databaseUrl: string;
+  let serviceRole: string | null;
   try {
-    databaseUrl = loadEnvConfig(z.object({ DATABASE_URL: runtimeEnvShape.DATABASE_URL }), process.env).DATABASE_URL;
+    const env = loadEnvConfig(z.object(migrationEnvShape), process.env);
+    databaseUrl = env.ONCEPORT_MIGRATION_DATABASE_URL ?? env.DATABASE_URL;
+    serviceRole = env.ONCEPORT_DATABASE_SERVICE_ROLE ?? null;
   } catch (error) {
     process.stderr.write(`${definition.serviceName}: ${(error as Error).message}\n`);
     process.exit(78); // EX_CONFIG
   }
   const pool = createPool(databaseUrl, 2);
-  const applied = await migrate(pool, definition.migrations ?? []);
+  let applied: string[];
+  try {
+    applied = await migrate(pool, definition.migrations ?? [], { serviceRole });
+  } catch (error) {
+    // A missing role, or a role that may not migrate: the operator's to fix, named in the message.
+    if (!(error instanceof MigrationSetupError)) throw error;
+    process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
+    await pool.end();
+    process.exit(78); // EX_CONFIG
+  }
   await pool.end();
   process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'migrated', applied })}\n`);
   process.exit(0);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testEncryptionKeys } from './test-encryption-keys';
 
 const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
 
@@ -19,6 +20,7 @@ export interface GatewayFixture {
   readonly contractsDir: string;
   readonly actorsFile: string;
   readonly hmacKeys: string;
+  readonly encryptionKeys: string;
   readonly adminKey: string;
   /** Environment shared by every Onceport process of a test. */
   env(extra?: Record<string, string>): Record<string, string>;
@@ -26,7 +28,7 @@ export interface GatewayFixture {
 
 /**
  * Files a gateway needs to start, in a temp dir: the demo contracts aimed at `targetUrl`, an actors
- * file with hashed keys, and an HMAC key — what an operator would write, made for one test.
+ * file with hashed keys, an HMAC key and an encryption key — what an operator would write, made for one test.
  */
 export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureActor[], databaseUrl: string, natsUrl: string): GatewayFixture {
   const dir = mkdtempSync(join(tmpdir(), 'onceport-fixture-'));
@@ -46,11 +48,13 @@ export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureA
   lines.push('admins:', '  - id: "ops:test-admin"', `    api_keys_sha256: [${hash(adminKey)}]`);
   writeFileSync(actorsFile, `${lines.join('\n')}\n`);
   const hmacKeys = `k1:${randomBytes(32).toString('base64')}`;
+  const encryptionKeys = testEncryptionKeys();
   return {
     dir,
     contractsDir,
     actorsFile,
     hmacKeys,
+    encryptionKeys,
     adminKey,
     env: (extra = {}) => ({
       DATABASE_URL: databaseUrl,
@@ -59,6 +63,7 @@ export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureA
       ONCEPORT_CONTRACTS_DIR: contractsDir,
       ONCEPORT_ACTORS_FILE: actorsFile,
       ONCEPORT_HMAC_KEYS: hmacKeys,
+      ONCEPORT_ENCRYPTION_KEYS: encryptionKeys,
       ...extra,
     }),
   };

@@ -155,7 +155,7 @@ describe('the operator commands and trace against the real services', () => {
     expect(gateway.target.effects({ route: 'deployments' })).toHaveLength(1);
   });
 
-  it('trace never prints raw arguments — not a sensitive card token, not model-written text — from the database or an export; the export keeps them', async () => {
+  it('a sensitive card token is stored and exported sealed, shown redacted by REST and trace, and reaches the target in clear', async () => {
     // charge_payment's contract marks card_token sensitive (its record holds an HMAC) and description generated.
     const secret = 'tok_live_5ecret_7Qx9Lm';
     const generated = 'model wrote: renew the plan for Zyxw';
@@ -164,11 +164,27 @@ describe('the operator commands and trace against the real services', () => {
     const executionId = answer.body['execution_id'] as string;
     await pendingFor(executionId);
 
+    // Stored sealed (AES-256-GCM, bound to this execution): nothing in the store holds the token.
+    const stored = await gateway.db.pool.query<{ data: string }>("SELECT data::text AS data FROM onceport.events WHERE stream_id = $1 AND event_type = 'ExecutionAccepted'", [`execution-${executionId}`]);
+    expect(stored.rows[0]?.data).toMatch(/"card_token": \{"\$sealed": "aes-256-gcm:t1:/);
+    const everything = await gateway.db.pool.query<{ hits: string }>('SELECT count(*) AS hits FROM onceport.events WHERE data::text LIKE $1', ['%5ecret%']);
+    expect(everything.rows[0]?.hits).toBe('0');
+
     const file = join(gateway.fixture.dir, 'secret-export.jsonl');
     expect(await onceport('audit', 'export', '--out', file, '--quiet')).toMatchObject({ code: 0 });
-    // The export keeps every column (the hash chain covers them): the raw arguments are in it, owner-only.
-    expect(readFileSync(file, 'utf8')).toContain(secret);
+    // The export keeps every column as stored (the hash chain covers them): the token sealed, never opened.
+    const exported = readFileSync(file, 'utf8');
+    expect(exported).not.toContain('5ecret');
+    expect(exported).toContain('"$sealed":"aes-256-gcm:t1:');
     expect(statSync(file).mode & 0o077).toBe(0);
+    expect(await onceport('audit', 'verify', '--file', file)).toMatchObject({ code: 0 });
+
+    // The agent's own timeline shows it redacted; the identity arguments as they were.
+    const rest = await fetch(`${gateway.intake.url}/v1/executions/${executionId}`, { headers: { authorization: `Bearer ${AGENT_KEY}` } });
+    const restText = await rest.text();
+    expect(restText).not.toContain('5ecret');
+    const timeline = (JSON.parse(restText) as { timeline: { type: string; data: { arguments?: Record<string, unknown> } }[] }).timeline;
+    expect(timeline[0]?.data.arguments).toMatchObject({ customer_id: 'cus_clisecret', card_token: '[redacted]' });
 
     const runs = [await onceport('trace', executionId), await onceport('trace', executionId, '--json'), await onceport('trace', executionId, '--file', file), await onceport('trace', executionId, '--file', file, '--json')];
     for (const run of runs) {
@@ -185,6 +201,15 @@ describe('the operator commands and trace against the real services', () => {
     expect(accepted.data['arguments_withheld']).toEqual(['amount_cents', 'card_token', 'currency', 'customer_id', 'description']);
     // What may be shown is the canonical record: identity arguments, the sensitive one as an HMAC.
     expect(accepted.data['record']).toMatchObject({ tool: 'charge_payment', arguments: { customer_id: 'cus_clisecret', card_token: { $hmac: expect.any(String) } } });
+
+    // Granted, the dispatcher opens the sealed value right before the request: the target gets the real token.
+    const { approval_id: approvalId } = await pendingFor(executionId);
+    expect(await onceport('approvals', 'grant', approvalId, '--reason', 'card holder confirmed')).toMatchObject({ code: 0 });
+    const effects = await eventually(
+      async () => gateway.target.effects({ route: 'payments' }).filter((effect) => (effect.body as { customer_id?: string }).customer_id === 'cus_clisecret'),
+      (found) => found.length > 0,
+    );
+    expect(effects.map((effect) => effect.body)).toEqual([expect.objectContaining({ card_token: secret })]);
   });
 
   it('executions revert: records a finished execution undone (0), repeats harmlessly, refuses an unfinished one (1), unknown (3), no reason (2), wrong key (4)', async () => {

@@ -22,12 +22,13 @@ count, and an anchor digest. Keep the anchor somewhere else (a ticket, a log): "
 --file <file> --expect-anchor <anchor>" then also catches a forger who rewrote the summary.
 The file is written as <file>.partial and renamed when complete. Progress goes to stderr.
 
-SECRET MATERIAL: an export keeps every column, because the hash chains cover them all — so each
-ExecutionAccepted line holds the call's raw arguments, sensitive ones (card tokens, secrets an agent
-passed) and model-written text included. Handle the file as you handle those secrets: keep it in an
-access-controlled place (a new file is created owner-only, mode 0600), never attach it to a ticket or
-a chat, encrypt it at rest, delete it when done. "onceport trace --file" reads it without printing
-raw arguments.
+SENSITIVE MATERIAL: an export keeps every column as stored, because the hash chains cover them all.
+Arguments a contract marks sensitive (card tokens, secrets an agent passed) are stored sealed
+(AES-256-GCM under ONCEPORT_ENCRYPTION_KEYS) and exported sealed — this command never opens them.
+Events written before sealing existed still hold them in clear, and every ExecutionAccepted line
+holds the other arguments, model-written text included. Keep the file in an access-controlled place
+(a new file is created owner-only, mode 0600), never attach it to a ticket or a chat, delete it when
+done. "onceport trace --file" reads it without printing raw arguments.
 
 Options:
   --out <file|->             where to write; - for stdout
@@ -110,7 +111,7 @@ function report(io: CliIo, parsed: Parsed, out: string, summary: ExportSummary |
 function openOutput(path: string): WriteStream {
   let fd: number;
   try {
-    // Owner-only: the export holds raw arguments, secrets among them (see EXPORT_HELP).
+    // Owner-only: the export holds raw arguments (sensitive ones sealed, or clear in old events; see EXPORT_HELP).
     fd = openSync(path, 'w', 0o600);
   } catch (error) {
     throw usageError(`audit export: cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);

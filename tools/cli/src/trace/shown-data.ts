@@ -1,9 +1,10 @@
 import type { ExecutionEventEnvelope } from '@onceport/contracts';
 
 /**
- * The part of an event's data a trace may print. ExecutionAccepted carries every raw argument —
- * sensitive ones (a card token) and model-written text — so its `arguments` never leave the audit
- * export; the canonical `record` stands for them (sensitive values there are HMACs). Every event
+ * The part of an event's data a trace may print. ExecutionAccepted carries every argument —
+ * sensitive ones (a card token: sealed, or clear in events stored before sealing) and model-written
+ * text — so its `arguments` never leave the audit export, not even sealed; the canonical `record`
+ * stands for them (sensitive values there are HMACs). Every event
  * type is named here so that a new one, or a new raw-argument-bearing field, is a decision made on
  * purpose rather than printed by default.
  */
