@@ -47,7 +47,7 @@ describe('intake writes only what the contracts parse (real PostgreSQL, real ser
     const first = await h.callTool.call(h.request({ arguments: deploy }));
     await h.callTool.call(h.request({ arguments: deploy }));
     // A REST call with an Idempotency-Key, bound between accepting and answering, as the controller does.
-    const keys = new IdempotencyKeys(h.runtime.store);
+    const keys = new IdempotencyKeys(h.runtime.store, h.deps.keyring);
     const rest = h.request({
       arguments: { ...deploy, project: 'contract-rest' },
       intentScope: 'run:contract',
@@ -55,7 +55,7 @@ describe('intake writes only what the contracts parse (real PostgreSQL, real ser
       clientIdempotencyKey: 'idem-contract-1',
       agentProcess: null,
     });
-    const digest = IdempotencyKeys.digest({ tool: rest.tool, arguments: rest.arguments, intent_scope: rest.intentScope });
+    const digest = keys.digest({ tool: rest.tool, arguments: rest.arguments, intent_scope: rest.intentScope });
     const restOutcome = await h.callTool.start(rest, async (executionId) => {
       expect(await keys.bind(rest.actor, 'idem-contract-1', { executionId, requestDigest: digest })).toBe(true);
     });
@@ -151,8 +151,8 @@ describe('intake reads every recorded intent claim and Idempotency-Key binding',
     for (const event of stream.events) expectRecordedDefinition(event, IdempotencyKeyBoundEvent);
     const [bound] = stream.events;
     // Looked up by (actor, key): a change in how the stream id is derived loses every recorded binding.
-    expect(await new IdempotencyKeys(h.runtime.store).lookup(actor, idempotencyKey)).toEqual({ executionId: bound?.data['executionId'], requestDigest: bound?.data['requestDigest'] });
-    expect(await new IdempotencyKeys(h.runtime.store).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
+    expect(await new IdempotencyKeys(h.runtime.store, h.deps.keyring).lookup(actor, idempotencyKey)).toEqual({ executionId: bound?.data['executionId'], requestDigest: bound?.data['requestDigest'] });
+    expect(await new IdempotencyKeys(h.runtime.store, h.deps.keyring).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
   });
 });
 

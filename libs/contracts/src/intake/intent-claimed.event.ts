@@ -22,7 +22,8 @@ export const IntentClaimedEvent = defineEvent('IntentClaimed', 1, IntentClaimedD
  */
 export const IdempotencyKeyBoundData = z.object({
   executionId: ExecutionId,
-  requestDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  // Keyed since #12 (`hmac-sha256:<key-id>:<hex>`); plain `sha256:<hex>` digests bound before stay readable.
+  requestDigest: z.string().regex(/^(sha256|hmac-sha256:[A-Za-z0-9._-]{1,64}):[0-9a-f]{64}$/),
   boundAt: IsoTimestamp,
 });
 export type IdempotencyKeyBoundData = z.infer<typeof IdempotencyKeyBoundData>;

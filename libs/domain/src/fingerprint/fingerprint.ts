@@ -9,6 +9,7 @@ import { keyBytes, keyIdsForMatching, type Keyring } from './keyring';
 // must never be mistakable for (or replayable as) the other.
 const FINGERPRINT_CONTEXT = 'onceport/intent-fingerprint/v1\n';
 const SENSITIVE_CONTEXT = 'onceport/sensitive-argument/v1\n';
+const REQUEST_DIGEST_CONTEXT = 'onceport/idempotency-request/v1\n';
 
 function hmacHex(keyring: Keyring, keyId: string, context: string, message: string): string {
   return createHmac('sha256', keyBytes(keyring, keyId)).update(context).update(message, 'utf8').digest('hex');
@@ -48,6 +49,15 @@ export function fingerprintsForMatching(record: CanonicalOperationRecord, keyrin
 export function sensitiveHmacWith(keyring: Keyring, keyId: string = keyring.activeKeyId): HmacForSensitive {
   keyBytes(keyring, keyId);
   return (canonicalValue) => `hmac-sha256:${keyId}:${hmacHex(keyring, keyId, SENSITIVE_CONTEXT, canonicalValue)}`;
+}
+
+/**
+ * A keyed digest (`hmac-sha256:<key-id>:<hex>`) of a request payload's canonical JSON, for telling a
+ * reused `Idempotency-Key` with another payload apart. Keyed, because the payload may hold a
+ * sensitive argument: a plain hash in the store would let its reader guess a low-entropy secret.
+ */
+export function requestDigestWithKey(canonicalPayload: string, keyring: Keyring, keyId: string = keyring.activeKeyId): string {
+  return `hmac-sha256:${keyId}:${hmacHex(keyring, keyId, REQUEST_DIGEST_CONTEXT, canonicalPayload)}`;
 }
 
 export interface IntentFingerprints {

@@ -5,6 +5,7 @@ export {
   fingerprintWithKey,
   fingerprintsForMatching,
   fingerprintIntent,
+  requestDigestWithKey,
   sensitiveHmacWith,
   type IntentFingerprints,
 } from './fingerprint';

@@ -17,7 +17,7 @@ import { checkAgentProcessHeader } from './agent-process-header';
 import { RestAgentProcesses } from './agent-processes';
 import { authenticateActor } from './authenticate-actor';
 import { parseExecutionRequest } from './execution-request';
-import { IdempotencyKeys } from './idempotency-keys';
+import { IdempotencyKeys, type KeyedPayload } from './idempotency-keys';
 import { IdempotentResponses, KEY_COMPLETING_STATES, type StoredResponse } from './idempotent-responses';
 import { sendJson, sendProblem } from './problem';
 import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
@@ -36,7 +36,7 @@ export class ExecutionsController {
     private readonly delivery: RecordDeliveryService,
     @Inject(RestAgentProcesses) private readonly agentProcesses: RestAgentProcesses,
   ) {
-    this.keys = new IdempotencyKeys(deps.runtime.store);
+    this.keys = new IdempotencyKeys(deps.runtime.store, deps.keyring);
     this.responses = new IdempotentResponses(deps.runtime.pool);
   }
 
@@ -81,15 +81,16 @@ export class ExecutionsController {
     };
     try {
       if (key === null) return this.answer(res, (await this.callTool.call(request)).answer, correlation);
-      const digest = IdempotencyKeys.digest({ tool: body.tool, arguments: body.arguments, intent_scope: body.intentScope });
+      const payload = { tool: body.tool, arguments: body.arguments, intent_scope: body.intentScope };
+      const digest = this.keys.digest(payload);
       const prior = await this.keys.lookup(actor.id, key);
-      if (prior) return await this.answerReusedKey(res, actor, key, prior, digest, correlation);
+      if (prior) return await this.answerReusedKey(res, actor, key, prior, payload, correlation);
       let conflict: { executionId: string; requestDigest: string } | null = null;
       const outcome = await this.callTool.start(request, async (executionId) => {
         if (await this.keys.bind(actor.id, key, { executionId, requestDigest: digest })) return;
         conflict = await this.keys.lookup(actor.id, key);
       });
-      if (conflict) return await this.answerReusedKey(res, actor, key, conflict, digest, correlation);
+      if (conflict) return await this.answerReusedKey(res, actor, key, conflict, payload, correlation);
       return await this.answerKeyed(res, actor, key, outcome.answer, correlation);
     } catch (error) {
       return this.sendError(res, error);
@@ -109,8 +110,8 @@ export class ExecutionsController {
   }
 
   /** IETF httpapi idempotency-key draft: other payload → 422; still in flight → 409; done → the stored answer. */
-  private async answerReusedKey(res: ServerResponse, actor: AuthenticatedActor, key: string, prior: { executionId: string; requestDigest: string }, digest: string, correlation: RequestCorrelation): Promise<void> {
-    if (prior.requestDigest !== digest) {
+  private async answerReusedKey(res: ServerResponse, actor: AuthenticatedActor, key: string, prior: { executionId: string; requestDigest: string }, payload: KeyedPayload, correlation: RequestCorrelation): Promise<void> {
+    if (!this.keys.sameRequest(prior.requestDigest, payload)) {
       return sendProblem(res, 422, 'idempotency-key-reused', 'Idempotency-Key reused with a different request', `the key "${key}" was first used for another request; use a new key for a new request`, { execution_id: prior.executionId });
     }
     const stored = await this.responses.find(actor.id, key);

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { IdempotencyKeyBoundEvent } from '@onceport/contracts';
-import { canonicalJson } from '@onceport/domain';
+import { type Keyring, canonicalJson, requestDigestWithKey } from '@onceport/domain';
 import { type EventStore, WrongExpectedVersionError } from '@onceport/event-store';
 
 export interface KeyBinding {
@@ -8,12 +8,38 @@ export interface KeyBinding {
   readonly requestDigest: string;
 }
 
+/** What a keyed REST request is compared by: the same key with another payload is refused (422). */
+export interface KeyedPayload {
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly intent_scope: string | null;
+}
+
+const KEYED_DIGEST = /^hmac-sha256:([A-Za-z0-9._-]{1,64}):[0-9a-f]{64}$/;
+
 /** A client `Idempotency-Key` per actor (IETF httpapi draft), bound once to one execution and one payload. */
 export class IdempotencyKeys {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly keyring: Keyring,
+  ) {}
 
-  static digest(payload: { tool: string; arguments: unknown; intent_scope: string | null }): string {
-    return `sha256:${createHash('sha256').update(canonicalJson(payload as never)).digest('hex')}`;
+  /** The payload's digest under the active HMAC key (see `requestDigestWithKey`). */
+  digest(payload: KeyedPayload): string {
+    return requestDigestWithKey(canonicalJson(payload as never), this.keyring);
+  }
+
+  /**
+   * Whether a payload is the one a key was bound with: a keyed digest is recomputed with the key it
+   * names (so a rotation keeps old bindings comparable while that key stays in the ring); a plain
+   * SHA-256 one was bound before digests were keyed.
+   */
+  sameRequest(boundDigest: string, payload: KeyedPayload): boolean {
+    const canonical = canonicalJson(payload as never);
+    if (boundDigest.startsWith('sha256:')) return boundDigest === `sha256:${createHash('sha256').update(canonical).digest('hex')}`;
+    const keyId = KEYED_DIGEST.exec(boundDigest)?.[1];
+    if (keyId === undefined || !Object.hasOwn(this.keyring.keys, keyId)) return false;
+    return boundDigest === requestDigestWithKey(canonical, this.keyring, keyId);
   }
 
   async lookup(actor: string, key: string): Promise<KeyBinding | null> {
