@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
 import { type Admin } from '@onceport/config';
-import { type CausationContext, currentTraceContext } from '@onceport/runtime';
+import { type CausationContext, currentTraceContext, requestIdOrFresh } from '@onceport/runtime';
 
 export function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
@@ -10,5 +9,5 @@ export function headerOf(request: IncomingMessage, name: string): string | undef
 
 /** An admin request as the cause of the events it appends: who, which request, which trace. */
 export function adminCause(request: IncomingMessage, admin: Admin): CausationContext {
-  return { causationId: `admin:${headerOf(request, 'x-request-id') ?? randomUUID()}`, actor: admin.id, ...currentTraceContext() };
+  return { causationId: `admin:${requestIdOrFresh(headerOf(request, 'x-request-id'))}`, actor: admin.id, ...currentTraceContext() };
 }

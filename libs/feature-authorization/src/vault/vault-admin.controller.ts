@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
 import { Controller, Get, Headers, HttpCode, Inject, Post, Req, UseFilters } from '@nestjs/common';
 import { type VaultCommand, type VaultState } from '@onceport/domain';
-import { type OnceportRuntime, RUNTIME, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import { type OnceportRuntime, RUNTIME, contextFromTraceparent, currentTraceContext, inSpan, requestIdOrFresh } from '@onceport/runtime';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { headerOf } from '../http/admin-request';
 import { ProblemDetailsFilter } from '../http/problem-details.filter';
@@ -53,7 +52,7 @@ export class VaultAdminController {
     const traceparent = headerOf(request, 'traceparent');
     const name = type === 'LockVault' ? 'vault lock' : 'vault unlock';
     return inSpan(this.runtime.tracer, name, contextFromTraceparent(traceparent, headerOf(request, 'tracestate')), { 'onceport.admin': admin.id }, async () => {
-      const causationId = `admin:${headerOf(request, 'x-request-id') ?? randomUUID()}`;
+      const causationId = `admin:${requestIdOrFresh(headerOf(request, 'x-request-id'))}`;
       const result = await this.vault.change(type, admin.id, reason, { causationId, ...currentTraceContext() });
       this.options.log('info', result.changed ? `${name}ed` : `${name}: already so`, { by: admin.id, status: result.state.status, changed: result.changed });
       return { ...result.state, version: result.version, changed: result.changed };

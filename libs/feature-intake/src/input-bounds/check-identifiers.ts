@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { type BoundViolation, type Checked } from './bound-violation';
 import { stringProblem } from './check-json-value';
-import { IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY_CHARS, MAX_JSON_RPC_ID_CHARS, MAX_PROCESS_ID_CHARS, MAX_TRACESTATE_CHARS, PROCESS_ID, REQUEST_ID, TRACEPARENT } from './input-bounds';
+import { IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY_CHARS, MAX_JSON_RPC_ID_CHARS, MAX_PROCESS_ID_CHARS, MAX_TRACESTATE_CHARS, PROCESS_ID, TRACEPARENT } from './input-bounds';
 
 /** `Idempotency-Key`: absent (null), or 1–255 visible ASCII characters. */
 export function checkIdempotencyKey(value: string | null): Checked<string | null> {
@@ -18,10 +17,7 @@ export function checkProcessId(value: string | null, header: string): Checked<st
   return { ok: false, violations: [{ path: `header ${header}`, bound: `1-${MAX_PROCESS_ID_CHARS} visible ASCII characters`, message: `must be an id Onceport issued (1–${MAX_PROCESS_ID_CHARS} visible ASCII characters)` }] };
 }
 
-/** The causation id of a REST call: the client's `X-Request-Id` when it looks like an id, else a fresh one (never copied raw). */
-export function requestIdOrFresh(value: string | null): string {
-  return value !== null && REQUEST_ID.test(value) ? value : randomUUID();
-}
+export { requestIdOrFresh } from '@onceport/runtime';
 
 /** W3C trace context headers, each dropped (null) unless well-formed: they travel into events and spans. */
 export function boundedTraceContext(traceparent: string | null, tracestate: string | null): { traceparent: string | null; tracestate: string | null } {

@@ -33,8 +33,8 @@ export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 export const MAX_PROCESS_ID_CHARS = 128;
 export const PROCESS_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** `X-Request-Id`: kept as the causation id when it looks like an id; otherwise replaced by a fresh UUID. */
-export const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+/** `X-Request-Id`: see `requestIdOrFresh` in the runtime lib (shared with the admin APIs). */
+export { REQUEST_ID } from '@onceport/runtime';
 
 /** A JSON-RPC id: a string of 1–128 characters without control characters, or a safe integer. */
 export const MAX_JSON_RPC_ID_CHARS = 128;
