@@ -49,6 +49,8 @@ export function countsAgainstEvent(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return true;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof name === 'string' && TRANSIENT_NAMES.has(name)) return false;
+  // An event from a newer producer waits for this reader's upgrade (rolling deploys), it is not poison.
+  if (name === 'EventParseError' && code === 'unknown_schema_version') return false;
   if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_NODE_CODES.has(code))) return false;
   // pg reports a dropped connection without a code.
   if (typeof message === 'string' && /^Connection terminated|connection (timeout|terminated)|Client has encountered a connection error/i.test(message)) return false;

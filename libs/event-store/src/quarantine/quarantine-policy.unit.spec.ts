@@ -23,6 +23,9 @@ describe('quarantine policy', () => {
     expect(countsAgainstEvent(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(false);
     expect(countsAgainstEvent(new Error('Connection terminated unexpectedly'))).toBe(false);
     expect(countsAgainstEvent(Object.assign(new Error('moved'), { name: 'WrongExpectedVersionError' }))).toBe(false);
+    // A newer producer's event waits for this reader's upgrade; a malformed one is the event's fault.
+    expect(countsAgainstEvent(Object.assign(new Error('ExecutionAccepted v9'), { name: 'EventParseError', code: 'unknown_schema_version' }))).toBe(false);
+    expect(countsAgainstEvent(Object.assign(new Error('ExecutionAccepted v1: data.actor'), { name: 'EventParseError', code: 'invalid_event_data' }))).toBe(true);
   });
 
   it('counts what the event itself causes', () => {

@@ -1,6 +1,6 @@
 import { type Tracer } from '@opentelemetry/api';
 import { type ActorDirectory } from '@onceport/config';
-import { type ApprovalMode, EventParseError, type ExecutionAcceptedData, parseEvent } from '@onceport/contracts';
+import { type ApprovalMode, type ExecutionAcceptedData, parseEvent } from '@onceport/contracts';
 import { type ExecutionFacts, effectiveAgentProcess } from '@onceport/domain';
 import { type DeliveryContext, type WireEvent } from '@onceport/messaging';
 import { type CausationContext, type ExecutionRepository, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
@@ -47,7 +47,7 @@ export class AuthorizeExecutionHandler {
 
   async handle(event: WireEvent, delivery: Pick<DeliveryContext, 'traceparent' | 'tracestate'>): Promise<AuthorizationOutcome> {
     const accepted = this.read(event);
-    if (!accepted) return { decided: false, reason: 'unreadable ExecutionAccepted' };
+    if (!accepted) return { decided: false, reason: 'not an ExecutionAccepted' };
     const metadata = event.metadata as { traceparent?: string; tracestate?: string };
     const parent = contextFromTraceparent(delivery.traceparent ?? metadata.traceparent, delivery.tracestate ?? metadata.tracestate);
     const attributes = { 'onceport.execution_id': accepted.executionId, 'onceport.tool': accepted.tool, 'onceport.actor': accepted.actor };
@@ -100,19 +100,14 @@ export class AuthorizeExecutionHandler {
   }
 
   /**
-   * An event from a newer producer is retried (the consumer naks it) until this service is
-   * upgraded; one that can never be read is logged and dropped, or it would block the consumer.
+   * An event from a newer producer is retried (the consumer naks it, and the quarantine does not
+   * count it) until this service is upgraded; one that can never be read throws too, so the
+   * consumer quarantines it for an operator instead of leaving its execution silently `accepted`.
    */
   private read(event: WireEvent): ExecutionAcceptedData | null {
-    try {
-      const parsed = parseEvent(event);
-      if (parsed.type === 'ExecutionAccepted') return parsed.data;
-      this.deps.log('error', 'authorization received an event it does not handle', { type: parsed.type, eventId: event.metadata.eventId });
-      return null;
-    } catch (error) {
-      if (!(error instanceof EventParseError) || error.code === 'unknown_schema_version') throw error;
-      this.deps.log('error', 'unreadable ExecutionAccepted dropped', { eventId: event.metadata.eventId, error: error.message });
-      return null;
-    }
+    const parsed = parseEvent(event);
+    if (parsed.type === 'ExecutionAccepted') return parsed.data;
+    this.deps.log('error', 'authorization received an event it does not handle', { type: parsed.type, eventId: event.metadata.eventId });
+    return null;
   }
 }
