@@ -8,7 +8,7 @@ import { AuthorizationModule, authorizationEnvShape, loadAuthorizationOptions } 
 import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { IntakeModule, intakeEnvShape } from '@onceport/feature-intake';
 import { ReconcilerModule, reconcilerEnvShape } from '@onceport/feature-reconciler';
-import { OnceportRuntime, RuntimeModule, runtimeEnvShape } from '@onceport/runtime';
+import { OnceportRuntime, RuntimeModule, hardenHttpServer, runtimeEnvShape } from '@onceport/runtime';
 import { startTestTarget } from '@onceport/test-target';
 import { z } from 'zod';
 import { printBanner } from './banner';
@@ -57,6 +57,7 @@ async function main(): Promise<void> {
   @Module({ imports: [RuntimeModule.forRoot(runtime), ...features] })
   class EmbeddedModule {}
   const app = await NestFactory.create(EmbeddedModule, { logger: ['error', 'warn'], bodyParser: false });
+  hardenHttpServer(app, base);
   await app.listen(settings.PORT, '127.0.0.1');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;

@@ -1,5 +1,6 @@
 import type { Keyring, ToolContract } from '@onceport/domain';
 import type { OnceportRuntime } from '@onceport/runtime';
+import type { HostOriginPolicy } from './mcp/host-origin-policy';
 
 /** Who is calling, as proven by a bearer API key (never taken from the request body). */
 export interface AuthenticatedActor {
@@ -18,6 +19,12 @@ export interface IntakeSettings {
   readonly maxBodyBytes: number;
   /** On shutdown, how long calls in flight may still wait for their outcome. */
   readonly shutdownGraceMs: number;
+  /** Which Host and Origin headers /mcp accepts (DNS-rebinding protection). */
+  readonly hostOrigin: HostOriginPolicy;
+  /** An MCP session idle this long is expired (404). */
+  readonly sessionIdleMs: number;
+  /** Resumed MCP streams one actor may hold open at once on this process; more → 429. */
+  readonly resumedStreamsPerActor: number;
 }
 
 export interface IntakeDependencies {

@@ -1,5 +1,7 @@
 import { actorKeysFile, actorsFile, hmacKeys } from '@onceport/config';
+import { listenHost } from '@onceport/runtime';
 import { z } from 'zod';
+import { hostOriginEnvShape } from './mcp/host-origin-env';
 
 /** Intake's own environment, validated at start with the runtime's. */
 export const intakeEnvShape = {
@@ -11,5 +13,16 @@ export const intakeEnvShape = {
   /** On SIGTERM, calls waiting for an outcome wait at most this long, then answer with their state. */
   ONCEPORT_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   ONCEPORT_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** The bind address decides the default Host/Origin allow-lists of /mcp (loopback → loopback names only). */
+  HOST: listenHost,
+  ...hostOriginEnvShape,
+  /** An MCP session unused this long is over: its id answers 404 and the client initializes again. */
+  ONCEPORT_MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).max(30 * 86_400_000).default(86_400_000),
+  /** Resumed GET streams (`Last-Event-ID`) one actor may hold open at once on one intake process. */
+  ONCEPORT_MCP_RESUMED_STREAMS_PER_ACTOR: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** A REST agent process id issued and never used this long is deleted. */
+  ONCEPORT_AGENT_PROCESS_UNUSED_MS: z.coerce.number().int().min(1_000).max(30 * 86_400_000).default(86_400_000),
+  /** How often ended and expired sessions, their stream events and unused agent process ids are pruned. */
+  ONCEPORT_PRUNE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
 };
 export type IntakeEnv = z.output<z.ZodObject<typeof intakeEnvShape>>;

@@ -10,6 +10,7 @@ import { RecordDeliveryService } from './deliver-result/record-delivery.service'
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from './intake-dependencies';
 import type { IntakeEnv } from './intake.config';
 import { intakeMigrations } from './intake.migrations';
+import { hostOriginPolicyOf } from './mcp/host-origin-policy';
 import { McpController } from './mcp/mcp.controller';
 import { QueryExecutionService } from './query-execution/query-execution.service';
 import { AgentProcessesController } from './rest/agent-processes.controller';
@@ -65,7 +66,15 @@ export class IntakeModule {
       contracts: byName,
       keyring: env.ONCEPORT_HMAC_KEYS,
       actors: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE),
-      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS },
+      settings: {
+        defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS,
+        maxWaitMs: env.ONCEPORT_MAX_WAIT_MS,
+        maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES,
+        shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS,
+        hostOrigin: hostOriginPolicyOf({ bindHost: env.HOST, allowedHosts: env.ONCEPORT_ALLOWED_HOSTS, allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS }),
+        sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
+        resumedStreamsPerActor: env.ONCEPORT_MCP_RESUMED_STREAMS_PER_ACTOR,
+      },
     };
     const watcher = new ExecutionWatcher(runtime.pool, () => undefined);
     await watcher.start();

@@ -12,6 +12,7 @@ export { type Tracing, type TracingOptions, contextFromTraceparent, currentTrace
 export { FileSpanExporter } from './tracing/file-span-exporter';
 export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
 export { RUNTIME, RuntimeModule } from './nest/runtime.module';
-export { runtimeEnvShape } from './runtime-env';
+export { listenHost, runtimeEnvShape } from './runtime-env';
 export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';
+export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from './http/server-limits';
 export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody } from './http/read-json-body';

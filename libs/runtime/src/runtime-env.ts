@@ -1,5 +1,6 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl } from '@onceport/config';
 import { z } from 'zod';
+import { serverLimitsEnvShape } from './http/server-limits';
 
 const positiveMs = z.coerce.number().int().min(100).max(3_600_000);
 
@@ -13,6 +14,12 @@ export const ackWaitEnvShape = {
   ONCEPORT_ACK_WAIT_MAX_MS: positiveMs.optional(),
 };
 
+/**
+ * The address a service listens on: loopback unless told otherwise, so a service started by hand is
+ * not reachable from the network; container deployments set `HOST=0.0.0.0` explicitly.
+ */
+export const listenHost = z.string().min(1).max(255).default('127.0.0.1');
+
 /** Environment every service reads at start (validated once by `loadEnvConfig`; errors name the variable). */
 export const runtimeEnvShape = {
   DATABASE_URL: databaseUrl,
@@ -22,6 +29,8 @@ export const runtimeEnvShape = {
   ONCEPORT_DELIVERY: z.enum(['jetstream', 'in_process']).default('jetstream'),
   ONCEPORT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   ...ackWaitEnvShape,
+  HOST: listenHost,
+  ...serverLimitsEnvShape,
 };
 
 export interface AckWaitSettings {

@@ -14,6 +14,7 @@ import { QueryExecutionService } from '../query-execution/query-execution.servic
 import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
 import { adoptSession } from './adopt-session';
+import { checkHostOrigin } from './host-origin-policy';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
 import { McpSessions } from './mcp-sessions';
 import { createMcpServer } from './mcp-server.factory';
@@ -42,6 +43,9 @@ export class McpController {
   @All()
   async handle(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     const receivedAt = Date.now();
+    // Before anything else: a DNS-rebinding page has no key, but must not even learn that one is asked for.
+    const refused = checkHostOrigin(this.deps.settings.hostOrigin, req.headers);
+    if (refused) return send(res, refused.status, jsonRpcError(-32000, refused.message));
     const token = bearerToken(req.headers.authorization);
     const actor = token ? this.deps.actors.authenticate(token) : null;
     if (!actor) {
