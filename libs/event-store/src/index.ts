@@ -15,3 +15,5 @@ export type { Projection } from './projections/projection';
 export { ProjectionRunner, type ProjectionRunnerOptions } from './projections/projection-runner';
 export { headCheckpoint } from './subscription/head-checkpoint';
 export { StoreChangeFeed } from './subscription/store-change-feed';
+export { ChannelListener } from './subscription/channel-listener';
+export { Wakeup } from './subscription/wakeup';

@@ -17,6 +17,8 @@ import { AgentProcessesController } from './rest/agent-processes.controller';
 import { RestAgentProcesses } from './rest/agent-processes';
 import { ExecutionsController } from './rest/executions.controller';
 import { HttpDrain } from './shutdown/http-drain';
+import { IntakePruner } from './housekeeping/intake-pruner';
+import { INTAKE_PRUNER, PRUNE_SCHEDULE_OPTIONS, PruneSchedule } from './housekeeping/prune-schedule';
 
 export { intakeMigrations };
 
@@ -89,6 +91,12 @@ export class IntakeModule {
         QueryExecutionService,
         RecordDeliveryService,
         IntakeLifecycle,
+        {
+          provide: INTAKE_PRUNER,
+          useValue: new IntakePruner(runtime.pool, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
+        },
+        { provide: PRUNE_SCHEDULE_OPTIONS, useValue: { intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log: runtime.log } },
+        PruneSchedule,
       ],
     };
   }

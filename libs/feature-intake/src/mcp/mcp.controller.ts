@@ -18,6 +18,7 @@ import { checkHostOrigin } from './host-origin-policy';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
 import { McpSessions } from './mcp-sessions';
 import { createMcpServer } from './mcp-server.factory';
+import { McpStreamNotices } from './mcp-stream-notices';
 import { resumeStream } from './mcp-stream-resumption';
 import { PgMcpEventStore } from './pg-mcp-event-store';
 
@@ -29,6 +30,9 @@ import { PgMcpEventStore } from './pg-mcp-event-store';
 @Controller('mcp')
 export class McpController {
   private readonly sessions: McpSessions;
+  /** Created at the first resumed stream: a process that never resumes holds no LISTEN connection. */
+  private notices: McpStreamNotices | null = null;
+  private readonly resumedByActor = new Map<string, number>();
 
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
@@ -37,7 +41,7 @@ export class McpController {
     private readonly delivery: RecordDeliveryService,
     @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
   ) {
-    this.sessions = new McpSessions(deps.runtime.pool);
+    this.sessions = new McpSessions(deps.runtime.pool, deps.settings.sessionIdleMs);
   }
 
   @All()
@@ -80,7 +84,7 @@ export class McpController {
     }
     if (req.method === 'DELETE' && claimedSession) await this.sessions.end(claimedSession);
     const lastEventId = headerOf(req, 'last-event-id');
-    if (req.method === 'GET' && claimedSession && lastEventId) return this.resume(req, res, claimedSession, lastEventId);
+    if (req.method === 'GET' && claimedSession && lastEventId) return this.resume(req, res, actor.id, claimedSession, lastEventId);
 
     let sessionId: string | null = claimedSession;
     const transport = new StreamableHTTPServerTransport({
@@ -101,23 +105,46 @@ export class McpController {
   }
 
   /** A dropped stream picked up again, on whichever replica the client reached (see {@link resumeStream}). */
-  private async resume(req: IncomingMessage, res: ServerResponse, sessionId: string, lastEventId: string): Promise<void> {
+  private async resume(req: IncomingMessage, res: ServerResponse, actor: string, sessionId: string, lastEventId: string): Promise<void> {
     if (!headerOf(req, 'accept')?.includes('text/event-stream')) return send(res, 406, jsonRpcError(-32000, 'Not Acceptable: Client must accept text/event-stream'));
     const version = headerOf(req, 'mcp-protocol-version');
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return send(res, 400, jsonRpcError(-32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`));
     }
-    await resumeStream(
-      res,
-      {
-        store: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId),
-        sessionId,
-        lastEventId,
-        // An answer written here was delivered here: the POST that started the call never finished.
-        onResponseWritten: (response) => this.recordDelivery(response, sessionId),
-      },
-      { pollMs: RESUME_POLL_MS, keepAliveMs: KEEP_ALIVE_MS, followMs: this.deps.settings.maxWaitMs + RESUME_FOLLOW_MARGIN_MS },
-    );
+    const open = this.resumedByActor.get(actor) ?? 0;
+    const cap = this.deps.settings.resumedStreamsPerActor;
+    if (open >= cap) {
+      res.setHeader('Retry-After', String(RESUME_RETRY_AFTER_S));
+      return send(res, 429, jsonRpcError(-32000, `Too many resumed streams: this actor already holds ${cap} open here; close one, or resume again in ${RESUME_RETRY_AFTER_S} s`));
+    }
+    this.resumedByActor.set(actor, open + 1);
+    this.notices ??= new McpStreamNotices(this.deps.runtime.pool);
+    const watch = await this.notices.watch(sessionId);
+    try {
+      await resumeStream(
+        res,
+        {
+          store: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId),
+          sessionId,
+          lastEventId,
+          // An answer written here was delivered here: the POST that started the call never finished.
+          onResponseWritten: (response) => this.recordDelivery(response, sessionId),
+          watch,
+        },
+        { pollMs: RESUME_POLL_MS, keepAliveMs: KEEP_ALIVE_MS, followMs: this.deps.settings.maxWaitMs + RESUME_FOLLOW_MARGIN_MS },
+      );
+    } finally {
+      watch.close();
+      const left = (this.resumedByActor.get(actor) ?? 1) - 1;
+      if (left > 0) this.resumedByActor.set(actor, left);
+      else this.resumedByActor.delete(actor);
+    }
+  }
+
+  /** Nest calls this at shutdown: resumed streams stop waiting, the LISTEN connection goes back. */
+  onModuleDestroy(): void {
+    this.notices?.close();
+    this.notices = null;
   }
 
   private recordDelivery(response: JSONRPCResponse, sessionId: string): void {
@@ -127,8 +154,13 @@ export class McpController {
   }
 }
 
-/** A resumed stream is looked at this often for events stored by the replica answering the call. */
-const RESUME_POLL_MS = 100;
+/**
+ * A resumed stream reads the store when a notice says its session has new events, and at least this
+ * often in case a notice was lost (sent while this process's LISTEN connection was down).
+ */
+const RESUME_POLL_MS = 5_000;
+/** What a refused resumption (429) is told to wait. */
+const RESUME_RETRY_AFTER_S = 5;
 const KEEP_ALIVE_MS = 15_000;
 /** A call is answered at most the longest wait after it started; past that, the client resumes again. */
 const RESUME_FOLLOW_MARGIN_MS = 30_000;
