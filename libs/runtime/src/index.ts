@@ -15,4 +15,5 @@ export { RUNTIME, RuntimeModule } from './nest/runtime.module';
 export { listenHost, runtimeEnvShape } from './runtime-env';
 export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';
 export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from './http/server-limits';
+export { ClientAbortedError } from './http/client-aborted';
 export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody } from './http/read-json-body';

@@ -74,6 +74,11 @@ export class OnceportRuntime {
     await this.tracing.shutdown();
     await this.pool.end();
   }
+
+  /** The service's structured log line (one JSON object per line on stderr unless the config gave another). */
+  get log(): (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void {
+    return this.config.log ?? defaultLog(this.config.serviceName);
+  }
 }
 
 function defaultLog(service: string) {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { z } from 'zod';
+import { ClientAbortedFilter, type InfoLog, defaultInfoLog } from './client-aborted';
 
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -24,12 +25,14 @@ export type ServerLimitsEnv = z.output<z.ZodObject<typeof serverLimitsEnvShape>>
 const TIMEOUT_CHECK_MS = 1_000;
 
 /**
- * Applies the limits to a Nest app's HTTP server and drops `X-Powered-By`. Call it after
- * `NestFactory.create` and before `listen`: Node reads the check interval when the server starts listening.
+ * Applies the limits to a Nest app's HTTP server, drops `X-Powered-By`, and makes a client abort
+ * one info line. Call it after `NestFactory.create` and before `listen`: Node reads the check
+ * interval when the server starts listening.
  */
-export function hardenHttpServer(app: INestApplication, limits: ServerLimitsEnv): void {
+export function hardenHttpServer(app: INestApplication, limits: ServerLimitsEnv, log: InfoLog = defaultInfoLog): void {
   const instance = app.getHttpAdapter().getInstance() as { disable?: (setting: string) => void };
   instance.disable?.('x-powered-by');
+  app.useGlobalFilters(new ClientAbortedFilter(log));
   applyServerLimits(app.getHttpServer() as Server, limits);
 }
 

@@ -95,7 +95,7 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   const app = await NestFactory.create(ServiceModule, { logger: ['error', 'warn'], bodyParser: false });
   // useProcessExit: a clean stop exits 0 instead of re-raising the signal (which looks like a kill).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  hardenHttpServer(app, env);
+  hardenHttpServer(app, env, runtime.log);
   await app.listen(env.PORT, env.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
