@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type HttpServer } from '@nestjs/common';
+import { BaseExceptionFilter } from '@nestjs/core';
 
 /** The client closed its connection before its request body arrived: nothing failed here. */
 export class ClientAbortedError extends Error {
@@ -10,10 +11,11 @@ export class ClientAbortedError extends Error {
   }
 }
 
-/** Whether a body read failed because the client went away (Node's "aborted" / ECONNRESET on the request). */
-export function isClientAbort(req: IncomingMessage, error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return req.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | null)?.message === 'aborted';
+/** Whether an error is the client going away mid-request: ours, or Node's own (`Error: aborted`, ECONNRESET, on the request stream). */
+export function isClientAbort(error: unknown): boolean {
+  if (error instanceof ClientAbortedError) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
 }
 
 export type InfoLog = (level: 'info', message: string, fields: Record<string, unknown>) => void;
@@ -21,12 +23,20 @@ export type InfoLog = (level: 'info', message: string, fields: Record<string, un
 /**
  * A client abort is one info line (method and path, bounded), not an error with a stack trace:
  * Nest's default handler would log it as a server failure and try to answer a socket that is gone.
+ * It catches everything so that a body read by any controller (not only `readJsonBody`) is
+ * covered; every other error goes on to Nest's own handling unchanged.
  */
-@Catch(ClientAbortedError)
-export class ClientAbortedFilter implements ExceptionFilter {
-  constructor(private readonly log: InfoLog) {}
+@Catch()
+export class ClientAbortedFilter extends BaseExceptionFilter {
+  constructor(
+    adapter: HttpServer,
+    private readonly log: InfoLog,
+  ) {
+    super(adapter);
+  }
 
-  catch(_error: ClientAbortedError, host: ArgumentsHost): void {
+  override catch(error: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http' || !isClientAbort(error)) return super.catch(error, host);
     const http = host.switchToHttp();
     const req = http.getRequest<IncomingMessage>();
     const res = http.getResponse<ServerResponse>();

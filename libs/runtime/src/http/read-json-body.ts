@@ -40,7 +40,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number, options:
     }
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw error;
-    if (isClientAbort(req, error)) throw new ClientAbortedError();
+    if (isClientAbort(error)) throw new ClientAbortedError();
     throw error;
   }
   const text = Buffer.concat(chunks).toString('utf8');

@@ -32,7 +32,7 @@ const TIMEOUT_CHECK_MS = 1_000;
 export function hardenHttpServer(app: INestApplication, limits: ServerLimitsEnv, log: InfoLog = defaultInfoLog): void {
   const instance = app.getHttpAdapter().getInstance() as { disable?: (setting: string) => void };
   instance.disable?.('x-powered-by');
-  app.useGlobalFilters(new ClientAbortedFilter(log));
+  app.useGlobalFilters(new ClientAbortedFilter(app.getHttpAdapter(), log));
   applyServerLimits(app.getHttpServer() as Server, limits);
 }
 
