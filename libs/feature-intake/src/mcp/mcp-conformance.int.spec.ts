@@ -31,12 +31,12 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
 }
 
 /**
- * (`server-sse-polling` is left out: against intake it checks nothing — 0/0, three SHOULD warnings:
- * no priming event and no `retry` field on POST streams.)
- *
  * The official MCP conformance suite (0.1.12) against intake's real MCP controller on loopback. The
  * suite sends no credentials, so it goes through a pass-through proxy that adds the agent's key and
  * changes nothing else (Host and Origin reach intake as the suite sent them).
+ *
+ * `server-sse-polling` is left out: against intake it checks nothing (0/0, three SHOULD warnings:
+ * no priming event and no `retry` field on POST streams).
  */
 describe('MCP conformance suite against intake (real PostgreSQL, real HTTP)', () => {
   let h: IntakeHarness;
