@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { All, Controller, Inject, Req, Res } from '@nestjs/common';
+import { All, Controller, Inject, type OnApplicationShutdown, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type JSONRPCResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionStatus } from '@onceport/contracts';
@@ -28,7 +28,7 @@ import { PgMcpEventStore } from './pg-mcp-event-store';
  * never cancels the work its request started.
  */
 @Controller('mcp')
-export class McpController {
+export class McpController implements OnApplicationShutdown {
   private readonly sessions: McpSessions;
   /** Created at the first resumed stream: a process that never resumes holds no LISTEN connection. */
   private notices: McpStreamNotices | null = null;
@@ -141,8 +141,8 @@ export class McpController {
     }
   }
 
-  /** Nest calls this at shutdown: resumed streams stop waiting, the LISTEN connection goes back. */
-  onModuleDestroy(): void {
+  /** Nest calls this once the HTTP server is closed (after the drain): the LISTEN connection goes back. */
+  onApplicationShutdown(): void {
     this.notices?.close();
     this.notices = null;
   }

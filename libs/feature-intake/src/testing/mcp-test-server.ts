@@ -38,7 +38,7 @@ export async function serveMcp(h: IntakeHarness, keys: Record<string, string>, s
     async close() {
       server.closeAllConnections();
       server.close();
-      controller.onModuleDestroy();
+      controller.onApplicationShutdown();
       await watcher.stop();
     },
   };
