@@ -52,8 +52,10 @@ RUN apt-get update \
  && rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-* \
       /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/yarn /usr/local/bin/yarnpkg /usr/local/bin/corepack
 WORKDIR /app
+# HOST: a service binds loopback unless told otherwise; a container is reached through its own address.
 ENV NODE_ENV=production \
     ONCEPORT_APP=${APP} \
+    HOST=0.0.0.0 \
     NODE_OPTIONS=--enable-source-maps
 # Owned by root, run as uid 1000: the service cannot rewrite its own code or dependencies.
 COPY package.json ./

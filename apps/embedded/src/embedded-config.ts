@@ -31,6 +31,9 @@ export interface EmbeddedSetup {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
+/** Where `npm start` listens: one machine's first day, never the network. */
+export const EMBEDDED_HOST = '127.0.0.1';
+
 const featureEnvSchema = z.object({ ...runtimeEnvShape, ...intakeEnvShape, ...authorizationEnvShape, ...dispatcherEnvShape, ...reconcilerEnvShape });
 
 /**
@@ -52,6 +55,8 @@ export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, 
     ...(ownContracts ? {} : DEMO_CREDENTIALS),
     ...processEnv,
     ONCEPORT_DELIVERY: 'in_process',
+    // The embedded start listens on loopback only: intake's Host/Origin defaults must follow that.
+    HOST: EMBEDDED_HOST,
     ONCEPORT_CONTRACTS_DIR: contractsDir,
     ONCEPORT_ACTORS_FILE: actorsFile,
     ONCEPORT_ACTOR_KEYS_FILE: keysFile,

@@ -6,12 +6,12 @@ import { AuthorizationModule, authorizationEnvShape, loadAuthorizationOptions } 
 import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { IntakeModule, intakeEnvShape } from '@onceport/feature-intake';
 import { ReconcilerModule, reconcilerEnvShape } from '@onceport/feature-reconciler';
-import { OnceportRuntime, RuntimeModule, runtimeEnvShape } from '@onceport/runtime';
+import { OnceportRuntime, RuntimeModule, hardenHttpServer, runtimeEnvShape } from '@onceport/runtime';
 import { startTestTarget } from '@onceport/test-target';
 import { z } from 'zod';
 import { printBanner } from './banner';
 import { defaultDataDir, preparePrivateDir } from './data-dir';
-import { embeddedEnv, prepareSetup } from './embedded-config';
+import { EMBEDDED_HOST, embeddedEnv, prepareSetup } from './embedded-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { claimDataDir } from './instance-lock';
 import { describeStartFailure, portInUse } from './start-failure';
@@ -55,7 +55,8 @@ async function main(): Promise<void> {
   class EmbeddedModule {}
   const app = await NestFactory.create(EmbeddedModule, { logger: ['error', 'warn'], bodyParser: false });
   undo.push(() => app.close());
-  await app.listen(settings.PORT, '127.0.0.1').catch((error: unknown) => {
+  hardenHttpServer(app, base);
+  await app.listen(settings.PORT, EMBEDDED_HOST).catch((error: unknown) => {
     throw portInUse(error, settings.PORT, 'PORT');
   });
   const address = app.getHttpServer().address();

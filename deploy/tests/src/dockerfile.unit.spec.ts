@@ -35,6 +35,8 @@ describe('Dockerfile', () => {
     const dependencyStage = /^--from=(\S+) \/app\/node_modules/.exec(copies.find((c) => c.includes('node_modules')) ?? '')?.[1];
     expect(args(stage(dependencyStage ?? ''), 'RUN').some((r) => /npm ci --omit=dev\b/.test(r))).toBe(true);
     expect(args(runtime, 'ENV').join(' ')).toMatch(/\bNODE_ENV=production\b/);
+    // The services bind 127.0.0.1 unless told otherwise; published ports reach a container's own address.
+    expect(args(runtime, 'ENV').join(' ')).toMatch(/\bHOST=0\.0\.0\.0\b/);
     const user = args(runtime, 'USER').at(-1) ?? '';
     expect(user).toMatch(/^\d+(:\d+)?$/); // numeric: Kubernetes can verify runAsNonRoot
     expect(Number(user.split(':')[0])).toBeGreaterThan(0);

@@ -109,7 +109,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     }
   });
 
-  it('probes: readiness on /readyz and liveness on /healthz, on the container port the app listens on', () => {
+  it('probes: readiness on /readyz and liveness on /healthz, on the container port the app listens on, bound to every address (HOST=0.0.0.0)', () => {
     for (const deployment of deployments()) {
       const container = appContainer(deployment);
       const port = container.ports?.find((p) => p.name === 'http');
@@ -122,6 +122,8 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       expect(container.readinessProbe?.httpGet?.port).toBe('http');
       expect(container.livenessProbe?.httpGet?.port).toBe('http');
       expect(env['PORT']).toBe(String(port?.containerPort));
+      // Services bind loopback by default: the kubelet's probes and the Service reach the pod's own address.
+      expect(env['HOST']).toBe('0.0.0.0');
     }
   });
 

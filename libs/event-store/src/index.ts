@@ -36,3 +36,5 @@ export {
 } from './quarantine/quarantine-entries';
 export { reportOpenQuarantine } from './quarantine/quarantine-metrics';
 export type { SubscriptionQuarantine } from './subscription/store-subscription';
+export { ChannelListener } from './subscription/channel-listener';
+export { Wakeup } from './subscription/wakeup';

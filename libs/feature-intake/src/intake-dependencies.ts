@@ -1,6 +1,7 @@
 import type { ArgumentSealer, Keyring, ToolContract } from '@onceport/domain';
 import type { OnceportRuntime } from '@onceport/runtime';
 import type { ActorLimitsSource } from './limits/actor-limits.port';
+import type { HostOriginPolicy } from './mcp/host-origin-policy';
 
 /** Who is calling, as proven by a bearer API key (never taken from the request body). */
 export interface AuthenticatedActor {
@@ -23,6 +24,12 @@ export interface IntakeSettings {
   readonly shutdownGraceMs: number;
   /** A JSON-RPC batch with more `tools/call`s than this is refused whole (-32600). */
   readonly maxBatchCalls: number;
+  /** Which Host and Origin headers /mcp accepts (DNS-rebinding protection). */
+  readonly hostOrigin: HostOriginPolicy;
+  /** An MCP session idle this long is expired (404). */
+  readonly sessionIdleMs: number;
+  /** Resumed MCP streams one actor may hold open at once on this process; more → 429. */
+  readonly resumedStreamsPerActor: number;
 }
 
 export interface IntakeDependencies {

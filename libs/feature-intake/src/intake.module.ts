@@ -10,12 +10,15 @@ import { RecordDeliveryService } from './deliver-result/record-delivery.service'
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from './intake-dependencies';
 import { type IntakeEnv, checkIntakeEnv } from './intake.config';
 import { intakeMigrations } from './intake.migrations';
+import { hostOriginPolicyOf } from './mcp/host-origin-policy';
 import { McpController } from './mcp/mcp.controller';
 import { QueryExecutionService } from './query-execution/query-execution.service';
 import { AgentProcessesController } from './rest/agent-processes.controller';
 import { RestAgentProcesses } from './rest/agent-processes';
 import { ExecutionsController } from './rest/executions.controller';
 import { HttpDrain } from './shutdown/http-drain';
+import { IntakePruner } from './housekeeping/intake-pruner';
+import { INTAKE_PRUNER, PRUNE_SCHEDULE_OPTIONS, PruneSchedule } from './housekeeping/prune-schedule';
 
 export { intakeMigrations };
 
@@ -69,7 +72,17 @@ export class IntakeModule {
       sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
       actors,
       limits: actors,
-      settings: { defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS, maxWaitMs: env.ONCEPORT_MAX_WAIT_MS, maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES, maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES, shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS, maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS },
+      settings: {
+        defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS,
+        maxWaitMs: env.ONCEPORT_MAX_WAIT_MS,
+        maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES,
+        maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES,
+        shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS,
+        maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS,
+        hostOrigin: hostOriginPolicyOf({ bindHost: env.HOST, allowedHosts: env.ONCEPORT_ALLOWED_HOSTS, allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS }),
+        sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
+        resumedStreamsPerActor: env.ONCEPORT_MCP_RESUMED_STREAMS_PER_ACTOR,
+      },
     };
     const watcher = new ExecutionWatcher(runtime.pool, () => undefined);
     await watcher.start();
@@ -84,6 +97,12 @@ export class IntakeModule {
         QueryExecutionService,
         RecordDeliveryService,
         IntakeLifecycle,
+        {
+          provide: INTAKE_PRUNER,
+          useValue: new IntakePruner(runtime.pool, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
+        },
+        { provide: PRUNE_SCHEDULE_OPTIONS, useValue: { intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log: runtime.log } },
+        PruneSchedule,
       ],
     };
   }

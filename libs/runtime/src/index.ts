@@ -13,7 +13,9 @@ export { type Tracing, type TracingOptions, contextFromTraceparent, currentTrace
 export { FileSpanExporter } from './tracing/file-span-exporter';
 export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
 export { RUNTIME, RuntimeModule } from './nest/runtime.module';
-export { migrationEnvShape, runtimeEnvShape } from './runtime-env';
+export { listenHost, migrationEnvShape, runtimeEnvShape } from './runtime-env';
 export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';
 export { REQUEST_ID, requestIdOrFresh } from './http/request-id';
+export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from './http/server-limits';
+export { ClientAbortedError } from './http/client-aborted';
 export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody } from './http/read-json-body';

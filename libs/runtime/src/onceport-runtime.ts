@@ -61,11 +61,6 @@ export class OnceportRuntime {
     return this.tracing.tracer;
   }
 
-  /** One structured log line: the configured sink, else JSON on stderr. */
-  log(level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}): void {
-    (this.config.log ?? defaultLog(this.config.serviceName))(level, message, fields);
-  }
-
   /** Readiness: the database answers and event delivery is connected. */
   async readiness(): Promise<{ ready: boolean; checks: Record<string, string> }> {
     const checks: Record<string, string> = {};
@@ -84,6 +79,11 @@ export class OnceportRuntime {
     await this.delivery.stop();
     await this.tracing.shutdown();
     await this.pool.end();
+  }
+
+  /** The service's structured log line (one JSON object per line on stderr unless the config gave another). */
+  get log(): (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void {
+    return this.config.log ?? defaultLog(this.config.serviceName);
   }
 }
 

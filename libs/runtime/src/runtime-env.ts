@@ -1,6 +1,7 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl } from '@onceport/config';
 import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS, SERVICE_ROLE_PATTERN } from '@onceport/event-store';
 import { z } from 'zod';
+import { serverLimitsEnvShape } from './http/server-limits';
 
 const positiveMs = z.coerce.number().int().min(100).max(3_600_000);
 
@@ -14,6 +15,12 @@ export const ackWaitEnvShape = {
   ONCEPORT_ACK_WAIT_MAX_MS: positiveMs.optional(),
 };
 
+/**
+ * The address a service listens on: loopback unless told otherwise, so a service started by hand is
+ * not reachable from the network; container deployments set `HOST=0.0.0.0` explicitly.
+ */
+export const listenHost = z.string().min(1).max(255).default('127.0.0.1');
+
 /** Environment every service reads at start (validated once by `loadEnvConfig`; errors name the variable). */
 export const runtimeEnvShape = {
   DATABASE_URL: databaseUrl,
@@ -25,6 +32,8 @@ export const runtimeEnvShape = {
   /** Failed attempts after which a projection or consumer quarantines an event and goes on without it. */
   ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: z.coerce.number().int().min(1).max(MAX_QUARANTINE_AFTER_ATTEMPTS).default(DEFAULT_QUARANTINE_AFTER_ATTEMPTS),
   ...ackWaitEnvShape,
+  HOST: listenHost,
+  ...serverLimitsEnvShape,
 };
 
 /**

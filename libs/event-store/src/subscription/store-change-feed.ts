@@ -1,5 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
+import { EVENTS_CHANNEL } from '../appended-notice';
 import type { StoredEvent } from '../event';
+import { ChannelListener } from './channel-listener';
 import type { Checkpoint } from './checkpoint';
 import { headCheckpoint } from './head-checkpoint';
 import { HeldBackBackoff } from './held-back';
@@ -17,13 +19,15 @@ export class StoreChangeFeed {
   private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
   private running = false;
   private loop: Promise<void> | null = null;
-  private listener: PoolClient | null = null;
+  private readonly notices: ChannelListener;
   private checkpoint: Checkpoint | null = null;
 
   constructor(
     private readonly pool: Pool,
     private readonly options: { pollIntervalMs?: number; batchSize?: number; onError?: (error: unknown) => void } = {},
-  ) {}
+  ) {
+    this.notices = new ChannelListener(pool, EVENTS_CHANNEL, () => this.wakeup.wake(), () => this.wakeup.wake());
+  }
 
   onEvents(listener: (events: readonly StoredEvent[]) => void): () => void {
     this.listeners.add(listener);
@@ -50,7 +54,7 @@ export class StoreChangeFeed {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        await this.ensureListening();
+        await this.notices.listen();
         this.checkpoint ??= await headCheckpoint(this.pool);
         const events = await readCommittedAfter(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
         const last = events[events.length - 1];
@@ -63,27 +67,10 @@ export class StoreChangeFeed {
         for (const listener of this.listeners) listener(events);
       } catch (error) {
         this.options.onError?.(error);
-        this.listener?.release(true);
-        this.listener = null;
+        this.notices.close();
         await this.wakeup.wait(500);
       }
     }
-    this.listener?.release(true);
-    this.listener = null;
-  }
-
-  private async ensureListening(): Promise<void> {
-    if (this.listener) return;
-    const client = await this.pool.connect();
-    client.on('notification', () => this.wakeup.wake());
-    client.on('error', () => {
-      if (this.listener === client) {
-        this.listener = null;
-        client.release(true);
-      }
-      this.wakeup.wake();
-    });
-    await client.query('LISTEN onceport_events');
-    this.listener = client;
+    this.notices.close();
   }
 }

@@ -2,13 +2,14 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type JSONRPCResponse, type RequestId, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcError } from './json-rpc-shape';
+import type { StreamWatch } from './mcp-stream-notices';
 import { type PgMcpEventStore, awaitedRequestsOf, isMessage } from './pg-mcp-event-store';
 
 /** The SDK's id for a session's standalone GET stream: it never completes. */
 const STANDALONE_STREAM = '_GET_stream';
 
 export interface ResumptionTiming {
-  /** How often the stream is looked at for events another replica stored. */
+  /** How often the stream is looked at for events another replica stored, when no notice came first. */
   readonly pollMs: number;
   readonly keepAliveMs: number;
   /** After this long without completing, the stream ends and the client resumes again. */
@@ -21,6 +22,8 @@ export interface ResumedStream {
   readonly lastEventId: string;
   /** Called once each JSON-RPC response has been written to this connection. */
   readonly onResponseWritten: (response: JSONRPCResponse) => void;
+  /** The session's notices, watched since before the first read (see `McpStreamNotices`); absent: a plain poll every `pollMs`. */
+  readonly watch?: StreamWatch;
 }
 
 /**
@@ -46,7 +49,10 @@ export async function resumeStream(res: ServerResponse, resumed: ResumedStream, 
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no', 'mcp-session-id': resumed.sessionId });
   res.flushHeaders();
   let closed = false;
-  res.once('close', () => (closed = true));
+  res.once('close', () => {
+    closed = true;
+    resumed.watch?.close(); // a client gone mid-wait ends the wait now, not at the next notice
+  });
   const keepAlive = setInterval(() => res.write(': keepalive\n\n'), timing.keepAliveMs);
   keepAlive.unref();
   const deadline = Date.now() + timing.followMs;
@@ -60,7 +66,7 @@ export async function resumeStream(res: ServerResponse, resumed: ResumedStream, 
         cursor = event.eventId;
       }
       if (progress.complete() || closed || Date.now() >= deadline) return;
-      await sleep(timing.pollMs);
+      await (resumed.watch ? resumed.watch.wait(Math.min(timing.pollMs, Math.max(0, deadline - Date.now()))) : sleep(timing.pollMs));
       if (closed) return;
       pending = await store.eventsAfter(streamId, cursor);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { All, Controller, Inject, Req, Res, UseFilters } from '@nestjs/common';
+import { All, Controller, Inject, type OnApplicationShutdown, Req, Res, UseFilters } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type JSONRPCResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionStatus } from '@onceport/contracts';
@@ -17,10 +17,12 @@ import { boundedTraceContext, checkProcessId } from '../input-bounds';
 import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
 import { adoptSession } from './adopt-session';
 import { batchOverCap } from '../limits/batch-cap';
+import { checkHostOrigin } from './host-origin-policy';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
 import { refusedMcpBody } from './mcp-input-check';
 import { McpSessions } from './mcp-sessions';
 import { createMcpServer } from './mcp-server.factory';
+import { McpStreamNotices } from './mcp-stream-notices';
 import { resumeStream } from './mcp-stream-resumption';
 import { PgMcpEventStore } from './pg-mcp-event-store';
 
@@ -31,8 +33,11 @@ import { PgMcpEventStore } from './pg-mcp-event-store';
  */
 @Controller('mcp')
 @UseFilters(IntakeErrorFilter)
-export class McpController {
+export class McpController implements OnApplicationShutdown {
   private readonly sessions: McpSessions;
+  /** Created at the first resumed stream: a process that never resumes holds no LISTEN connection. */
+  private notices: McpStreamNotices | null = null;
+  private readonly resumedByActor = new Map<string, number>();
 
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
@@ -41,12 +46,15 @@ export class McpController {
     private readonly delivery: RecordDeliveryService,
     @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
   ) {
-    this.sessions = new McpSessions(deps.runtime.pool);
+    this.sessions = new McpSessions(deps.runtime.pool, deps.settings.sessionIdleMs);
   }
 
   @All()
   async handle(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     const receivedAt = Date.now();
+    // Before anything else: a DNS-rebinding page has no key, but must not even learn that one is asked for.
+    const refused = checkHostOrigin(this.deps.settings.hostOrigin, req.headers);
+    if (refused) return send(res, refused.status, jsonRpcError(-32000, refused.message));
     const token = bearerToken(req.headers.authorization);
     const actor = token ? this.deps.actors.authenticate(token) : null;
     if (!actor) {
@@ -88,7 +96,7 @@ export class McpController {
     }
     if (req.method === 'DELETE' && claimedSession) await this.sessions.end(claimedSession);
     const lastEventId = headerOf(req, 'last-event-id');
-    if (req.method === 'GET' && claimedSession && lastEventId) return this.resume(req, res, claimedSession, lastEventId);
+    if (req.method === 'GET' && claimedSession && lastEventId) return this.resume(req, res, actor.id, claimedSession, lastEventId);
 
     let sessionId: string | null = claimedSession;
     const transport = new StreamableHTTPServerTransport({
@@ -109,23 +117,46 @@ export class McpController {
   }
 
   /** A dropped stream picked up again, on whichever replica the client reached (see {@link resumeStream}). */
-  private async resume(req: IncomingMessage, res: ServerResponse, sessionId: string, lastEventId: string): Promise<void> {
+  private async resume(req: IncomingMessage, res: ServerResponse, actor: string, sessionId: string, lastEventId: string): Promise<void> {
     if (!headerOf(req, 'accept')?.includes('text/event-stream')) return send(res, 406, jsonRpcError(-32000, 'Not Acceptable: Client must accept text/event-stream'));
     const version = headerOf(req, 'mcp-protocol-version');
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return send(res, 400, jsonRpcError(-32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`));
     }
-    await resumeStream(
-      res,
-      {
-        store: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId),
-        sessionId,
-        lastEventId,
-        // An answer written here was delivered here: the POST that started the call never finished.
-        onResponseWritten: (response) => this.recordDelivery(response, sessionId),
-      },
-      { pollMs: RESUME_POLL_MS, keepAliveMs: KEEP_ALIVE_MS, followMs: this.deps.settings.maxWaitMs + RESUME_FOLLOW_MARGIN_MS },
-    );
+    const open = this.resumedByActor.get(actor) ?? 0;
+    const cap = this.deps.settings.resumedStreamsPerActor;
+    if (open >= cap) {
+      res.setHeader('Retry-After', String(RESUME_RETRY_AFTER_S));
+      return send(res, 429, jsonRpcError(-32000, `Too many resumed streams: this actor already holds ${cap} open here; close one, or resume again in ${RESUME_RETRY_AFTER_S} s`));
+    }
+    this.resumedByActor.set(actor, open + 1);
+    this.notices ??= new McpStreamNotices(this.deps.runtime.pool);
+    const watch = await this.notices.watch(sessionId);
+    try {
+      await resumeStream(
+        res,
+        {
+          store: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId),
+          sessionId,
+          lastEventId,
+          // An answer written here was delivered here: the POST that started the call never finished.
+          onResponseWritten: (response) => this.recordDelivery(response, sessionId),
+          watch,
+        },
+        { pollMs: RESUME_POLL_MS, keepAliveMs: KEEP_ALIVE_MS, followMs: this.deps.settings.maxWaitMs + RESUME_FOLLOW_MARGIN_MS },
+      );
+    } finally {
+      watch.close();
+      const left = (this.resumedByActor.get(actor) ?? 1) - 1;
+      if (left > 0) this.resumedByActor.set(actor, left);
+      else this.resumedByActor.delete(actor);
+    }
+  }
+
+  /** Nest calls this once the HTTP server is closed (after the drain): the LISTEN connection goes back. */
+  onApplicationShutdown(): void {
+    this.notices?.close();
+    this.notices = null;
   }
 
   private recordDelivery(response: JSONRPCResponse, sessionId: string): void {
@@ -135,8 +166,13 @@ export class McpController {
   }
 }
 
-/** A resumed stream is looked at this often for events stored by the replica answering the call. */
-const RESUME_POLL_MS = 100;
+/**
+ * A resumed stream reads the store when a notice says its session has new events, and at least this
+ * often in case a notice was lost (sent while this process's LISTEN connection was down).
+ */
+const RESUME_POLL_MS = 5_000;
+/** What a refused resumption (429) is told to wait. */
+const RESUME_RETRY_AFTER_S = 5;
 const KEEP_ALIVE_MS = 15_000;
 /** A call is answered at most the longest wait after it started; past that, the client resumes again. */
 const RESUME_FOLLOW_MARGIN_MS = 30_000;

@@ -1,6 +1,7 @@
 import type { EventStore as McpEventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Queryable } from '@onceport/event-store';
+import { notifyStreamEvent } from './mcp-stream-notices';
 
 /** Where the priming event of a request stream keeps the ids of the requests the stream answers. */
 const AWAITS = 'onceport/awaits';
@@ -30,6 +31,8 @@ export class PgMcpEventStore implements McpEventStore {
       'INSERT INTO onceport.mcp_stream_events (stream_id, session_id, message) VALUES ($1, $2, $3) RETURNING event_id::text AS event_id',
       [streamId, this.sessionId() ?? '', JSON.stringify(stored)],
     );
+    // A stream resumed on another replica waits for this instead of polling the table.
+    await notifyStreamEvent(this.db, this.sessionId() ?? '');
     return result.rows[0]?.event_id ?? '';
   }
 

@@ -3,8 +3,8 @@ import type { Migration } from '@onceport/event-store';
 /**
  * REST agent processes issued by intake (POST /v1/agent-processes): an unguessable id bound to the
  * actor that asked for it. A REST call may only name a process issued to its own actor, so a human's
- * session grant cannot be reused by typing a name into a header. Rows are never deleted: they are
- * evidence of which processes existed, like `mcp_sessions`.
+ * session grant cannot be reused by typing a name into a header. A used id's row stays; one never
+ * used is pruned after a while (`used_at`, migration 210, and `IntakePruner`).
  */
 export const restAgentProcessesMigration: Migration = {
   id: '201-rest-agent-processes',

@@ -10,7 +10,10 @@ export interface IssuedAgentProcess {
   readonly issuedAt: string;
 }
 
-/** Whom a REST agent process was issued to: the answer never changes once issued, so it may be remembered. */
+/**
+ * Whom a used REST agent process was issued to: the answer never changes once used (only ids never
+ * used are pruned), so it may be remembered.
+ */
 const REMEMBERED = 10_000;
 
 /** REST agent processes, shared by every intake replica through PostgreSQL. */
@@ -24,16 +27,21 @@ export class RestAgentProcesses {
     const result = await this.db.query<{ issued_at: Date }>('INSERT INTO onceport.rest_agent_processes (agent_process, actor) VALUES ($1, $2) RETURNING issued_at', [agentProcess, actor]);
     const issuedAt = result.rows[0]?.issued_at;
     if (!issuedAt) throw new Error('rest_agent_processes: INSERT … RETURNING gave no row');
-    this.remember(agentProcess, actor);
     return { agentProcess, actor, issuedAt: issuedAt.toISOString() };
   }
 
-  /** The actor the process was issued to; null when it was never issued (by any replica). */
+  /**
+   * The actor the process was issued to; null when it was never issued (by any replica) or was
+   * pruned unused. Asking counts as using it: from then on it is never pruned.
+   */
   async ownerOf(agentProcess: string): Promise<string | null> {
     if (!REST_AGENT_PROCESS.test(agentProcess)) return null;
     const known = this.owners.get(agentProcess);
     if (known !== undefined) return known;
-    const result = await this.db.query<{ actor: string }>('SELECT actor FROM onceport.rest_agent_processes WHERE agent_process = $1', [agentProcess]);
+    const result = await this.db.query<{ actor: string }>(
+      'UPDATE onceport.rest_agent_processes SET used_at = COALESCE(used_at, now()) WHERE agent_process = $1 RETURNING actor',
+      [agentProcess],
+    );
     const actor = result.rows[0]?.actor ?? null;
     if (actor !== null) this.remember(agentProcess, actor);
     return actor;

@@ -14,6 +14,7 @@ import { RecordDeliveryService } from '../deliver-result/record-delivery.service
 import type { IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { intakeMigrations } from '../intake.migrations';
+import { hostOriginPolicyOf } from '../mcp/host-origin-policy';
 
 /** The demo contracts; their origins are never reached (nothing here dispatches). */
 export const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
@@ -60,7 +61,17 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     sealer,
     actors: { authenticate: () => null },
     limits: { limitsOf: () => BUILT_IN_ACTOR_LIMITS },
-    settings: { defaultWaitMs: 0, maxWaitMs: 10_000, maxBodyBytes: 1024 * 1024, maxArgumentBytes: 256 * 1024, shutdownGraceMs: 1_000, maxBatchCalls: 10 },
+    settings: {
+      defaultWaitMs: 0,
+      maxWaitMs: 10_000,
+      maxBodyBytes: 1024 * 1024,
+      maxArgumentBytes: 256 * 1024,
+      shutdownGraceMs: 1_000,
+      maxBatchCalls: 10,
+      hostOrigin: hostOriginPolicyOf({ bindHost: '127.0.0.1' }),
+      sessionIdleMs: 86_400_000,
+      resumedStreamsPerActor: 16,
+    },
   };
   const watcherErrors: unknown[] = [];
   const watcher = new ExecutionWatcher(runtime.pool, (error) => watcherErrors.push(error));

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { ClientAbortedError, isClientAbort } from './client-aborted';
 
 export class BodyTooLargeError extends Error {
   readonly code = 'body_too_large';
@@ -31,10 +32,16 @@ export async function readJsonBody(req: IncomingMessage, limit: number, options:
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLargeError(limit);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw new BodyTooLargeError(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw error;
+    if (isClientAbort(error)) throw new ClientAbortedError();
+    throw error;
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (options.allowEmpty && text.trim() === '') return undefined;

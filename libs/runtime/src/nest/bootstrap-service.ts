@@ -6,6 +6,7 @@ import { type Migration, MigrationSetupError } from '@onceport/event-store';
 import { ToolContractError } from '@onceport/domain';
 import { z } from 'zod';
 import { createPool, migrate } from '../database';
+import { type ServerLimitsEnv, hardenHttpServer } from '../http/server-limits';
 import { OnceportRuntime } from '../onceport-runtime';
 import { ackWaitOf, migrationEnvShape, runtimeEnvShape } from '../runtime-env';
 import { RUNTIME, RuntimeModule } from './runtime.module';
@@ -20,7 +21,7 @@ export interface ServiceDefinition<Shape extends z.ZodRawShape> {
   readonly module: (runtime: OnceportRuntime, env: z.output<z.ZodObject<Shape>>, base: RuntimeEnv) => DynamicModule | Promise<DynamicModule>;
 }
 
-export interface RuntimeEnv {
+export interface RuntimeEnv extends ServerLimitsEnv {
   readonly DATABASE_URL: string;
   readonly NATS_URL: string;
   readonly ONCEPORT_CONTRACTS_DIR: string;
@@ -31,6 +32,7 @@ export interface RuntimeEnv {
   readonly ONCEPORT_ACK_WAIT_MS?: number | undefined;
   readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined;
   readonly PORT: number;
+  readonly HOST: string;
 }
 
 @Module({})
@@ -100,7 +102,8 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   const app = await NestFactory.create(ServiceModule, { logger: ['error', 'warn'], bodyParser: false });
   // useProcessExit: a clean stop exits 0 instead of re-raising the signal (which looks like a kill).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  await app.listen(env.PORT, process.env['HOST'] ?? '0.0.0.0');
+  hardenHttpServer(app, env, runtime.log);
+  await app.listen(env.PORT, env.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   // Test harnesses and operators read this line to know the service is serving.
