@@ -100,6 +100,18 @@ describe('hardenHttpServer (real Nest HTTP server)', () => {
     expect(response.headers.get('x-powered-by')).toBeNull();
   });
 
+  it('a graceful stop is not held open by a client trickling its headers: it ends once the request timeout passed', async () => {
+    const closing = await startApp(LIMITS);
+    const slow = slowClient(closing.port);
+    await once(slow.socket, 'connect');
+    const server = closing.app.getHttpServer() as Server;
+    await waitUntil(async () => (await connectionCount(server)) === 1);
+    const started = Date.now();
+    await closing.app.close(); // without the straggler timer this never resolves: the client trickles for ever
+    await slow.closed;
+    expect(Date.now() - started).toBeLessThan(LIMITS.ONCEPORT_HTTP_REQUEST_TIMEOUT_MS + SLACK_MS);
+  }, 30_000);
+
   it('past the connection cap a new socket is closed at once, and a slot freed lets the next one in', async () => {
     const capped = await startApp({ ...LIMITS, ONCEPORT_HTTP_MAX_CONNECTIONS: 3 });
     const held = Array.from({ length: 3 }, () => slowClient(capped.port));

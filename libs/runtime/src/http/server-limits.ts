@@ -44,4 +44,20 @@ export function applyServerLimits(server: Server, limits: ServerLimitsEnv): void
   server.keepAliveTimeout = limits.ONCEPORT_HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.maxConnections = limits.ONCEPORT_HTTP_MAX_CONNECTIONS;
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_MS, server.headersTimeout);
+  endStragglersAfterClose(server);
+}
+
+/**
+ * A closing server stops Node's timeout checks, so a client trickling its headers would hold a
+ * graceful stop open until the process is killed. Once `close()` is called, whatever connection is
+ * still open after the request timeout (no request may take longer to arrive) is ended.
+ */
+function endStragglersAfterClose(server: Server): void {
+  const close = server.close.bind(server);
+  server.close = (callback?: (error?: Error) => void): Server => {
+    const timer = setTimeout(() => server.closeAllConnections(), server.requestTimeout);
+    timer.unref();
+    server.once('close', () => clearTimeout(timer));
+    return close(callback);
+  };
 }
