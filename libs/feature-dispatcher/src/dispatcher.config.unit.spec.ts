@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { EnvConfigError, loadEnvConfig } from '@onceport/config';
 import { z } from 'zod';
 import { dispatcherConfigFrom, dispatcherEnvShape } from './dispatcher.config';
 
 const schema = z.object(dispatcherEnvShape);
+/** Required by the dispatcher (it opens sealed sensitive arguments); not what these cases are about. */
+const keys = { ONCEPORT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` };
 
 describe('dispatcher environment', () => {
   it('has defaults for everything', () => {
-    expect(dispatcherConfigFrom(loadEnvConfig(schema, {}))).toEqual({
+    expect(dispatcherConfigFrom(loadEnvConfig(schema, keys))).toEqual({
       dispatcherId: `${hostname()}-${process.pid}`,
       concurrency: 32,
       leaseMs: 60_000,
@@ -18,6 +21,7 @@ describe('dispatcher environment', () => {
 
   it('reads the variables', () => {
     const env = loadEnvConfig(schema, {
+      ...keys,
       ONCEPORT_DISPATCH_CONCURRENCY: '4',
       ONCEPORT_DISPATCH_LEASE: '90000',
       ONCEPORT_DISPATCH_RETRIES: '0',
@@ -29,10 +33,14 @@ describe('dispatcher environment', () => {
     expect(env.ONCEPORT_CREDENTIALS_DIR).toBe('/var/run/secrets/onceport');
   });
 
+  it('refuses a start without the encryption key ring, naming it', () => {
+    expect(() => loadEnvConfig(schema, {})).toThrow(/ONCEPORT_ENCRYPTION_KEYS/);
+  });
+
   it('names every bad variable at once, with what it expects', () => {
     let error: unknown;
     try {
-      loadEnvConfig(schema, { ONCEPORT_DISPATCH_CONCURRENCY: 'lots', ONCEPORT_DISPATCH_LEASE: '10', ONCEPORT_DISPATCH_RETRIES: '-1' });
+      loadEnvConfig(schema, { ...keys, ONCEPORT_DISPATCH_CONCURRENCY: 'lots', ONCEPORT_DISPATCH_LEASE: '10', ONCEPORT_DISPATCH_RETRIES: '-1' });
     } catch (caught) {
       error = caught;
     }
