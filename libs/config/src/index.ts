@@ -4,6 +4,7 @@ export {
   CommonEnv,
   commonEnvShape,
   databaseUrl,
+  postgresUrl,
   natsUrl,
   contractsDir,
   hmacKeys,

@@ -1,4 +1,4 @@
-import { contractsDir, databaseUrl, logLevel, natsUrl } from '@onceport/config';
+import { contractsDir, databaseUrl, logLevel, natsUrl, postgresUrl } from '@onceport/config';
 import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS, SERVICE_ROLE_PATTERN } from '@onceport/event-store';
 import { z } from 'zod';
 import { serverLimitsEnvShape } from './http/server-limits';
@@ -43,7 +43,8 @@ export const runtimeEnvShape = {
  */
 export const migrationEnvShape = {
   DATABASE_URL: databaseUrl,
-  ONCEPORT_MIGRATION_DATABASE_URL: databaseUrl.optional(),
+  // No default of its own: absent, the owner is DATABASE_URL (zod 4 would apply an inner default).
+  ONCEPORT_MIGRATION_DATABASE_URL: postgresUrl.optional(),
   ONCEPORT_DATABASE_SERVICE_ROLE: z
     .string({ error: 'a PostgreSQL role name (lower-case letters, digits, _)' })
     .regex(SERVICE_ROLE_PATTERN, { error: 'a PostgreSQL role name (lower-case letters, digits, _)' })

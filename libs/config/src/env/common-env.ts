@@ -13,10 +13,11 @@ const urlWithScheme = (text: string, schemes: readonly string[]): boolean => {
 };
 
 const DATABASE_URL_EXPECTED = 'a PostgreSQL URL such as postgres://user:password@host:5432/onceport';
-export const databaseUrl = z
+/** A PostgreSQL URL with no default: for an optional one, a default would silently stand in for it. */
+export const postgresUrl = z
   .string({ error: DATABASE_URL_EXPECTED })
-  .refine((v) => urlWithScheme(v, ['postgres:', 'postgresql:']), { error: DATABASE_URL_EXPECTED })
-  .default('postgres://postgres@127.0.0.1:5432/onceport');
+  .refine((v) => urlWithScheme(v, ['postgres:', 'postgresql:']), { error: DATABASE_URL_EXPECTED });
+export const databaseUrl = postgresUrl.default('postgres://postgres@127.0.0.1:5432/onceport');
 
 const NATS_URL_EXPECTED = 'one or more NATS server URLs, comma-separated, such as nats://127.0.0.1:4222 (nats:, tls:, ws: or wss:)';
 export const natsUrl = z
