@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { writeGatewayFixture } from '@onceport/runtime/testing';
+import { bannerValue, freePort, portOpen, spawnNpmStart, waitFor, writeGatewayFixture } from '@onceport/runtime/testing';
 import { startTestTarget } from '@onceport/test-target';
 import { isRunning } from './process-facts';
-import { bannerValue, freePort, portOpen, spawnNpmStart, waitFor } from './testing/npm-start-process';
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 

@@ -1,19 +1,29 @@
-import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type GatewayFixture, type GatewayProcesses, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
+import { bannerValue, freePort, spawnNpmStart, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { HOSTILE_ACTORS, HOSTILE_KEYS, HOSTILE_SECRETS } from './hostile-actors';
 
 /**
- * The four services as processes over a fresh database, aimed at the test target, as the pipeline
- * suite starts them. `jetstream`: events travel over a private JetStream; `in_process`: the delivery
- * the embedded start uses (each consumer tails the store itself), no broker at all.
+ * The gateway the corpus is sent to, aimed at the test target over a fresh database:
+ * `jetstream` — the four services as processes over a private JetStream; `in_process` — the same
+ * processes with the embedded start's delivery (each consumer tails the store); `embedded` — the
+ * one-process `npm start` itself, with this suite's contracts and actors.
  */
 export interface HostileGateway {
-  readonly db: TestDatabase;
+  /** The gateway's own database. */
+  readonly pool: Pool;
   readonly target: TestTarget;
-  readonly fixture: GatewayFixture;
-  readonly services: GatewayProcesses;
+  readonly adminKey: string;
+  readonly intakeUrl: string;
+  /** Where the approvals admin API is served (authorization, or the one embedded process). */
+  readonly authorizationUrl: string;
+  /** Everything intake printed so far (its log lines). */
+  intakeLog(): string;
   /** Rows in the event store: a refused call must leave this unchanged. */
   eventCount(): Promise<number>;
   /** A raw POST to /mcp as `agent:a` on its session (`session: false`: no session headers). */
@@ -33,19 +43,26 @@ export interface Reply {
 
 export const PROTOCOL_VERSION = '2025-11-25';
 
-export type Delivery = 'jetstream' | 'in_process';
+export type Delivery = 'jetstream' | 'in_process' | 'embedded';
+
+/** Quick settling, so the last test's dropped answer is probed within seconds. */
+const SETTLE_FAST = { ONCEPORT_ANSWER_WAIT_MS: '8000', ONCEPORT_RECONCILE_SWEEP_MS: '300', ONCEPORT_PROBE_BACKOFF_MS: '100', ONCEPORT_PROBE_MAX: '2' };
+
+interface Started {
+  readonly pool: Pool;
+  readonly intakeUrl: string;
+  readonly authorizationUrl: string;
+  readonly adminKey: string;
+  intakeLog(): string;
+  stop(): Promise<void>;
+}
 
 export async function startHostileGateway(delivery: Delivery): Promise<HostileGateway> {
-  const [db, nats, target] = await Promise.all([createTestDatabase(), delivery === 'jetstream' ? TestNatsServer.start() : null, startTestTarget()]);
+  const target = await startTestTarget();
   target.setBehavior({ honour_idempotency: false });
-  // in_process never connects to NATS; the variable is only required to be a URL.
-  const fixture = writeGatewayFixture(target.url, HOSTILE_ACTORS, db.url, nats?.url ?? 'nats://127.0.0.1:1');
-  const services = await startGatewayProcesses(
-    fixture.env({ ...HOSTILE_SECRETS, ONCEPORT_DELIVERY: delivery, ONCEPORT_ANSWER_WAIT_MS: '8000', ONCEPORT_RECONCILE_SWEEP_MS: '300', ONCEPORT_PROBE_BACKOFF_MS: '100', ONCEPORT_PROBE_MAX: '2' }),
-  );
-  const base = services.intake.url;
+  const started = delivery === 'embedded' ? await startEmbedded(target) : await startProcesses(target, delivery);
   const send = async (method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Reply> => {
-    const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${HOSTILE_KEYS.a}`, 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(`${started.intakeUrl}${path}`, { method, headers: { authorization: `Bearer ${HOSTILE_KEYS.a}`, 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
     const text = await response.text();
     return { status: response.status, text, messages: messagesOf(text, response.headers.get('content-type') ?? ''), headers: response.headers };
   };
@@ -56,20 +73,76 @@ export async function startHostileGateway(delivery: Delivery): Promise<HostileGa
   const session = { ...mcpHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
   await send('POST', '/mcp', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session);
   return {
-    db,
+    pool: started.pool,
     target,
-    fixture,
-    services,
+    adminKey: started.adminKey,
+    intakeUrl: started.intakeUrl,
+    authorizationUrl: started.authorizationUrl,
+    intakeLog: () => started.intakeLog(),
     async eventCount() {
-      const result = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events');
+      const result = await started.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events');
       return Number(result.rows[0]?.n);
     },
     mcp: (body, headers = {}, options = {}) => send('POST', '/mcp', body, { ...(options.session === false ? mcpHeaders : session), ...headers }),
     rest: (method, path, body, headers = {}) => send(method, path, body, headers),
     async stop() {
+      await started.stop();
+      await target.stop();
+    },
+  };
+}
+
+async function startProcesses(target: TestTarget, delivery: 'jetstream' | 'in_process'): Promise<Started> {
+  const [db, nats] = await Promise.all([createTestDatabase(), delivery === 'jetstream' ? TestNatsServer.start() : null]);
+  // in_process never connects to NATS; the variable is only required to be a URL.
+  const fixture = writeGatewayFixture(target.url, HOSTILE_ACTORS, db.url, nats?.url ?? 'nats://127.0.0.1:1');
+  const services = await startGatewayProcesses(fixture.env({ ...HOSTILE_SECRETS, ...SETTLE_FAST, ONCEPORT_DELIVERY: delivery }));
+  return {
+    pool: db.pool,
+    intakeUrl: services.intake.url,
+    authorizationUrl: services.authorization.url,
+    adminKey: fixture.adminKey,
+    intakeLog: () => services.intake.output(),
+    async stop() {
       await services.stop();
-      await Promise.all([target.stop(), nats?.stop()]);
+      await nats?.stop();
       await db.drop();
+      rmSync(fixture.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `npm start` with this suite's contracts and actors (no demo), on free ports and a private data dir. */
+async function startEmbedded(target: TestTarget): Promise<Started> {
+  const fixture = writeGatewayFixture(target.url, HOSTILE_ACTORS, 'unused', 'unused');
+  const parent = mkdtempSync(join(tmpdir(), 'onceport-hostile-'));
+  const dataDir = join(parent, 'data');
+  const pgPort = await freePort();
+  const start = spawnNpmStart({
+    ...HOSTILE_SECRETS,
+    ...SETTLE_FAST,
+    PORT: '0',
+    ONCEPORT_DATA_DIR: dataDir,
+    ONCEPORT_EMBEDDED_PG_PORT: String(pgPort),
+    ONCEPORT_CONTRACTS_DIR: fixture.contractsDir,
+    ONCEPORT_ACTORS_FILE: fixture.actorsFile,
+    ONCEPORT_HMAC_KEYS: fixture.hmacKeys,
+    ONCEPORT_ENCRYPTION_KEYS: fixture.encryptionKeys,
+  });
+  const url = await start.listening;
+  const clusterDir = bannerValue(start.output(), 'postgres data');
+  const password = readFileSync(join(dataDir, 'postgres-password'), 'utf8').trim();
+  const pool = new Pool({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/onceport`, max: 4 });
+  return {
+    pool,
+    intakeUrl: url,
+    authorizationUrl: url,
+    adminKey: fixture.adminKey,
+    intakeLog: () => start.output(),
+    async stop() {
+      await pool.end();
+      await start.stop();
+      for (const dir of [parent, clusterDir, fixture.dir]) if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -40,15 +40,15 @@ async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, time
   }
 }
 
-const DELIVERIES: readonly Delivery[] = ['jetstream', 'in_process'];
+const DELIVERIES: readonly Delivery[] = ['jetstream', 'in_process', 'embedded'];
 
 /**
- * Hostile input against the real gateway (intake, authorization, dispatcher and reconciler as
- * processes; events over JetStream, and over the embedded start's in-process delivery): every input of the corpus and of the fuzz is a client
- * error that records nothing; server-side failures answer generically; and afterwards the gateway
+ * Hostile input against the real gateway — the four services as processes over JetStream, the same
+ * with in-process delivery, and the one-process `npm start` — every input of the corpus and of the
+ * fuzz is a client error that records nothing; server-side failures answer generically; and afterwards the gateway
  * still works for everybody — a call whose answer the target drops is settled, approvals list.
  */
-describe.each(DELIVERIES)('hostile input (services as processes, %s delivery)', (delivery) => {
+describe.each(DELIVERIES)('hostile input (%s)', (delivery) => {
   let gateway: HostileGateway;
 
   beforeAll(async () => {
@@ -105,7 +105,7 @@ describe.each(DELIVERIES)('hostile input (services as processes, %s delivery)', 
 
   it('a server-side failure answers generically with a correlation id; the real error is in the log under that id', async () => {
     // A real failure inside the store (not a mock): appends mentioning this project fail with a text nobody outside may see.
-    await gateway.db.pool.query(`
+    await gateway.pool.query(`
       CREATE FUNCTION onceport.hostile_boom() RETURNS trigger LANGUAGE plpgsql AS $fn$
       BEGIN RAISE EXCEPTION 'hostile-secret-detail-42 in relation onceport.events'; END $fn$;
       CREATE TRIGGER hostile_boom BEFORE INSERT ON onceport.events FOR EACH ROW
@@ -114,8 +114,8 @@ describe.each(DELIVERIES)('hostile input (services as processes, %s delivery)', 
       const args = { project: 'hostile-boom', environment: 'staging', version: '1' };
       const mcp = await gateway.mcp(JSON.stringify({ jsonrpc: '2.0', id: 'boom', method: 'tools/call', params: { name: 'create_deployment', arguments: args } }));
       const rest = await gateway.rest('POST', '/v1/executions', JSON.stringify({ tool: 'create_deployment', arguments: args }));
-      await gateway.db.pool.query('ALTER TABLE onceport.rest_agent_processes RENAME TO rest_agent_processes_away');
-      const escaped = await gateway.rest('POST', '/v1/agent-processes', '{}').finally(() => gateway.db.pool.query('ALTER TABLE onceport.rest_agent_processes_away RENAME TO rest_agent_processes'));
+      await gateway.pool.query('ALTER TABLE onceport.rest_agent_processes RENAME TO rest_agent_processes_away');
+      const escaped = await gateway.rest('POST', '/v1/agent-processes', '{}').finally(() => gateway.pool.query('ALTER TABLE onceport.rest_agent_processes_away RENAME TO rest_agent_processes'));
 
       expect(mcp.messages[0]).toMatchObject({ id: 'boom', error: { code: -32603, data: { correlation_id: expect.stringMatching(/^err_/) } } });
       expect(rest.status).toBe(500);
@@ -125,11 +125,11 @@ describe.each(DELIVERIES)('hostile input (services as processes, %s delivery)', 
       for (const reply of [mcp, rest, escaped]) {
         expect(reply.text).not.toMatch(/hostile-secret|\brelation\b|rest_agent_processes|\bstack\b/);
         const correlationId = JSON.stringify(reply.messages[0]).match(/err_[0-9a-f-]{36}/)?.[0] ?? 'none';
-        const logged = await until(async () => gateway.services.intake.output().split('\n').find((line) => line.includes(correlationId)) ?? '', (line) => line !== '', 10_000);
+        const logged = await until(async () => gateway.intakeLog().split('\n').find((line) => line.includes(correlationId)) ?? '', (line) => line !== '', 10_000);
         expect(logged).toMatch(/hostile-secret-detail-42|rest_agent_processes/);
       }
     } finally {
-      await gateway.db.pool.query('DROP TRIGGER IF EXISTS hostile_boom ON onceport.events; DROP FUNCTION IF EXISTS onceport.hostile_boom()');
+      await gateway.pool.query('DROP TRIGGER IF EXISTS hostile_boom ON onceport.events; DROP FUNCTION IF EXISTS onceport.hostile_boom()');
     }
   });
 
@@ -139,17 +139,17 @@ describe.each(DELIVERIES)('hostile input (services as processes, %s delivery)', 
     const call = await gateway.rest('POST', '/v1/executions', JSON.stringify({ tool: 'create_deployment', arguments: { project: 'hostile-after', environment: 'staging', version: '2.0.0' }, wait_ms: 0 }), { 'x-request-id': junkRequestId });
     expect(call.status).toBeLessThan(300);
     const executionId = String(call.messages[0]?.['execution_id']);
-    const types = async () => (await gateway.db.pool.query<{ event_type: string }>('SELECT event_type FROM onceport.events WHERE stream_id = $1 ORDER BY stream_version', [`execution-${executionId}`])).rows.map((r) => r.event_type);
+    const types = async () => (await gateway.pool.query<{ event_type: string }>('SELECT event_type FROM onceport.events WHERE stream_id = $1 ORDER BY stream_version', [`execution-${executionId}`])).rows.map((r) => r.event_type);
     const settled = await until(types, (t) => t.includes('OutcomeSettled'), 90_000);
     expect(settled).toEqual(expect.arrayContaining(['ExecutionAccepted', 'DispatchStarted', 'OutcomeUnknown', 'OutcomeSettled']));
     expect(gateway.target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === 'hostile-after')).toHaveLength(1);
-    const copied = await gateway.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE metadata::text LIKE $1', ['%junk request id%']);
+    const copied = await gateway.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE metadata::text LIKE $1', ['%junk request id%']);
     expect(Number(copied.rows[0]?.n)).toBe(0);
 
-    const approvals = await fetch(`${gateway.services.authorization.url}/v1/admin/approvals`, { headers: { authorization: `Bearer ${gateway.fixture.adminKey}` } });
+    const approvals = await fetch(`${gateway.authorizationUrl}/v1/admin/approvals`, { headers: { authorization: `Bearer ${gateway.adminKey}` } });
     expect(approvals.status).toBe(200);
     // The agent that sent all of it still gets answers.
-    const status = await fetch(`${gateway.services.intake.url}/v1/executions/${executionId}`, { headers: { authorization: `Bearer ${HOSTILE_KEYS.a}` } });
+    const status = await fetch(`${gateway.intakeUrl}/v1/executions/${executionId}`, { headers: { authorization: `Bearer ${HOSTILE_KEYS.a}` } });
     expect(status.status).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import { type ArgumentSealer, type ExecutionCommand, type HttpToolContract, type
 import type { HttpChannel } from '@onceport/http-channel';
 import { type CausationContext, type CredentialResolver, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
 import { SshChannel } from '@onceport/ssh-channel';
+import { movedOnSince } from './moved-on-since';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { type MarkerStep, markerStep } from './marker-step';
 import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
@@ -44,7 +45,8 @@ const MAX_STEPS = 8;
 /**
  * Carries out settlement plans for one execution until it is settled or has to wait. Every write is
  * fenced on the stream version the plan was made from: a second reconciler (or a late dispatcher)
- * that changed the stream meanwhile makes this one stand down, so nobody settles or re-sends twice.
+ * that changed the stream meanwhile makes this one stand down, so nobody settles or re-sends twice
+ * (retries attaching and answers delivered commute with it: see {@link movedOnSince}).
  */
 export class SettleExecutionHandler {
   private readonly ssh: Pick<SshChannel, 'probe'>;
@@ -182,7 +184,7 @@ export class SettleExecutionHandler {
     const handled = await this.deps.runtime.executions.handle(
       executionId,
       (loaded, now) => {
-        if (loaded.version !== seenVersion) {
+        if (movedOnSince(loaded.events, seenVersion)) {
           changed = true;
           return null;
         }

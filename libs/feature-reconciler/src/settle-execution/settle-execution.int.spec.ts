@@ -54,12 +54,12 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   let contracts: ReadonlyMap<string, ToolContract>;
   let channel: HttpChannel;
   let logged: { message: string; fields: Record<string, unknown> }[] = [];
-  const handler = (id = 'r1', maxProbes = 3) =>
+  const handler = (id = 'r1', maxProbes = 3, probeChannel?: HttpChannel) =>
     new SettleExecutionHandler({
       log: (_level, message, fields = {}) => void logged.push({ message, fields }),
       runtime,
       contracts,
-      channel,
+      channel: probeChannel ?? channel,
       // Realistic secrets: the channel scrubs the credential from answers, and a one-letter one would scrub the JSON keys a probe reads.
       sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 'tok_deploy_7f3a', ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'tok_pay_91c2', ONCEPORT_CREDENTIAL_MAIL_API: 'tok_mail_44d0' }, null),
       reconcilerId: id,
@@ -171,6 +171,36 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
     const stored = await runtime.results.get(reference?.ref ?? '');
     expect(stored?.reference.digest).toBe(`sha256:${createHash('sha256').update(stored?.body ?? '').digest('hex')}`);
     expect(JSON.parse(stored?.body.toString('utf8') ?? 'null')).toMatchObject({ idempotency_key: id, state: 'succeeded' });
+  });
+
+  it('an agent retry attaching while the probe is out does not fence the probe out: the same pass records it and settles; 1 effect', async () => {
+    const id = await dispatched('create_deployment', deploy('retry-during-probe'), { unknown: true });
+    await applyAtTarget(id, 'retry-during-probe');
+    // The real channel, held at the start of its probe (the settle already loaded its version) until the retry is stored.
+    let probeCalled!: () => void;
+    const probing = new Promise<void>((resolve) => (probeCalled = resolve));
+    let releaseProbe!: () => void;
+    const retryStored = new Promise<void>((resolve) => (releaseProbe = resolve));
+    const held = new (class extends HttpChannel {
+      override async probe(...input: Parameters<HttpChannel['probe']>): ReturnType<HttpChannel['probe']> {
+        probeCalled();
+        await retryStored;
+        return super.probe(...input);
+      }
+    })();
+    try {
+      const settling = handler('r1', 3, held).settle(id, { causationId: 'test' });
+      await probing;
+      const correlation = { transport: 'mcp' as const, jsonRpcId: 7, sessionId: 'sess-retry', requestId: null };
+      await runtime.executions.handle(id, (_loaded, now) => ({ type: 'AttachRetry', metadata: { now }, data: { correlation, agentProcess: null, clientIdempotencyKey: null } }), { causationId: 'retry' }, { appendAnywhere: true });
+      releaseProbe();
+      expect(await settling).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
+    } finally {
+      await held.close();
+    }
+    const events = await types(id);
+    expect(events.slice(events.indexOf('OutcomeUnknown') + 1)).toEqual(['RetryAttached', 'ProbeAttempted', 'OutcomeSettled']);
+    expect(target.effectCount({ route: 'deployments', idempotencyKey: id })).toBe(1);
   });
 
   it('two reconcilers probing at once: the later write is fenced out, and the one that stood down says so with the execution id', async () => {

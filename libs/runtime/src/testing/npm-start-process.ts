@@ -3,6 +3,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+/** The repository root (this file is libs/runtime/src/testing/…), where `npm start` runs. */
 const ROOT = join(__dirname, '../../../..');
 
 /** One `npm start` as a person runs it, in its own process group, with everything it printed. */
