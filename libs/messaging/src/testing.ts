@@ -1,2 +1,2 @@
-export { TestNatsServer } from './testing/test-nats-server';
+export { TestNatsServer, freePort } from './testing/test-nats-server';
 export { type NatsKit, connectKit, waitFor } from './testing/nats-kit';

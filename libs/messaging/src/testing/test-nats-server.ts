@@ -100,7 +100,8 @@ export class TestNatsServer {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on right now (the OS picks it; bound and released at once). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '@onceport/messaging/testing';
+
+export { freePort };
 
 /** The repository root (this file is libs/runtime/src/testing/…), where `npm start` runs. */
 const ROOT = join(__dirname, '../../../..');
@@ -66,16 +69,6 @@ export function portOpen(port: number): Promise<boolean> {
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
