@@ -7,6 +7,7 @@ import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatch
 import { IntakeModule, intakeEnvShape } from '@onceport/feature-intake';
 import { ReconcilerModule, reconcilerEnvShape } from '@onceport/feature-reconciler';
 import { OnceportRuntime, RuntimeModule, hardenHttpServer, runtimeEnvShape } from '@onceport/runtime';
+import { NestLogger, ServiceLoggingModule, configureLogging } from '@onceport/service-kit';
 import { startTestTarget } from '@onceport/test-target';
 import { z } from 'zod';
 import { printBanner } from './banner';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   const env: Record<string, string | undefined> = { ...setup.env, DATABASE_URL: database.url };
   const contractsDir = setup.contracts.dir;
   const base = loadEnvConfig(z.object(runtimeEnvShape), env);
+  configureLogging({ level: base.LOG_LEVEL });
   const runtime = await OnceportRuntime.create({ serviceName: 'onceport', databaseUrl: database.url, natsUrl: base.NATS_URL, delivery: 'in_process', quarantineAfterAttempts: base.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS });
   undo.push(() => runtime.close());
   const features = [
@@ -51,9 +53,10 @@ async function main(): Promise<void> {
     await DispatcherModule.forRoot({ runtime, env: loadEnvConfig(z.object(dispatcherEnvShape), env), base: { ...base, PORT: settings.PORT }, credentialsEnv: env }),
     await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), contractsDir),
   ];
-  @Module({ imports: [RuntimeModule.forRoot(runtime), ...features] })
+  @Module({ imports: [ServiceLoggingModule.forRoot('onceport'), RuntimeModule.forRoot(runtime), ...features] })
   class EmbeddedModule {}
-  const app = await NestFactory.create(EmbeddedModule, { logger: ['error', 'warn'], bodyParser: false });
+  const app = await NestFactory.create(EmbeddedModule, { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(NestLogger));
   undo.push(() => app.close());
   hardenHttpServer(app, base);
   await app.listen(settings.PORT, EMBEDDED_HOST).catch((error: unknown) => {

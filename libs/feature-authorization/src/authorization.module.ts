@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
+import { SERVICE_LOG } from '@onceport/service-kit';
 import { ApprovalDesk } from './approvals/approval-desk';
 import { ApprovalExpiryLifecycle, ApprovalExpirySweep } from './approvals/approval-expiry.sweep';
 import { ApprovalsAdminController } from './approvals/approvals-admin.controller';
@@ -27,6 +28,7 @@ export class AuthorizationModule {
       controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController],
       providers: [
         { provide: AUTHORIZATION_OPTIONS, useValue: options },
+        { provide: SERVICE_LOG, useValue: options.log },
         { provide: VaultRepository, useFactory: (runtime: OnceportRuntime) => new VaultRepository(runtime.store), inject: [RUNTIME] },
         { provide: SessionGrants, useFactory: (runtime: OnceportRuntime) => new SessionGrants(runtime.store), inject: [RUNTIME] },
         {

@@ -3,6 +3,7 @@ import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import { HttpChannel } from '@onceport/http-channel';
 import { runMigrations } from '@onceport/event-store';
 import { AesGcmArgumentSealer, CredentialResolver, type OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { serviceLog } from '@onceport/service-kit';
 import type { ReconcilerEnv } from './reconciler.config';
 import { reconcilerMigrations } from './reconciler-migrations';
 import { ADMINS, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
@@ -39,8 +40,7 @@ export class ReconcilerModule {
     await runMigrations(runtime.pool, [...allMigrations, ...reconcilerMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
     const channel = new HttpChannel();
-    const log = (level: string, message: string, fields: Record<string, unknown> = {}): void =>
-      void process.stderr.write(`${JSON.stringify({ level, service: 'reconciler', message, ...fields, time: new Date().toISOString() })}\n`);
+    const log = serviceLog('reconciler');
     const settle = new SettleExecutionHandler({
       runtime,
       contracts: byName,

@@ -5,10 +5,9 @@ import { createPool, migrate } from './database';
 import type { EventDelivery } from './delivery/event-delivery.port';
 import { InProcessDelivery } from './delivery/in-process-delivery';
 import { JetStreamDelivery } from './delivery/jetstream-delivery';
-import type { AckWaitSettings } from './runtime-env';
 import { ExecutionRepository } from './execution/execution-repository';
 import { ResultStore } from './results/result-store';
-import { type Tracing, initTracing } from './tracing/tracing';
+import { type AckWaitSettings, type ServiceLog, type Tracing, initTracing, serviceLog } from '@onceport/service-kit';
 
 export interface RuntimeConfig {
   readonly serviceName: string;
@@ -21,7 +20,8 @@ export interface RuntimeConfig {
   readonly poolSize?: number;
   /** `ONCEPORT_QUARANTINE_AFTER_ATTEMPTS`: failed attempts before a projection or consumer quarantines an event (default 5). */
   readonly quarantineAfterAttempts?: number;
-  readonly log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  /** Default: the service kit's pino lines as `serviceName`. */
+  readonly log?: ServiceLog;
 }
 
 /**
@@ -41,7 +41,7 @@ export class OnceportRuntime {
   ) {}
 
   static async create(config: RuntimeConfig): Promise<OnceportRuntime> {
-    const log = config.log ?? defaultLog(config.serviceName);
+    const log = config.log ?? serviceLog(config.serviceName);
     // Before any projection or consumer is made: they all read the process's quarantine setting.
     if (config.quarantineAfterAttempts !== undefined) configureQuarantineDefaults({ afterAttempts: config.quarantineAfterAttempts });
     const tracing = initTracing({ serviceName: config.serviceName });
@@ -81,14 +81,8 @@ export class OnceportRuntime {
     await this.pool.end();
   }
 
-  /** The service's structured log line (one JSON object per line on stderr unless the config gave another). */
-  get log(): (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void {
-    return this.config.log ?? defaultLog(this.config.serviceName);
+  /** The service's structured log line (pino, JSON on stderr, unless the config gave another). */
+  get log(): ServiceLog {
+    return this.config.log ?? serviceLog(this.config.serviceName);
   }
-}
-
-function defaultLog(service: string) {
-  return (level: string, message: string, fields: Record<string, unknown> = {}): void => {
-    process.stderr.write(`${JSON.stringify({ level, service, message, ...fields, time: new Date().toISOString() })}\n`);
-  };
 }

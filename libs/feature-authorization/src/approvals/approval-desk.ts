@@ -3,13 +3,13 @@ import { type ExecutionCommand, IllegalTransitionError, type ToolContract, vault
 import { type Queryable } from '@onceport/event-store';
 import { type CausationContext, type ExecutionRepository, type LoadedExecution } from '@onceport/runtime';
 import { effectiveApproval, executionIdOfApproval } from '../authorize-execution/decide-authorization';
-import { Problem } from '../http/problem';
 import { type SessionGrants } from '../sessions/session-grants';
 import { type Log } from '../shared/log';
 import { type VaultRepository } from '../vault/vault.repository';
 import { lapsedApprovals, recentApprovals, undecidedApprovals } from './approval-queries';
 import { type ApprovalStatus, type ApproverView, approverViewOf } from './approver-view';
 import { type ExecutionsReadModel } from './executions-read-model';
+import { Problem } from '@onceport/service-kit';
 
 export type ApprovalFilter = ApprovalStatus | 'all';
 export type ApprovalDecision = 'grant' | 'reject';

@@ -3,13 +3,10 @@ import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Us
 import { type OnceportRuntime, RUNTIME, contextFromTraceparent, inSpan } from '@onceport/runtime';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { adminCause, headerOf } from '../http/admin-request';
-import { Problem } from '../http/problem';
-import { ProblemDetailsFilter } from '../http/problem-details.filter';
-import { readJsonBody } from '../http/read-json-body';
-import { requireAdmin } from '../vault/admin-auth';
 import { reasonOf } from '../vault/vault-reason';
 import { type ApprovalDecision, ApprovalDesk, type ApprovalFilter } from './approval-desk';
 import { type ApproverView } from './approver-view';
+import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
 
 const FILTERS: readonly ApprovalFilter[] = ['pending', 'granted', 'rejected', 'expired', 'all'];
 

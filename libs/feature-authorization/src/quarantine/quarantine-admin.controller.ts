@@ -3,12 +3,9 @@ import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Us
 import { type QuarantineChange, type QuarantineEntry, listQuarantine, quarantineEntry, releaseQuarantined, requestRetry } from '@onceport/event-store';
 import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
-import { Problem } from '../http/problem';
-import { ProblemDetailsFilter } from '../http/problem-details.filter';
-import { readJsonBody } from '../http/read-json-body';
-import { requireAdmin } from '../vault/admin-auth';
 import { reasonOf } from '../vault/vault-reason';
 import { eventIdOf, filterOf, limitOf, subscriberFilterOf, subscriberOf } from './quarantine-request';
+import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
 
 /**
  * Events a projection or consumer could not apply and skipped, for an operator: list them, ask the

@@ -1,5 +1,5 @@
 import { QUARANTINE_FILTERS, type QuarantineFilter } from '@onceport/event-store';
-import { Problem } from '../http/problem';
+import { Problem } from '@onceport/service-kit';
 
 /** The bounds of the quarantine API's inputs, each refused as a 400 problem naming the input. */
 

@@ -1,5 +1,5 @@
-import { Problem } from '../http/problem';
 import { eventIdOf, filterOf, limitOf, subscriberFilterOf, subscriberOf } from './quarantine-request';
+import { Problem } from '@onceport/service-kit';
 
 const refusal = (run: () => unknown): { status: number; code: string } | null => {
   try {

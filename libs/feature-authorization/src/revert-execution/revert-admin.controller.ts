@@ -5,11 +5,8 @@ import { IllegalTransitionError } from '@onceport/domain';
 import { type OnceportRuntime, RUNTIME, contextFromTraceparent, inSpan } from '@onceport/runtime';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { adminCause, headerOf } from '../http/admin-request';
-import { Problem } from '../http/problem';
-import { ProblemDetailsFilter } from '../http/problem-details.filter';
-import { readJsonBody } from '../http/read-json-body';
-import { requireAdmin } from '../vault/admin-auth';
 import { reasonOf } from '../vault/vault-reason';
+import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
 
 export interface RevertView {
   readonly execution_id: string;

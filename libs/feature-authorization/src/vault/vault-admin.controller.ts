@@ -4,11 +4,9 @@ import { type VaultCommand, type VaultState } from '@onceport/domain';
 import { type OnceportRuntime, RUNTIME, contextFromTraceparent, currentTraceContext, inSpan, requestIdOrFresh } from '@onceport/runtime';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { headerOf } from '../http/admin-request';
-import { ProblemDetailsFilter } from '../http/problem-details.filter';
-import { readJsonBody } from '../http/read-json-body';
-import { requireAdmin } from './admin-auth';
 import { reasonOf } from './vault-reason';
 import { VaultRepository } from './vault.repository';
+import { ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
 
 export type VaultView = VaultState & { readonly version: number };
 export type VaultChangeView = VaultView & { readonly changed: boolean };

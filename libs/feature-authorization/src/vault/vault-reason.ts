@@ -1,4 +1,4 @@
-import { Problem } from '../http/problem';
+import { Problem } from '@onceport/service-kit';
 
 const MAX_REASON = 1000;
 

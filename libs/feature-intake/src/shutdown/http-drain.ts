@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { sendProblem } from '@onceport/service-kit';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -67,12 +68,6 @@ export class HttpDrain {
 }
 
 function refuse(res: ServerResponse): void {
-  res.writeHead(503, { 'Content-Type': 'application/problem+json', Connection: 'close', 'Retry-After': '1' }).end(
-    JSON.stringify({
-      type: 'https://onceport.dev/problems/shutting-down',
-      title: 'This intake replica is shutting down',
-      status: 503,
-      detail: 'send the request again (another replica will take it); a repeated call attaches to the execution it already started, nothing runs twice',
-    }),
-  );
+  const detail = 'send the request again (another replica will take it); a repeated call attaches to the execution it already started, nothing runs twice';
+  sendProblem(res, 503, 'shutting_down', 'This intake replica is shutting down', detail, {}, { Connection: 'close', 'Retry-After': '1' });
 }

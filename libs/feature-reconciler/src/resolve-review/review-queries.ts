@@ -1,5 +1,6 @@
 import { CheckpointMovedError, ProjectionRunner, type Queryable } from '@onceport/event-store';
 import { executionMatchesProjection } from '@onceport/read-models';
+import { serviceLog } from '@onceport/service-kit';
 import type { Pool } from 'pg';
 
 /**
@@ -16,7 +17,7 @@ export async function catchUpReadModel(pool: Pool): Promise<void> {
     } catch (error) {
       if (error instanceof CheckpointMovedError) continue;
       // Stuck on an event it cannot apply (until the quarantine takes it out of the way): list what the read model shows.
-      process.stderr.write(`${JSON.stringify({ level: 'warn', service: 'reconciler', message: 'executions read model could not catch up; listing from it as it stands', error: String(error), time: new Date().toISOString() })}\n`);
+      serviceLog('reconciler')('warn', 'executions read model could not catch up; listing from it as it stands', { error: String(error) });
       return;
     }
   }

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { type ActorDirectory, type Admin, bearerToken } from '@onceport/config';
+import { type ActorDirectory, type Admin } from '@onceport/config';
 import { IllegalTransitionError } from '@onceport/domain';
-import { BodyTooLargeError, type OnceportRuntime, RUNTIME, readJsonBody } from '@onceport/runtime';
+import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
+import { BodyTooLargeError, Problem, readJsonBody, requireAdmin, sendProblem, writeProblem } from '@onceport/service-kit';
 import { ADMINS } from '../reconciler.tokens';
 import { catchUpReadModel, executionsInReview } from './review-queries';
 import { type ReviewView, reviewViewOf } from './review-view';
@@ -63,11 +64,13 @@ export class ReviewController {
 
   /** The admin behind the bearer token, or a 401 already sent. */
   private admin(req: IncomingMessage, res: ServerResponse): Admin | null {
-    const admin = this.admins.authenticateAdmin(bearerToken(req.headers.authorization));
-    if (admin) return admin;
-    res.setHeader('WWW-Authenticate', 'Bearer realm="onceport-admin"');
-    problem(res, 401, 'unauthorized', 'send Authorization: Bearer <admin key>');
-    return null;
+    try {
+      return requireAdmin(this.admins, req.headers.authorization);
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      writeProblem(res, error);
+      return null;
+    }
   }
 }
 
@@ -82,5 +85,5 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
 
 /** RFC 9457 problem details with a stable `code`, as the other admin APIs answer. */
 function problem(res: ServerResponse, status: number, code: string, detail: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/problem+json' }).end(JSON.stringify({ type: `urn:onceport:problem:${code}`, title: code.replace(/_/g, ' '), status, detail, code }));
+  sendProblem(res, status, code, code.replace(/_/g, ' '), detail);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ackWaitOf, effectiveAckWaitMs, runtimeEnvShape } from '../runtime-env';
+import { ackWaitOf, effectiveAckWaitMs, runtimeEnvShape } from '@onceport/service-kit';
 
 /** As bootstrapService does: the environment validated with the runtime's shape, then read. */
 const settingsFrom = (env: Record<string, string>) => ackWaitOf(z.object(runtimeEnvShape).partial({ DATABASE_URL: true }).parse(env));

@@ -13,7 +13,7 @@ import {
   toWireEvent,
 } from '@onceport/messaging';
 import type { Pool } from 'pg';
-import { type AckWaitSettings, effectiveAckWaitMs } from '../runtime-env';
+import { type AckWaitSettings, effectiveAckWaitMs } from '@onceport/service-kit';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 
 export interface JetStreamDeliveryOptions {

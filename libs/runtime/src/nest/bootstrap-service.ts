@@ -4,11 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { ActorsFileError, EnvConfigError, loadEnvConfig, loadToolContracts } from '@onceport/config';
 import { type Migration, MigrationSetupError } from '@onceport/event-store';
 import { ToolContractError } from '@onceport/domain';
+import { NestLogger, ServiceLoggingModule, type ServerLimitsEnv, ackWaitOf, configureLogging, hardenHttpServer, migrationEnvShape, runtimeEnvShape } from '@onceport/service-kit';
 import { z } from 'zod';
 import { createPool, migrate } from '../database';
-import { type ServerLimitsEnv, hardenHttpServer } from '../http/server-limits';
 import { OnceportRuntime } from '../onceport-runtime';
-import { ackWaitOf, migrationEnvShape, runtimeEnvShape } from '../runtime-env';
 import { RUNTIME, RuntimeModule } from './runtime.module';
 
 export interface ServiceDefinition<Shape extends z.ZodRawShape> {
@@ -64,6 +63,7 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     process.stderr.write(`${definition.serviceName}: ${(error as Error).message}\n`);
     process.exit(78); // EX_CONFIG
   }
+  configureLogging({ level: env.LOG_LEVEL });
   try {
     // Before any connection: a broken contract file is reported even while PostgreSQL or NATS is down.
     await loadToolContracts(env.ONCEPORT_CONTRACTS_DIR);
@@ -97,9 +97,10 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     await runtime.close();
     process.exit(78); // EX_CONFIG
   }
-  @Module({ imports: [RuntimeModule.forRoot(runtime), feature], providers: [RuntimeLifecycle] })
+  @Module({ imports: [ServiceLoggingModule.forRoot(definition.serviceName), RuntimeModule.forRoot(runtime), feature], providers: [RuntimeLifecycle] })
   class ServiceModule {}
-  const app = await NestFactory.create(ServiceModule, { logger: ['error', 'warn'], bodyParser: false });
+  const app = await NestFactory.create(ServiceModule, { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(NestLogger));
   // useProcessExit: a clean stop exits 0 instead of re-raising the signal (which looks like a kill).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   hardenHttpServer(app, env, runtime.log);

@@ -1,37 +1,39 @@
-import { Controller, type DynamicModule, Get, HttpCode, HttpException, HttpStatus, Inject, Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { HealthModule, type ReadinessCheck } from '@onceport/service-kit';
 import type { OnceportRuntime } from '../onceport-runtime';
 import { MetricsController } from './metrics.controller';
 
 export const RUNTIME = Symbol('ONCEPORT_RUNTIME');
 
-@Controller()
-class HealthController {
-  constructor(@Inject(RUNTIME) private readonly runtime: OnceportRuntime) {}
-
-  /** Liveness: the process answers. Restarting it would not fix a database outage, so no checks here. */
-  @Get('healthz')
-  @HttpCode(200)
-  healthz(): { status: 'ok' } {
-    return { status: 'ok' };
-  }
-
-  /** Readiness: take this replica out of rotation while its database or NATS is unreachable. */
-  @Get('readyz')
-  async readyz(): Promise<{ status: string; checks: Record<string, string> }> {
-    const { ready, checks } = await this.runtime.readiness();
-    if (!ready) throw new HttpException({ status: 'not_ready', checks }, HttpStatus.SERVICE_UNAVAILABLE);
-    return { status: 'ready', checks };
-  }
+/** Readiness: the database answers and event delivery is connected. */
+function readinessChecks(runtime: OnceportRuntime): readonly ReadinessCheck[] {
+  return [
+    {
+      name: 'database',
+      probe: async () => {
+        await runtime.pool.query('SELECT 1').catch((error: unknown) => {
+          throw new Error(`unavailable: ${(error as Error).message}`);
+        });
+      },
+    },
+    {
+      name: 'delivery',
+      probe: async () => {
+        if (!runtime.delivery.isReady()) throw new Error('disconnected');
+      },
+    },
+  ];
 }
 
-/** Makes the process's runtime injectable (`@Inject(RUNTIME)`) and serves /healthz, /readyz and /metrics. */
+/** Makes the process's runtime injectable (`@Inject(RUNTIME)`) and serves /healthz, /readyz (terminus) and /metrics. */
 @Module({})
 export class RuntimeModule {
   static forRoot(runtime: OnceportRuntime): DynamicModule {
     return {
       module: RuntimeModule,
       global: true,
-      controllers: [HealthController, MetricsController],
+      imports: [HealthModule.forRoot({ useFactory: () => readinessChecks(runtime) })],
+      controllers: [MetricsController],
       providers: [{ provide: RUNTIME, useValue: runtime }],
       exports: [RUNTIME],
     };

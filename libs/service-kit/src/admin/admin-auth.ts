@@ -1,5 +1,5 @@
 import { type ActorDirectory, type Admin, bearerToken } from '@onceport/config';
-import { Problem } from '../http/problem';
+import { Problem } from '../problems/problem';
 
 /** The admin behind `Authorization: Bearer <admin key>`, or a 401 problem. The token is never echoed or logged. */
 export function requireAdmin(directory: ActorDirectory, authorization: string | undefined): Admin {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ClientAbortedError, isClientAbort } from './client-aborted';
+import { Problem } from '../problems/problem';
 
 export class BodyTooLargeError extends Error {
   readonly code = 'body_too_large';
@@ -49,5 +50,19 @@ export async function readJsonBody(req: IncomingMessage, limit: number, options:
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new MalformedJsonError((error as Error).message);
+  }
+}
+
+/**
+ * A small JSON body (an admin request's; may be empty), its refusals as problems: 413 past the
+ * limit, 400 when it is not JSON (`example` shows what to send).
+ */
+export async function readJsonBodyOrProblem(req: IncomingMessage, limitBytes = 16 * 1024, example = '{"reason": "…"}'): Promise<unknown> {
+  try {
+    return await readJsonBody(req, limitBytes, { allowEmpty: true });
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new Problem(413, 'body_too_large', 'Body too large', `The body may be at most ${limitBytes} bytes.`);
+    if (error instanceof MalformedJsonError) throw new Problem(400, 'malformed_json', 'Malformed JSON', `The body is not valid JSON; send e.g. ${example}.`);
+    throw error;
   }
 }

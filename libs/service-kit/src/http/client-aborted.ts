@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ArgumentsHost, Catch, type HttpServer } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
+import { processLog } from '../logging/service-logger';
 
 /** The client closed its connection before its request body arrived: nothing failed here. */
 export class ClientAbortedError extends Error {
@@ -45,6 +46,7 @@ export class ClientAbortedFilter extends BaseExceptionFilter {
   }
 }
 
+/** The process's logger, for a server hardened without a service's own log. */
 export function defaultInfoLog(level: 'info', message: string, fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ level, message, ...fields, time: new Date().toISOString() })}\n`);
+  processLog()[level](fields, message);
 }

@@ -4,7 +4,10 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { withExecutionId } from '../logging/log-context';
 import { FileSpanExporter } from './file-span-exporter';
+
+const EXECUTION_ID_ATTRIBUTE = 'onceport.execution_id';
 
 export interface TracingOptions {
   readonly serviceName: string;
@@ -52,8 +55,17 @@ export function currentTraceContext(): { traceparent: string | null; tracestate:
   return { traceparent: carrier['traceparent'] ?? null, tracestate: carrier['tracestate'] ?? null };
 }
 
-/** Runs `work` in a span (child of `parent`), recording failure; the span ends when `work` settles. */
+/**
+ * Runs `work` in a span (child of `parent`), recording failure; the span ends when `work` settles.
+ * A span about one execution (`onceport.execution_id`) puts its id on every log line written meanwhile.
+ */
 export async function inSpan<T>(tracer: Tracer, name: string, parent: Context, attributes: Record<string, string | number | boolean>, work: (span: Span) => Promise<T>): Promise<T> {
+  const executionId = attributes[EXECUTION_ID_ATTRIBUTE];
+  if (typeof executionId === 'string') return withExecutionId(executionId, () => spanned(tracer, name, parent, attributes, work));
+  return spanned(tracer, name, parent, attributes, work);
+}
+
+function spanned<T>(tracer: Tracer, name: string, parent: Context, attributes: Record<string, string | number | boolean>, work: (span: Span) => Promise<T>): Promise<T> {
   return tracer.startActiveSpan(name, { attributes }, parent, async (span) => {
     try {
       return await work(span);
