@@ -38,7 +38,7 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="onceport-admin"');
-      expect(await response.json()).toMatchObject({ type: 'urn:onceport:problem:unauthorized', status: 401, title: 'Admin key required' });
+      expect(await response.json()).toMatchObject({ type: 'https://onceport.dev/problems/unauthorized', code: 'unauthorized', status: 401, title: 'Admin key required' });
     }
     expect(await (await post('lock', 'not json', null)).json()).toMatchObject({ status: 401 });
   });

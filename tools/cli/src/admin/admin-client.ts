@@ -57,11 +57,11 @@ function exitCodeOf(status: number): ExitCode {
   return EXIT.failed;
 }
 
-/** `code` and `detail` of a problem+json body; older endpoints name the problem only in `type`. */
+/** `code` and `detail` of a problem+json body (RFC 9457); without `code`, the last segment of `type` (`https://onceport.dev/problems/body-too-large` → `body_too_large`). */
 function problemOf(status: number, text: string): { code: string; detail: string } {
   try {
     const body = JSON.parse(text) as { code?: unknown; type?: unknown; detail?: unknown; title?: unknown };
-    const code = typeof body.code === 'string' ? body.code : typeof body.type === 'string' ? (body.type.split('/').pop() ?? `http_${status}`) : `http_${status}`;
+    const code = typeof body.code === 'string' ? body.code : typeof body.type === 'string' ? (body.type.split('/').pop()?.replaceAll('-', '_') || `http_${status}`) : `http_${status}`;
     const detail = typeof body.detail === 'string' ? body.detail : typeof body.title === 'string' ? body.title : `HTTP ${status}`;
     return { code, detail };
   } catch {
