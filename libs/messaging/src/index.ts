@@ -13,3 +13,8 @@ export { InProcessDelivery } from './delivery/in-process-delivery';
 export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jetstream-delivery';
 export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
 export { type AckWaitSettings, ackWaitEnvShape, ackWaitOf, effectiveAckWaitMs } from './delivery/ack-wait';
+export { CONSUMER_OPTIONS, ConsumeEvents, type ConsumerOptions, type ConsumerSettings } from './transport/consume-events.decorator';
+export { EventTransport, type ProviderLookup } from './transport/event-transport';
+export { JETSTREAM_TRANSPORT, JetStreamTransport } from './transport/jetstream-transport';
+export { IN_PROCESS_TRANSPORT, InProcessTransport } from './transport/in-process-transport';
+export { connectEventConsumers, eventTransportFor } from './transport/connect-event-consumers';

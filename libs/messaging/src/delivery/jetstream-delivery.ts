@@ -89,6 +89,11 @@ export class JetStreamDelivery implements EventDelivery {
     await this.nc?.drain();
   }
 
+  /** The NATS connection; null before `start()`. */
+  get connection(): NatsConnection | null {
+    return this.nc;
+  }
+
   isReady(): boolean {
     return this.nc !== null && !this.nc.isClosed();
   }
