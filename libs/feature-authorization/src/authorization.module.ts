@@ -24,7 +24,7 @@ export class AuthorizationModule {
   static forRoot(options: AuthorizationOptions): DynamicModule {
     return {
       module: AuthorizationModule,
-      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController],
+      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController, ExecutionAcceptedConsumer],
       providers: [
         { provide: AUTHORIZATION_OPTIONS, useValue: options },
         { provide: VaultRepository, useFactory: (runtime: OnceportRuntime) => new VaultRepository(runtime.store), inject: [RUNTIME] },
@@ -67,7 +67,6 @@ export class AuthorizationModule {
           inject: [ApprovalDesk],
           useFactory: (desk: ApprovalDesk) => new ApprovalExpirySweep(desk, options.approvalSweepMs, options.log),
         },
-        ExecutionAcceptedConsumer,
         ApprovalExpiryLifecycle,
       ],
     };

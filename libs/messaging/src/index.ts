@@ -17,4 +17,4 @@ export { CONSUMER_OPTIONS, ConsumeEvents, type ConsumerOptions, type ConsumerSet
 export { EventTransport, type ProviderLookup } from './transport/event-transport';
 export { JETSTREAM_TRANSPORT, JetStreamTransport } from './transport/jetstream-transport';
 export { IN_PROCESS_TRANSPORT, InProcessTransport } from './transport/in-process-transport';
-export { connectEventConsumers, eventTransportFor } from './transport/connect-event-consumers';
+export { connectEventConsumers, eventTransportFor, startEventConsumers } from './transport/connect-event-consumers';

@@ -18,10 +18,21 @@ export function eventTransportFor(delivery: EventDelivery, lookup?: ProviderLook
  * at `app.startAllMicroservices()` and stop on `app.close()` (before the runtime closes). Not
  * `inheritAppConfig`: the app's global HTTP enhancers (problem details, admin auth) must not judge events.
  *
- * @example connectEventConsumers(app, runtime.delivery); await app.init(); await app.startAllMicroservices();
+ * @example connectEventConsumers(app, runtime.delivery); await app.init(); await app.startAllMicroservices(); // or startEventConsumers(app, runtime.delivery)
  */
 export function connectEventConsumers(app: INestApplication, delivery: EventDelivery): EventTransport {
   const strategy = eventTransportFor(delivery, (token) => app.get(token, { strict: false }));
   app.connectMicroservice({ strategy });
+  return strategy;
+}
+
+/**
+ * Connects the handlers and starts them once every module is initialized (its init and bootstrap
+ * hooks ran): what a service, the embedded start and a test harness do before `app.listen`.
+ */
+export async function startEventConsumers(app: INestApplication, delivery: EventDelivery): Promise<EventTransport> {
+  const strategy = connectEventConsumers(app, delivery);
+  await app.init();
+  await app.startAllMicroservices();
   return strategy;
 }

@@ -15,9 +15,10 @@ const SUBJECT = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.v([1-9][0-9]*)$/;
 export function subscribedEventOf(subject: string): SubscribedEvent {
   const prefix = `${EXECUTION_SUBJECT_PREFIX}.`;
   const match = subject.startsWith(prefix) ? SUBJECT.exec(subject.slice(prefix.length)) : null;
-  if (!match) throw new Error(`event pattern ${JSON.stringify(subject)} is not an execution event subject (use eventSubject(type, version))`);
-  const type = match[1]!.split('-').map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
-  const schemaVersion = Number(match[2]);
+  const [, kebab, version] = match ?? [];
+  if (!kebab || !version) throw new Error(`event pattern ${JSON.stringify(subject)} is not an execution event subject (use eventSubject(type, version))`);
+  const type = kebab.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  const schemaVersion = Number(version);
   if (eventSubject(type, schemaVersion) !== subject) throw new Error(`event pattern ${JSON.stringify(subject)} does not name one event type`);
   return { type, schemaVersion };
 }

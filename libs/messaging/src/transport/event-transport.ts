@@ -26,7 +26,6 @@ interface Route {
  */
 /** What a transport tells `on()` listeners about. */
 // A type, not an interface: Server wants a Record<string, Function>, which only a type literal satisfies.
-// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
 export type EventTransportEvents = { error: (error: unknown) => void };
 
 export abstract class EventTransport extends Server<EventTransportEvents, 'listening' | 'closed'> implements CustomTransportStrategy {
