@@ -36,7 +36,10 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
       log: () => undefined,
       onAppended: () => runtime.delivery.nudge(),
     });
-    @Module({ controllers: [DispatchTriggersConsumer], providers: [{ provide: DISPATCHER, useValue: dispatcher }, { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings }] })
+    @Module({
+      controllers: [DispatchTriggersConsumer],
+      providers: [{ provide: DISPATCHER, useValue: dispatcher }, { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings }],
+    })
     class DispatcherService {}
     const app = await NestFactory.create(DispatcherService, { logger: false });
     await startEventConsumers(app, runtime.delivery);

@@ -18,7 +18,10 @@ export interface AckWaitSettings {
 }
 
 /** The ack wait settings of a validated environment (`ackWaitEnvShape`). */
-export function ackWaitOf(env: { readonly ONCEPORT_ACK_WAIT_MS?: number | undefined; readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined }): AckWaitSettings {
+export function ackWaitOf(env: {
+  readonly ONCEPORT_ACK_WAIT_MS?: number | undefined;
+  readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined;
+}): AckWaitSettings {
   return {
     ...(env.ONCEPORT_ACK_WAIT_MS ? { defaultMs: env.ONCEPORT_ACK_WAIT_MS } : {}),
     ...(env.ONCEPORT_ACK_WAIT_MAX_MS ? { maxMs: env.ONCEPORT_ACK_WAIT_MAX_MS } : {}),

@@ -9,7 +9,9 @@ describe('subscribedEventOf', () => {
   });
 
   it('refuses a pattern that is no versioned execution event subject, so the start fails', () => {
-    for (const subject of ['ExecutionAccepted', 'onceport.execution.execution-accepted.*', 'onceport.execution.execution-accepted.v0', 'orders.execution-accepted.v1', 'onceport.execution.Execution.v1']) {
+    const malformed = ['ExecutionAccepted', 'onceport.execution.execution-accepted.*', 'onceport.execution.execution-accepted.v0'];
+    malformed.push('orders.execution-accepted.v1');
+    for (const subject of [...malformed, 'onceport.execution.Execution.v1']) {
       expect(() => subscribedEventOf(subject)).toThrow(/not an execution event subject/);
     }
   });

@@ -59,7 +59,9 @@ describe.each(['jetstream', 'in_process'] as const)('@ConsumeEvents over the %s 
     await db.pool.query('CREATE TABLE effects (event_id uuid PRIMARY KEY, n integer NOT NULL)');
     store = new PostgresEventStore(db.pool);
     if (kind === 'jetstream') nats = await TestNatsServer.start();
-    delivery = nats ? new JetStreamDelivery(db.pool, { natsUrl: nats.url, connectionName: 'transport-test', onError: () => undefined }) : new InProcessDelivery(db.pool, () => undefined);
+    delivery = nats
+      ? new JetStreamDelivery(db.pool, { natsUrl: nats.url, connectionName: 'transport-test', onError: () => undefined })
+      : new InProcessDelivery(db.pool, () => undefined);
     await delivery.start();
     const settings: ConsumerSettings = { concurrency: 4, ackWaitMs: 7_000 };
     @Module({ controllers: [TestHappenedConsumer], providers: [Deliveries, { provide: SETTINGS, useValue: settings }] })
@@ -111,10 +113,10 @@ describe.each(['jetstream', 'in_process'] as const)('@ConsumeEvents over the %s 
     it('creates the durable consumer with the settings the provider gave at start, and terminates the quarantined message', async () => {
       const kit = await connectKit(nats!.url);
       try {
-        const info = await kit.jsm.consumers.info(EXECUTION_STREAM_NAME, `${DURABLE}--test-happened`);
-        expect(info.config.ack_wait).toBe(7_000 * 1_000_000);
-        expect(info.config.filter_subject).toBe('onceport.execution.test-happened.*');
-        await waitFor(async () => (await kit.jsm.consumers.info(EXECUTION_STREAM_NAME, `${DURABLE}--test-happened`)).num_ack_pending === 0, 10_000, 'nothing pending');
+        const info = () => kit.jsm.consumers.info(EXECUTION_STREAM_NAME, `${DURABLE}--test-happened`);
+        expect((await info()).config.ack_wait).toBe(7_000 * 1_000_000);
+        expect((await info()).config.filter_subject).toBe('onceport.execution.test-happened.*');
+        await waitFor(async () => (await info()).num_ack_pending === 0, 10_000, 'nothing pending');
       } finally {
         await kit.close();
       }
