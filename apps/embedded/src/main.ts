@@ -6,6 +6,7 @@ import { AuthorizationModule, authorizationEnvShape, loadAuthorizationOptions } 
 import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { IntakeModule, intakeEnvShape } from '@onceport/feature-intake';
 import { ReconcilerModule, reconcilerEnvShape } from '@onceport/feature-reconciler';
+import { startEventConsumers } from '@onceport/messaging';
 import { OnceportRuntime, RuntimeModule, hardenHttpServer, runtimeEnvShape } from '@onceport/runtime';
 import { NestLogger, ServiceLoggingModule, configureLogging } from '@onceport/service-kit';
 import { startTestTarget } from '@onceport/test-target';
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   app.useLogger(app.get(NestLogger));
   undo.push(() => app.close());
   hardenHttpServer(app, base);
+  // The same @ConsumeEvents handlers as the services, fed by the in-process delivery (no broker).
+  await startEventConsumers(app, runtime.delivery);
   await app.listen(settings.PORT, EMBEDDED_HOST).catch((error: unknown) => {
     throw portInUse(error, settings.PORT, 'PORT');
   });

@@ -1,6 +1,7 @@
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
 import { OnceportRuntime, RuntimeModule } from '@onceport/runtime';
 import { AuthorizationModule } from './authorization.module';
@@ -20,6 +21,7 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
     @Module({ imports: [RuntimeModule.forRoot(runtime), feature] })
     class TestService {}
     app = await NestFactory.create(TestService, { logger: false, bodyParser: false });
+    await startEventConsumers(app, runtime.delivery);
     await app.listen(0, '127.0.0.1');
     const address = app.getHttpServer().address() as { port: number };
     url = `http://127.0.0.1:${address.port}/v1/admin/vault`;

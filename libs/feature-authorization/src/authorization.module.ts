@@ -25,7 +25,7 @@ export class AuthorizationModule {
   static forRoot(options: AuthorizationOptions): DynamicModule {
     return {
       module: AuthorizationModule,
-      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController],
+      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController, ExecutionAcceptedConsumer],
       providers: [
         { provide: AUTHORIZATION_OPTIONS, useValue: options },
         { provide: SERVICE_LOG, useValue: options.log },
@@ -69,7 +69,6 @@ export class AuthorizationModule {
           inject: [ApprovalDesk],
           useFactory: (desk: ApprovalDesk) => new ApprovalExpirySweep(desk, options.approvalSweepMs, options.log),
         },
-        ExecutionAcceptedConsumer,
         ApprovalExpiryLifecycle,
       ],
     };

@@ -2,11 +2,11 @@ import type { Tracer } from '@opentelemetry/api';
 import type { ArgumentSealer, ToolContract } from '@onceport/domain';
 import { HttpChannel } from '@onceport/http-channel';
 import type { EventStore } from '@onceport/event-store';
-import { type ConsumerSpec, type ExecutionRepository, type ResultStore, loadVault } from '@onceport/runtime';
+import type { ConsumerSettings } from '@onceport/messaging';
+import { type ExecutionRepository, type ResultStore, loadVault } from '@onceport/runtime';
 import { type DispatcherConfig } from './dispatcher.config';
 import { DispatchExecutionHandler } from './dispatch-execution/dispatch-execution.handler';
 import { ackWaitMsFor, leaseMsFor } from './dispatch-execution/dispatch-timing';
-import { DISPATCH_TRIGGER_TYPES } from './dispatch-execution/dispatch-trigger';
 import { OutcomeRecorder } from './dispatch-execution/outcome-recorder';
 import { type CredentialSource, TargetSender } from './dispatch-execution/target-sender';
 import type { DispatcherLog } from './logging/dispatcher-log';
@@ -38,14 +38,15 @@ export interface Dispatcher {
   readonly handler: DispatchExecutionHandler;
   /** Closed by whoever owns the process, after the consumer stopped. */
   readonly channel: HttpChannel;
-  readonly consumerSpec: ConsumerSpec;
+  /** What the consumer of DISPATCH_TRIGGER_TYPES (DispatchTriggersConsumer) takes from configuration and contracts. */
+  readonly consumerSettings: ConsumerSettings;
 }
 
 /**
  * Wires a dispatcher from its parts, outside of Nest, so the module and the tests build the very
  * same thing.
  *
- * @example const { handler, consumerSpec, channel } = createDispatcher({ ...runtimeParts, contracts, config, credentials, secrets, log });
+ * @example const { handler, consumerSettings, channel } = createDispatcher({ ...runtimeParts, contracts, config, credentials, secrets, log });
  */
 export function createDispatcher(input: DispatcherInput): Dispatcher {
   const channel = input.channel ?? new HttpChannel();
@@ -64,14 +65,6 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
     log: input.log,
     policy,
   });
-  const consumerSpec: ConsumerSpec = {
-    durable: DISPATCHER_DURABLE,
-    eventTypes: DISPATCH_TRIGGER_TYPES,
-    // Not `transactional`: a dispatch reaches outside the database. Redelivery is made harmless by
-    // the stream (only an `authorized` execution is dispatched, and only by one writer).
-    inbox: 'record_after',
-    concurrency: input.config.concurrency,
-    ackWaitMs: ackWaitMsFor(input.contracts),
-  };
-  return { handler, channel, consumerSpec };
+  const consumerSettings: ConsumerSettings = { concurrency: input.config.concurrency, ackWaitMs: ackWaitMsFor(input.contracts) };
+  return { handler, channel, consumerSettings };
 }

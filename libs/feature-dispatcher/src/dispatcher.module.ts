@@ -3,7 +3,7 @@ import { loadToolContracts } from '@onceport/config';
 import { AesGcmArgumentSealer, CredentialResolver, type OnceportRuntime, type RuntimeEnv } from '@onceport/runtime';
 import { createDispatcher } from './create-dispatcher';
 import { type DispatcherEnv, dispatcherConfigFrom } from './dispatcher.config';
-import { DISPATCHER, DispatchTriggersConsumer } from './dispatch-execution/dispatch-triggers.consumer';
+import { DISPATCHER, DISPATCH_CONSUMER_SETTINGS, DispatchTriggersConsumer } from './dispatch-execution/dispatch-triggers.consumer';
 import { jsonLinesLog } from './logging/dispatcher-log';
 import { SecretScrubber } from './secrets/secret-scrubber';
 
@@ -44,7 +44,8 @@ export class DispatcherModule {
     });
     return {
       module: DispatcherModule,
-      providers: [{ provide: DISPATCHER, useValue: dispatcher }, DispatchTriggersConsumer],
+      controllers: [DispatchTriggersConsumer],
+      providers: [{ provide: DISPATCHER, useValue: dispatcher }, { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings }],
     };
   }
 }

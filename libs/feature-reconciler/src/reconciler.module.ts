@@ -66,13 +66,12 @@ export class ReconcilerModule {
       }, log);
     return {
       module: ReconcilerModule,
-      controllers: [ReviewController],
+      controllers: [ReviewController, OutcomeUnknownConsumer],
       providers: [
         { provide: SETTLE_HANDLER, useValue: settle },
         { provide: SWEEPER, useValue: sweeper },
         { provide: HttpChannel, useValue: channel },
         { provide: ADMINS, useValue: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE) },
-        OutcomeUnknownConsumer,
         SweeperLifecycle,
       ],
     };

@@ -1,9 +1,9 @@
 export { type CausationContext, fromStoredEvent, toNewEvent } from './execution/envelopes';
 export { ExecutionRepository, type HandleOptions, type HandledCommand, type LoadedExecution } from './execution/execution-repository';
-export type { ConsumerSpec, EventConsumer, EventDelivery } from './delivery/event-delivery.port';
-export { InProcessDelivery } from './delivery/in-process-delivery';
-export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jetstream-delivery';
-export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
+export type { ConsumerSpec, EventConsumer, EventDelivery } from '@onceport/messaging';
+export { InProcessDelivery } from '@onceport/messaging';
+export { JetStreamDelivery, type JetStreamDeliveryOptions } from '@onceport/messaging';
+export { StoreTailEventConsumer } from '@onceport/messaging';
 export { type LoadedVault, loadVault } from './vault/vault-reader';
 export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
 export { AesGcmArgumentSealer } from '@onceport/service-kit';

@@ -2,12 +2,10 @@ import type { Tracer } from '@opentelemetry/api';
 import { type EventStore, PostgresEventStore, configureQuarantineDefaults, reportOpenQuarantine } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { createPool, migrate } from './database';
-import type { EventDelivery } from './delivery/event-delivery.port';
-import { InProcessDelivery } from './delivery/in-process-delivery';
-import { JetStreamDelivery } from './delivery/jetstream-delivery';
+import { type AckWaitSettings, type EventDelivery, InProcessDelivery, JetStreamDelivery } from '@onceport/messaging';
 import { ExecutionRepository } from './execution/execution-repository';
 import { ResultStore } from './results/result-store';
-import { type AckWaitSettings, type ServiceLog, type Tracing, initTracing, serviceLog } from '@onceport/service-kit';
+import { type ServiceLog, type Tracing, initTracing, serviceLog } from '@onceport/service-kit';
 
 export interface RuntimeConfig {
   readonly serviceName: string;

@@ -1,19 +1,8 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl, postgresUrl } from '@onceport/config';
 import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS, SERVICE_ROLE_PATTERN } from '@onceport/event-store';
 import { z } from 'zod';
+import { ackWaitEnvShape } from '@onceport/messaging';
 import { serverLimitsEnvShape } from './http/server-limits';
-
-const positiveMs = z.coerce.number().int().min(100).max(3_600_000);
-
-/**
- * How long JetStream waits for an ack before redelivering. `ONCEPORT_ACK_WAIT_MS`: for consumers
- * that declare no ack wait of their own. `ONCEPORT_ACK_WAIT_MAX_MS`: a ceiling over every consumer,
- * own ack waits included (fault tests use it to see a redelivery in seconds rather than minutes).
- */
-export const ackWaitEnvShape = {
-  ONCEPORT_ACK_WAIT_MS: positiveMs.optional(),
-  ONCEPORT_ACK_WAIT_MAX_MS: positiveMs.optional(),
-};
 
 /**
  * The address a service listens on: loopback unless told otherwise, so a service started by hand is
@@ -51,22 +40,4 @@ export const migrationEnvShape = {
     .optional(),
 };
 
-export interface AckWaitSettings {
-  readonly defaultMs?: number;
-  readonly maxMs?: number;
-}
-
-/** The ack wait settings of a validated environment (`runtimeEnvShape`). */
-export function ackWaitOf(env: { readonly ONCEPORT_ACK_WAIT_MS?: number | undefined; readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined }): AckWaitSettings {
-  return {
-    ...(env.ONCEPORT_ACK_WAIT_MS ? { defaultMs: env.ONCEPORT_ACK_WAIT_MS } : {}),
-    ...(env.ONCEPORT_ACK_WAIT_MAX_MS ? { maxMs: env.ONCEPORT_ACK_WAIT_MAX_MS } : {}),
-  };
-}
-
-/** The ack wait one consumer gets: its own, else the default; never above the ceiling. Undefined: the library's default. */
-export function effectiveAckWaitMs(ownMs: number | undefined, settings: AckWaitSettings): number | undefined {
-  const chosen = ownMs ?? settings.defaultMs;
-  if (settings.maxMs === undefined) return chosen;
-  return Math.min(chosen ?? settings.maxMs, settings.maxMs);
-}
+export { type AckWaitSettings, ackWaitEnvShape, ackWaitOf, effectiveAckWaitMs } from '@onceport/messaging';

@@ -2,6 +2,7 @@ import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseSessionEvent, sessionStreamId } from '@onceport/contracts';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
 import { PostgresEventStore } from '@onceport/event-store';
 import { ExecutionRepository, OnceportRuntime, RuntimeModule, allMigrations, initTracing } from '@onceport/runtime';
@@ -29,6 +30,7 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
     @Module({ imports: [RuntimeModule.forRoot(runtime), feature] })
     class TestService {}
     app = await NestFactory.create(TestService, { logger: false, bodyParser: false });
+    await startEventConsumers(app, runtime.delivery);
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/v1/admin`;
   });

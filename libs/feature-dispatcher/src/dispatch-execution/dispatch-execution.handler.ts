@@ -24,7 +24,7 @@ export interface DispatchSummary {
  * the stream says is owed, until the round's retries are used up. An unknown outcome is never tried
  * again: that is the reconciler's to settle.
  *
- * @example consumer = delivery.consumer(spec, (event, context) => handler.handle(event, context).then(() => undefined));
+ * @example @ConsumeEvents(subjects, options) async onTrigger(@Payload() event, @Ctx() context) { await handler.handle(event, context); }
  */
 export class DispatchExecutionHandler {
   private readonly stopping = new AbortController();

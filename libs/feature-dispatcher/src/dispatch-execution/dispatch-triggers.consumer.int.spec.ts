@@ -1,9 +1,12 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
 import { OnceportRuntime } from '@onceport/runtime';
 import { DispatchHarness } from '../../test/dispatch-harness';
 import { createDispatcher } from '../create-dispatcher';
 import { SecretScrubber } from '../secrets/secret-scrubber';
-import { DispatchTriggersConsumer } from './dispatch-triggers.consumer';
+import { DISPATCHER, DISPATCH_CONSUMER_SETTINGS, DispatchTriggersConsumer } from './dispatch-triggers.consumer';
 
 describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real PostgreSQL, real HTTP)', () => {
   let harness: DispatchHarness;
@@ -33,8 +36,13 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
       log: () => undefined,
       onAppended: () => runtime.delivery.nudge(),
     });
-    const lifecycle = new DispatchTriggersConsumer(runtime, dispatcher);
-    await lifecycle.onApplicationBootstrap();
+    @Module({
+      controllers: [DispatchTriggersConsumer],
+      providers: [{ provide: DISPATCHER, useValue: dispatcher }, { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings }],
+    })
+    class DispatcherService {}
+    const app = await NestFactory.create(DispatcherService, { logger: false });
+    await startEventConsumers(app, runtime.delivery);
     const quick = await harness.seed();
     runtime.delivery.nudge();
     await waitFor(async () => (await harness.status(quick)) === 'completed_result_not_delivered', 20_000, 'the first dispatch');
@@ -45,8 +53,8 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
     runtime.delivery.nudge();
     await waitFor(async () => (await harness.events(slow)).some((e) => e.type === 'DispatchStarted'), 20_000, 'the second dispatch to start');
     const stoppingAt = Date.now();
-    await lifecycle.beforeApplicationShutdown();
-    await lifecycle.onApplicationShutdown();
+    // Drain, stop the transport (the attempt in flight finishes and is recorded), close the channel.
+    await app.close();
 
     expect(await harness.status(slow)).toBe('completed_result_not_delivered');
     const observed = (await harness.events(slow)).at(-1);

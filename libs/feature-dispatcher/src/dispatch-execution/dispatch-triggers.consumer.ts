@@ -1,35 +1,36 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type EventConsumer, type OnceportRuntime, RUNTIME } from '@onceport/runtime';
-import type { Dispatcher } from '../create-dispatcher';
+import { type BeforeApplicationShutdown, Controller, Inject, type OnApplicationShutdown } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { DispatchFailedBeforeSendEvent, ExecutionAuthorizedEvent, OutcomeSettledEvent } from '@onceport/contracts';
+import { ConsumeEvents, type DeliveryContext, type WireEvent } from '@onceport/messaging';
+import { DISPATCHER_DURABLE, type Dispatcher } from '../create-dispatcher';
 
 export const DISPATCHER = Symbol('DISPATCHER');
+/** The dispatcher consumer's concurrency and ack wait, known only at start (configuration, contracts' timeouts). */
+export const DISPATCH_CONSUMER_SETTINGS = Symbol('DISPATCH_CONSUMER_SETTINGS');
+
+/** One subject per type in DISPATCH_TRIGGER_TYPES. */
+const DISPATCH_TRIGGER_SUBJECTS = [ExecutionAuthorizedEvent.subject, OutcomeSettledEvent.subject, DispatchFailedBeforeSendEvent.subject];
 
 /**
- * The dispatcher's life in the process: the shared durable consumer starts once the app is up;
- * on shutdown it stops taking triggers while attempts in flight finish and are recorded, and only
- * then does the HTTP channel close (Nest runs every beforeApplicationShutdown before any
- * onApplicationShutdown, where the runtime closes too).
+ * The dispatcher's message controller: the shared durable consumer takes triggers once the app's
+ * event transport is started. On shutdown the handler drains first (a trigger still waiting is
+ * refused, so it is delivered again), then the transport stops taking triggers while attempts in
+ * flight finish and are recorded (Nest closes transports after every beforeApplicationShutdown),
+ * and only then does the HTTP channel close (onApplicationShutdown, where the runtime closes too).
  */
-@Injectable()
-export class DispatchTriggersConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
-  private consumer: EventConsumer | null = null;
+@Controller()
+export class DispatchTriggersConsumer implements BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
 
-  constructor(
-    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
-    @Inject(DISPATCHER) private readonly dispatcher: Dispatcher,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    const { handler, consumerSpec } = this.dispatcher;
-    this.consumer = this.runtime.delivery.consumer(consumerSpec, async (event, context) => {
-      await handler.handle(event, context);
-    });
-    await this.consumer.start();
+  // Not `transactional`: a dispatch reaches outside the database. Redelivery is made harmless by
+  // the stream (only an `authorized` execution is dispatched, and only by one writer).
+  @ConsumeEvents(DISPATCH_TRIGGER_SUBJECTS, { durable: DISPATCHER_DURABLE, inbox: 'record_after', settingsFrom: DISPATCH_CONSUMER_SETTINGS })
+  async onTrigger(@Payload() event: WireEvent, @Ctx() context: DeliveryContext): Promise<void> {
+    await this.dispatcher.handler.handle(event, context);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): void {
     this.dispatcher.handler.drain();
-    await this.consumer?.stop();
   }
 
   async onApplicationShutdown(): Promise<void> {

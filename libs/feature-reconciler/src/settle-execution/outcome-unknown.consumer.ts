@@ -1,29 +1,21 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { type EventConsumer, type OnceportRuntime, RUNTIME } from '@onceport/runtime';
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { OutcomeUnknownEvent } from '@onceport/contracts';
+import { ConsumeEvents, type DeliveryContext, type WireEvent } from '@onceport/messaging';
 import { SETTLE_HANDLER } from '../reconciler.tokens';
 import type { SettleExecutionHandler } from './settle-execution.handler';
 
 export const RECONCILER_DURABLE = 'reconciler';
 
 /** Settles as soon as a dispatcher reports an unknown outcome; the sweeper catches what this misses. */
-@Injectable()
-export class OutcomeUnknownConsumer implements OnModuleInit, BeforeApplicationShutdown {
-  private consumer: EventConsumer | null = null;
+@Controller()
+export class OutcomeUnknownConsumer {
+  constructor(@Inject(SETTLE_HANDLER) private readonly settle: SettleExecutionHandler) {}
 
-  constructor(
-    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
-    @Inject(SETTLE_HANDLER) private readonly settle: SettleExecutionHandler,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    this.consumer = this.runtime.delivery.consumer({ durable: RECONCILER_DURABLE, eventTypes: ['OutcomeUnknown'], inbox: 'record_after', concurrency: 16, ackWaitMs: 120_000 }, async (event, context) => {
-      const executionId = String(event.data['executionId']);
-      await this.settle.settle(executionId, { causationId: event.metadata.eventId, traceparent: context.traceparent ?? (typeof event.metadata['traceparent'] === 'string' ? event.metadata['traceparent'] : null) });
-    });
-    await this.consumer.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.consumer?.stop();
+  @ConsumeEvents(OutcomeUnknownEvent.subject, { durable: RECONCILER_DURABLE, inbox: 'record_after', concurrency: 16, ackWaitMs: 120_000 })
+  async onOutcomeUnknown(@Payload() event: WireEvent, @Ctx() context: DeliveryContext): Promise<void> {
+    const executionId = String(event.data['executionId']);
+    const traceparent = context.traceparent ?? (typeof event.metadata['traceparent'] === 'string' ? event.metadata['traceparent'] : null);
+    await this.settle.settle(executionId, { causationId: event.metadata.eventId, traceparent });
   }
 }

@@ -40,7 +40,7 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
   await jsm.streams.update(spec.name, config);
 }
 
-export interface ConsumerSpec {
+export interface DurableConsumerSpec {
   readonly durable: string;
   readonly filterSubject: string;
   readonly ackWaitMs?: number;
@@ -53,7 +53,7 @@ export interface ConsumerSpec {
  * uses the same durable name and so shares the work. Server 2.9 takes one filter subject per
  * consumer; a service that needs several event types gets one consumer per type.
  */
-export async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, spec: ConsumerSpec, startSequence?: number): Promise<void> {
+export async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, spec: DurableConsumerSpec, startSequence?: number): Promise<void> {
   const mutable = {
     ack_wait: (spec.ackWaitMs ?? 30_000) * NANOS_PER_MS,
     max_deliver: spec.maxDeliver ?? -1,

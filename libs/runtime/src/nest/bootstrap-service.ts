@@ -3,6 +3,7 @@ import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '
 import { NestFactory } from '@nestjs/core';
 import { ActorsFileError, EnvConfigError, loadEnvConfig, loadToolContracts } from '@onceport/config';
 import { type Migration, MigrationSetupError } from '@onceport/event-store';
+import { startEventConsumers } from '@onceport/messaging';
 import { ToolContractError } from '@onceport/domain';
 import { NestLogger, ServiceLoggingModule, type ServerLimitsEnv, ackWaitOf, configureLogging, hardenHttpServer, migrationEnvShape, runtimeEnvShape } from '@onceport/service-kit';
 import { z } from 'zod';
@@ -104,6 +105,8 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   // useProcessExit: a clean stop exits 0 instead of re-raising the signal (which looks like a kill).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   hardenHttpServer(app, env, runtime.log);
+  // The @ConsumeEvents handlers take events once every module is initialized; app.close() stops them before the runtime closes.
+  await startEventConsumers(app, runtime.delivery);
   await app.listen(env.PORT, env.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;

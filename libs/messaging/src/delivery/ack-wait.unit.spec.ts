@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ackWaitOf, effectiveAckWaitMs, runtimeEnvShape } from '@onceport/service-kit';
+import { ackWaitEnvShape, ackWaitOf, effectiveAckWaitMs } from './ack-wait';
 
-/** As bootstrapService does: the environment validated with the runtime's shape, then read. */
-const settingsFrom = (env: Record<string, string>) => ackWaitOf(z.object(runtimeEnvShape).partial({ DATABASE_URL: true }).parse(env));
+/** As bootstrapService does: the environment validated with the shape the runtime's includes, then read. */
+const settingsFrom = (env: Record<string, string>) => ackWaitOf(z.object(ackWaitEnvShape).parse(env));
 
 describe('ack wait settings', () => {
   it('a consumer keeps its own ack wait; one without gets the configured default; none configured leaves the library default', () => {

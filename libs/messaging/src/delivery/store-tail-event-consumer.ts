@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventQuarantine, type StoredEvent, StoreSubscription, inTransaction } from '@onceport/event-store';
-import { type DeliveryContext, type EventHandler, claimInInbox, isInInbox, toWireEvent } from '@onceport/messaging';
+import type { DeliveryContext, EventHandler } from '../consumer/event-handler';
+import { claimInInbox, isInInbox } from '../consumer/inbox';
+import { toWireEvent } from '../wire-event';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
 

@@ -2,18 +2,15 @@ import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManage
 import type { NatsConnection } from '@nats-io/transport-node';
 import { eventSubject, executionIdOfStream } from '@onceport/contracts';
 import type { StoredEvent } from '@onceport/event-store';
-import {
-  EXECUTION_STREAM_NAME,
-  type EventHandler,
-  JetStreamEventConsumer,
-  OutboxRelay,
-  connectToNats,
-  ensureStream,
-  executionStreamSpec,
-  toWireEvent,
-} from '@onceport/messaging';
 import type { Pool } from 'pg';
-import { type AckWaitSettings, effectiveAckWaitMs } from '@onceport/service-kit';
+import type { EventHandler } from '../consumer/event-handler';
+import { JetStreamEventConsumer } from '../consumer/jetstream-event-consumer';
+import { EXECUTION_STREAM_NAME, executionStreamSpec } from '../jetstream/execution-stream';
+import { connectToNats } from '../jetstream/nats-connection';
+import { ensureStream } from '../jetstream/topology';
+import { OutboxRelay } from '../relay/outbox-relay';
+import { toWireEvent } from '../wire-event';
+import { type AckWaitSettings, effectiveAckWaitMs } from './ack-wait';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 
 export interface JetStreamDeliveryOptions {
@@ -92,9 +89,12 @@ export class JetStreamDelivery implements EventDelivery {
     await this.nc?.drain();
   }
 
+  /** The NATS connection; null before `start()`. */
+  get connection(): NatsConnection | null {
+    return this.nc;
+  }
+
   isReady(): boolean {
     return this.nc !== null && !this.nc.isClosed();
   }
 }
-
-export type { EventHandler };

@@ -1,4 +1,4 @@
-import type { EventHandler } from '@onceport/messaging';
+import type { EventHandler } from '../consumer/event-handler';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 import { StoreTailEventConsumer } from './store-tail-event-consumer';

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '@onceport/event-store';
-import type { EventHandler, InboxMode } from '@onceport/messaging';
+import type { EventHandler, InboxMode } from '../consumer/event-handler';
 
 export interface ConsumerSpec {
   /** The service's durable name: replicas with the same name share the work. */

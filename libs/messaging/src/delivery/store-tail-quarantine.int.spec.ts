@@ -1,6 +1,6 @@
 import { PostgresEventStore, type Queryable, quarantineEntry, requestRetry } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
-import type { EventHandler } from '@onceport/messaging';
+import type { EventHandler } from '../consumer/event-handler';
 import { StoreTailEventConsumer } from './store-tail-event-consumer';
 
 /** The embedded delivery's consumer, with a handler whose effect the real database refuses for one event. */
