@@ -5,7 +5,6 @@ export { InProcessDelivery } from './delivery/in-process-delivery';
 export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jetstream-delivery';
 export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
 export { type LoadedVault, loadVault } from './vault/vault-reader';
-export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
 export { AesGcmArgumentSealer } from './secrets/aes-gcm-argument-sealer';
 export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';
 export { allMigrations, createPool, migrate } from './database';

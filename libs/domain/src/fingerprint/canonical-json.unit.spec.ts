@@ -43,6 +43,11 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
   });
 
+  it('leaves out undefined members only when asked (the event store hashes what jsonb keeps)', () => {
+    expect(canonicalJson({ b: undefined, a: { d: undefined, c: 1 } }, { omitUndefinedMembers: true })).toBe('{"a":{"c":1}}');
+    expect(() => canonicalJson([1, undefined], { omitUndefinedMembers: true })).toThrow('$[1]: got undefined');
+  });
+
   it('round-trips any JSON value and is a fixed point', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

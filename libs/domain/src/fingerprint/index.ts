@@ -1,4 +1,4 @@
-export { canonicalJson } from './canonical-json';
+export { type CanonicalJsonOptions, canonicalJson } from './canonical-json';
 export { buildCanonicalRecord, recordTarget, type CanonicalRecordInput, type HmacForSensitive } from './canonical-record';
 export {
   fingerprint,
