@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '@onceport/domain';
+import { canonicalJson } from '@onceport/contracts';
 import type { JsonObject } from './json';
 
 /** The `prev_hash` of every stream's first event. */

@@ -1,5 +1,3 @@
-import { FingerprintError } from './fingerprint-error';
-
 /**
  * One JSON spelling per value: object keys sorted by UTF-16 code units, no whitespace, numbers in
  * ECMAScript shortest round-trip form (as RFC 8785 / JCS), `-0` written as `0`.
@@ -63,8 +61,15 @@ function writeArray(array: readonly unknown[], path: string, ancestors: Set<obje
   return `[${parts.join(',')}]`;
 }
 
-function refuse(path: string, found: string): FingerprintError {
-  return new FingerprintError('NON_JSON_VALUE', [
-    `${path}: got ${found}; expected a JSON value (string, finite number, boolean, null, array or plain object)`,
-  ]);
+function refuse(path: string, found: string): NonJsonValueError {
+  return new NonJsonValueError(`${path}: got ${found}; expected a JSON value (string, finite number, boolean, null, array or plain object)`);
+}
+
+/** A value with no single JSON spelling (undefined, NaN, a Date, a cycle…); the message names its path. */
+export class NonJsonValueError extends Error {
+  readonly code = 'NON_JSON_VALUE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'NonJsonValueError';
+  }
 }

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { canonicalJson } from './canonical-json';
-import { FingerprintError } from './fingerprint-error';
+import { NonJsonValueError, canonicalJson } from './canonical-json';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and writes no whitespace', () => {
@@ -26,12 +25,12 @@ describe('canonicalJson', () => {
     ['a Map', new Map(), '$: got an instance of Map'],
     ['a sparse array', Object.assign(new Array<number>(3), { 0: 1, 2: 3 }), '$[1]: got a hole in a sparse array'],
   ])('refuses %s with a typed error naming the path', (_label, value, message) => {
-    expect(() => canonicalJson(value)).toThrow(FingerprintError);
+    expect(() => canonicalJson(value)).toThrow(NonJsonValueError);
     try {
       canonicalJson(value);
     } catch (error) {
-      expect((error as FingerprintError).code).toBe('NON_JSON_VALUE');
-      expect((error as FingerprintError).message).toContain(message);
+      expect((error as NonJsonValueError).code).toBe('NON_JSON_VALUE');
+      expect((error as NonJsonValueError).message).toContain(message);
     }
   });
 
