@@ -9,7 +9,7 @@ import { ReconcilerModule, reconcilerEnvShape } from '@onceport/feature-reconcil
 import { startEventConsumers } from '@onceport/messaging';
 import { OnceportRuntime, RuntimeModule, hardenHttpServer, runtimeEnvShape } from '@onceport/runtime';
 import { NestLogger, ServiceLoggingModule, configureLogging } from '@onceport/service-kit';
-import { startTestTarget } from '@onceport/test-target';
+import { startDemoTarget } from '@onceport/demo-target';
 import { z } from 'zod';
 import { printBanner } from './banner';
 import { defaultDataDir, preparePrivateDir } from './data-dir';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   undo.push(() => lock.release());
   const target = settings.ONCEPORT_CONTRACTS_DIR
     ? null
-    : await startTestTarget({ port: settings.ONCEPORT_DEMO_TARGET_PORT }).catch((error: unknown) => {
+    : await startDemoTarget({ port: settings.ONCEPORT_DEMO_TARGET_PORT }).catch((error: unknown) => {
         throw portInUse(error, settings.ONCEPORT_DEMO_TARGET_PORT, 'ONCEPORT_DEMO_TARGET_PORT');
       });
   if (target) undo.push(() => target.stop());
@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     AuthorizationModule.forRoot(await loadAuthorizationOptions(loadEnvConfig(z.object(authorizationEnvShape), env), contractsDir)),
     // The dispatcher resolves credentials from this environment, not from a mutated process.env.
     await DispatcherModule.forRoot({ runtime, env: loadEnvConfig(z.object(dispatcherEnvShape), env), base: { ...base, PORT: settings.PORT }, credentialsEnv: env }),
-    await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), contractsDir),
+    // So do the reconciler's probes (they read the demo credentials too).
+    await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), contractsDir, env),
   ];
   @Module({ imports: [ServiceLoggingModule.forRoot('onceport'), RuntimeModule.forRoot(runtime), ...features] })
   class EmbeddedModule {}

@@ -4,7 +4,7 @@ import { executionStreamId } from '@onceport/contracts';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
 import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
-import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshToolEntry, startCutProxy, startTestSshd } from '@onceport/ssh-channel/testing';
+import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshToolEntry, startCutProxy, startTestSshd } from '@onceport/target-channels/testing';
 import { stringify } from 'yaml';
 
 export const AGENT_KEY = 'ssh-agent-key-9f2c';

@@ -1,4 +1,5 @@
 export * from './primitives';
+export { type CanonicalJsonOptions, NonJsonValueError, canonicalJson } from './canonical-json';
 export * from './events';
 export * from './streams';
 export * from './intake';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJsonForHash } from './canonical-json';
+import { canonicalJson } from '@onceport/contracts';
 import type { JsonObject } from './json';
 
 /** The `prev_hash` of every stream's first event. */
@@ -23,7 +23,8 @@ export function contentHash(event: HashedContent): Buffer {
 
 /** The canonical text the content hash is taken over (bulk loaders template it). */
 export function hashedContentJson(event: HashedContent): string {
-  return canonicalJsonForHash({
+  // Sorted keys at every depth, so the hash survives a round trip through jsonb (which reorders them).
+  return canonicalJson({
     eventId: event.eventId,
     streamId: event.streamId,
     streamVersion: event.streamVersion,
@@ -32,7 +33,7 @@ export function hashedContentJson(event: HashedContent): string {
     data: event.data,
     metadata: event.metadata,
     recordedAt: event.recordedAt.toISOString(),
-  });
+  }, { omitUndefinedMembers: true });
 }
 
 /** Mirrors the database trigger: chain = sha256(previous chain hash ‖ content hash). */

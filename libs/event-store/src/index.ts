@@ -6,7 +6,6 @@ export { PostgresEventStore } from './postgres-event-store';
 export { inTransaction, type ClientPool, type Queryable } from './queryable';
 export { MigrationSetupError, SERVICE_ROLE_PATTERN, eventStoreMigrations, grantServiceRole, runMigrations, type Migration, type MigrationOptions } from './migrations';
 export { GENESIS_HASH, chainHash, contentHash, hashedContentJson } from './hash-chain';
-export { canonicalJsonForHash } from './canonical-json';
 export * from './audit';
 export { CHECKPOINT_START, CheckpointMovedError, type Checkpoint, loadCheckpoint, overwriteCheckpoint, saveCheckpoint, resetCheckpoint } from './subscription/checkpoint';
 export { readCommittedAfter } from './subscription/read-committed-after';

@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { ArgumentSealer, ToolContract } from '@onceport/domain';
-import { HttpChannel } from '@onceport/http-channel';
+import { HttpChannel, type SshChannel } from '@onceport/target-channels';
 import type { EventStore } from '@onceport/event-store';
 import type { ConsumerSettings } from '@onceport/messaging';
 import { type ExecutionRepository, type ResultStore, loadVault } from '@onceport/runtime';
@@ -32,6 +32,8 @@ export interface DispatcherInput {
   readonly onAppended?: () => void;
   /** One per process; made here when not given. */
   readonly channel?: HttpChannel;
+  /** Made by the sender when not given (it holds no connection between sends). */
+  readonly ssh?: Pick<SshChannel, 'send'>;
 }
 
 export interface Dispatcher {
@@ -56,7 +58,7 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
   const handler = new DispatchExecutionHandler({
     executions: input.executions,
     vault: async () => (await loadVault(input.store)).state,
-    sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, secrets: input.secrets, sealer: input.sealer }),
+    sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, ssh: input.ssh, secrets: input.secrets, sealer: input.sealer }),
     recorder: new OutcomeRecorder({ executions: input.executions, results: input.results, policy, secrets: input.secrets, onAppended }),
     tracer: input.tracer,
     dispatcherId: input.config.dispatcherId,

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { encryptionKeys } from '@onceport/config';
+import { credentialsEnvShape } from '@onceport/target-channels';
 import { z } from 'zod';
 
 // Each message is the "expected" half of the start-up error, which names the variable.
@@ -27,8 +28,7 @@ export const dispatcherEnvShape = {
     .default(() => `${hostname()}-${process.pid}`),
   /** Opens the sensitive arguments intake sealed; the same ring as intake's (`ONCEPORT_ENCRYPTION_KEYS`). */
   ONCEPORT_ENCRYPTION_KEYS: encryptionKeys,
-  /** A mounted directory with one file per credential_ref (a Kubernetes secret volume); optional. */
-  ONCEPORT_CREDENTIALS_DIR: z.string({ error: 'a directory of credential files' }).optional(),
+  ...credentialsEnvShape,
 };
 
 export type DispatcherEnv = z.output<z.ZodObject<typeof dispatcherEnvShape>>;

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { loadToolContracts } from '@onceport/config';
-import { AesGcmArgumentSealer, CredentialResolver, type OnceportRuntime, type RuntimeEnv } from '@onceport/runtime';
+import { AesGcmArgumentSealer, type OnceportRuntime, type RuntimeEnv } from '@onceport/runtime';
+import { TargetChannels } from '@onceport/target-channels';
 import { createDispatcher } from './create-dispatcher';
 import { type DispatcherEnv, dispatcherConfigFrom } from './dispatcher.config';
 import { DISPATCHER, DISPATCH_CONSUMER_SETTINGS, DispatchTriggersConsumer } from './dispatch-execution/dispatch-triggers.consumer';
@@ -11,7 +12,7 @@ export interface DispatcherModuleOptions {
   readonly runtime: OnceportRuntime;
   readonly env: DispatcherEnv;
   readonly base: RuntimeEnv;
-  /** Where `ONCEPORT_CREDENTIAL_<REF>` are read; default process.env (the embedded start passes its own). */
+  /** Where `ONCEPORT_CREDENTIAL_<REF>` and `ONCEPORT_CREDENTIALS_DIR` are read; default process.env (the embedded start passes its own). */
   readonly credentialsEnv?: NodeJS.ProcessEnv;
 }
 
@@ -27,8 +28,9 @@ export class DispatcherModule {
   static async forRoot({ runtime, env, base, credentialsEnv }: DispatcherModuleOptions): Promise<DynamicModule> {
     // Loaded once at start: a contract problem stops the start with every problem listed.
     const { contracts } = await loadToolContracts(base.ONCEPORT_CONTRACTS_DIR);
-    const credentials = new CredentialResolver(credentialsEnv ?? process.env, env.ONCEPORT_CREDENTIALS_DIR ?? null);
-    const secrets = new SecretScrubber(credentials.secretValues());
+    // The same channels and credential resolution as the reconciler's probes.
+    const channels = TargetChannels.fromEnv(credentialsEnv ?? process.env);
+    const secrets = new SecretScrubber(channels.credentials.secretValues());
     const dispatcher = createDispatcher({
       executions: runtime.executions,
       store: runtime.store,
@@ -36,7 +38,9 @@ export class DispatcherModule {
       tracer: runtime.tracer,
       contracts,
       config: dispatcherConfigFrom(env),
-      credentials,
+      credentials: channels.credentials,
+      channel: channels.http,
+      ssh: channels.ssh,
       secrets,
       sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
       log: jsonLinesLog('dispatcher', base.LOG_LEVEL, secrets),

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { actorKeysFile, actorsFile, encryptionKeys } from '@onceport/config';
+import { credentialsEnvShape } from '@onceport/target-channels';
 import { z } from 'zod';
 
 /** The reconciler's own environment, validated at start with the runtime's. */
@@ -8,6 +9,8 @@ export const reconcilerEnvShape = {
   ONCEPORT_ACTOR_KEYS_FILE: actorKeysFile,
   /** Opens sealed sensitive arguments when a probe renders them; the same ring as intake's. */
   ONCEPORT_ENCRYPTION_KEYS: encryptionKeys,
+  /** Probes read their credentials as the dispatcher does (`ONCEPORT_CREDENTIAL_<REF>`, this directory). */
+  ...credentialsEnvShape,
   ONCEPORT_RECONCILE_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   ONCEPORT_REDELIVER_AFTER_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(15_000),
   ONCEPORT_PROBE_MAX: z.coerce.number().int().min(1).max(100).default(5),

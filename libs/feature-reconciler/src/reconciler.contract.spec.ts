@@ -11,11 +11,10 @@ import { type HttpToolContract, type SshToolContract, type ToolContract, parseTo
 import { relabelHistory } from '@onceport/domain/testing';
 import { type JsonObject, type StoredEvent, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { HttpChannel } from '@onceport/http-channel';
-import { CredentialResolver, OnceportRuntime, RuntimeModule, allMigrations } from '@onceport/runtime';
+import { OnceportRuntime, RuntimeModule, allMigrations } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
-import { SshChannel } from '@onceport/ssh-channel';
-import { type TestSshd, installRecordRun, sshContract, startTestSshd } from '@onceport/ssh-channel/testing';
+import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
+import { type TestSshd, installRecordRun, sshContract, startTestSshd } from '@onceport/target-channels/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { reconcilerMigrations } from './reconciler-migrations';
 import { ADMINS } from './reconciler.tokens';

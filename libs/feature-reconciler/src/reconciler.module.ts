@@ -1,8 +1,8 @@
 import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
-import { HttpChannel } from '@onceport/http-channel';
+import { HttpChannel, TargetChannels } from '@onceport/target-channels';
 import { runMigrations } from '@onceport/event-store';
-import { AesGcmArgumentSealer, CredentialResolver, type OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { AesGcmArgumentSealer, type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import { serviceLog } from '@onceport/service-kit';
 import type { ReconcilerEnv } from './reconciler.config';
 import { reconcilerMigrations } from './reconciler-migrations';
@@ -35,17 +35,20 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
 /** Settles unknown outcomes: OutcomeUnknown from JetStream, and a sweep of the store for what was missed. */
 @Module({})
 export class ReconcilerModule {
-  static async forRoot(runtime: OnceportRuntime, env: ReconcilerEnv, contractsDir: string): Promise<DynamicModule> {
+  /** `credentialsEnv`: where probes read `ONCEPORT_CREDENTIAL_<REF>` (the embedded start passes its own, like the dispatcher's). */
+  static async forRoot(runtime: OnceportRuntime, env: ReconcilerEnv, contractsDir: string, credentialsEnv: NodeJS.ProcessEnv = process.env): Promise<DynamicModule> {
     // The reconciler's own table (claims and check times), like intake applies its own.
     await runMigrations(runtime.pool, [...allMigrations, ...reconcilerMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
-    const channel = new HttpChannel();
+    // The same channels and credential resolution as the dispatcher's sends.
+    const channels = TargetChannels.fromEnv(credentialsEnv);
     const log = serviceLog('reconciler');
     const settle = new SettleExecutionHandler({
       runtime,
       contracts: byName,
-      channel,
-      credentials: new CredentialResolver(),
+      channel: channels.http,
+      ssh: channels.ssh,
+      credentials: channels.credentials,
       sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
       reconcilerId: env.ONCEPORT_RECONCILER_ID,
       log,
@@ -70,7 +73,7 @@ export class ReconcilerModule {
       providers: [
         { provide: SETTLE_HANDLER, useValue: settle },
         { provide: SWEEPER, useValue: sweeper },
-        { provide: HttpChannel, useValue: channel },
+        { provide: HttpChannel, useValue: channels.http },
         { provide: ADMINS, useValue: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE) },
         SweeperLifecycle,
       ],

@@ -5,7 +5,6 @@ export { InProcessDelivery } from '@onceport/messaging';
 export { JetStreamDelivery, type JetStreamDeliveryOptions } from '@onceport/messaging';
 export { StoreTailEventConsumer } from '@onceport/messaging';
 export { type LoadedVault, loadVault } from './vault/vault-reader';
-export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
 export { AesGcmArgumentSealer } from '@onceport/service-kit';
 export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';
 export { allMigrations, createPool, migrate } from './database';

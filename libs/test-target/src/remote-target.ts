@@ -1,7 +1,5 @@
 import { request } from 'undici';
-import type { BehaviorSpec } from './behavior';
-import type { Effect, EffectFilter } from './effect-ledger';
-import { TestTargetError } from './test-target-error';
+import { type BehaviorSpec, type Effect, type EffectFilter, TestTargetError } from '@onceport/demo-target';
 
 /** A test target running in another process, driven over its control API. */
 export interface RemoteTestTarget {

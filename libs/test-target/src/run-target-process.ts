@@ -1,15 +1,14 @@
 import { parseArgs } from 'node:util';
-import { startTestTarget, type TestTarget } from './test-target';
-import { TestTargetError } from './test-target-error';
+import { type DemoTarget, TestTargetError, startDemoTarget } from '@onceport/demo-target';
 
 /**
  * Runs the test target as its own process: `--port N` (0 = any free port), `--host`,
  * `--idempotency-header`. Prints one line, `test-target listening on <url>`, once it accepts
  * connections (other processes wait for it), and stops cleanly on SIGINT/SIGTERM.
  */
-export async function runTargetProcess(argv: readonly string[]): Promise<TestTarget> {
+export async function runTargetProcess(argv: readonly string[]): Promise<DemoTarget> {
   const options = readOptions(argv);
-  const target = await startTestTarget(options);
+  const target = await startDemoTarget(options);
   process.stdout.write(`test-target listening on ${target.url}\n`);
   const shutdown = (): void => {
     target.stop().then(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { startTestTarget, type TestTarget } from './test-target';
+import { startTestTarget, type TestTarget } from './index';
 import { call, post } from '../test/http';
 
 describe('test target: behaviours, driven over real HTTP', () => {

@@ -1,6 +1,4 @@
-import { remoteTestTarget } from './remote-target';
-import { startTestTarget, type TestTarget } from './test-target';
-import { TestTargetError } from './test-target-error';
+import { TestTargetError, type TestTarget, remoteTestTarget, startTestTarget } from './index';
 import { call, post } from '../test/http';
 
 describe('test target: control API and in-process handle', () => {

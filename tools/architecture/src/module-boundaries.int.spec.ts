@@ -17,6 +17,8 @@ interface Probe {
   readonly path: string;
   readonly source: string;
   readonly breaks: RegExp | null;
+  /** The rule that refuses it; default the nx boundary rule. */
+  readonly rule?: string;
 }
 
 const tag = `boundary-probe-${randomUUID().slice(0, 8)}`;
@@ -46,9 +48,66 @@ const probes: Probe[] = [
     breaks: /Projects cannot be imported by a relative or absolute path/,
   },
   {
+    name: "an app importing another service's feature",
+    path: `apps/intake/src/${tag}-scope.ts`,
+    source: `import { DispatcherModule } from '@onceport/feature-dispatcher';\nexport const probe = DispatcherModule;\n`,
+    breaks: /tagged with "scope:intake" can only depend on libs tagged with "scope:intake", "scope:shared"/,
+  },
+  {
+    name: 'production code (the embedded start) importing a test-support lib',
+    path: `apps/embedded/src/${tag}-test-support.ts`,
+    source: `import { remoteTestTarget } from '@onceport/test-target';\nexport const probe = remoteTestTarget;\n`,
+    breaks: /tagged with "type:app" can only depend on libs tagged with/,
+  },
+  {
+    name: 'a production feature file importing a test-support lib',
+    path: `libs/feature-dispatcher/src/${tag}-test-support.ts`,
+    source: `import { startFaultProxy } from '@onceport/fault-kit';\nexport const probe = startFaultProxy;\n`,
+    breaks: /tagged with "type:feature" can only depend on libs tagged with/,
+  },
+  {
+    name: "a production file importing a lib's /testing entry point",
+    path: `libs/feature-reconciler/src/${tag}-testing-entry.ts`,
+    source: `import * as storeTesting from '@onceport/event-store/testing';\nexport const probe = storeTesting;\n`,
+    breaks: /a testing entry point is for tests/,
+    rule: 'no-restricted-imports',
+  },
+  {
     name: 'a feature importing the domain (allowed)',
     path: `libs/feature-intake/src/${tag}-allowed.ts`,
-    source: `import { canonicalJson } from '@onceport/domain';\nexport const probe = canonicalJson;\n`,
+    source: `import { parseKeyring } from '@onceport/domain';\nexport const probe = parseKeyring;\n`,
+    breaks: null,
+  },
+  {
+    name: 'an app importing its own feature and a shared lib (allowed)',
+    path: `apps/dispatcher/src/${tag}-allowed.ts`,
+    source: `import { DispatcherModule } from '@onceport/feature-dispatcher';\nimport { TargetChannels } from '@onceport/target-channels';\nexport const probe = [DispatcherModule, TargetChannels];\n`,
+    breaks: null,
+  },
+  {
+    name: 'the embedded start composing all four features and the demo target (allowed)',
+    path: `apps/embedded/src/${tag}-allowed.ts`,
+    source: [
+      `import { AuthorizationModule } from '@onceport/feature-authorization';`,
+      `import { DispatcherModule } from '@onceport/feature-dispatcher';`,
+      `import { IntakeModule } from '@onceport/feature-intake';`,
+      `import { ReconcilerModule } from '@onceport/feature-reconciler';`,
+      `import { startDemoTarget } from '@onceport/demo-target';`,
+      `export const probe = [AuthorizationModule, DispatcherModule, IntakeModule, ReconcilerModule, startDemoTarget];`,
+      '',
+    ].join('\n'),
+    breaks: null,
+  },
+  {
+    name: 'test code importing test-support libs and a /testing entry point (allowed)',
+    path: `libs/feature-dispatcher/test/${tag}-allowed.ts`,
+    source: [
+      `import { startFaultProxy } from '@onceport/fault-kit';`,
+      `import { startTestTarget } from '@onceport/test-target';`,
+      `import * as storeTesting from '@onceport/event-store/testing';`,
+      `export const probe = [startFaultProxy, startTestTarget, storeTesting];`,
+      '',
+    ].join('\n'),
     breaks: null,
   },
 ];
@@ -76,13 +135,14 @@ describe('module boundaries, as `npm run lint` enforces them', () => {
   });
 
   it.each(probes.filter((probe) => probe.breaks).map((probe) => [probe.name, probe] as const))('refuses %s', (_name, probe) => {
-    const boundaryErrors = results.get(probe.path)?.messages.filter((message) => message.ruleId === '@nx/enforce-module-boundaries') ?? [];
+    const rule = probe.rule ?? '@nx/enforce-module-boundaries';
+    const boundaryErrors = results.get(probe.path)?.messages.filter((message) => message.ruleId === rule) ?? [];
     expect(boundaryErrors.length).toBeGreaterThan(0);
     expect(boundaryErrors.map((message) => message.message).join('\n')).toMatch(probe.breaks!);
   });
 
-  it('lets an allowed import through (the probes are linted, not skipped)', () => {
-    const allowed = probes.find((probe) => !probe.breaks)!;
-    expect(results.get(allowed.path)?.messages).toEqual([]);
+  it.each(probes.filter((probe) => !probe.breaks).map((probe) => [probe.name, probe] as const))('lets %s through (linted, not skipped)', (_name, probe) => {
+    expect(results.get(probe.path)).toBeDefined();
+    expect(results.get(probe.path)?.messages).toEqual([]);
   });
 });

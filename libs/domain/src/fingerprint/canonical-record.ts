@@ -1,6 +1,5 @@
-import type { CanonicalOperationRecord, JsonValue } from '@onceport/contracts';
+import { type CanonicalOperationRecord, type JsonValue, canonicalJson } from '@onceport/contracts';
 import { validateArguments, type ArgumentSpec, type ToolContract } from '../tool-contracts';
-import { canonicalJson } from './canonical-json';
 import { FingerprintError } from './fingerprint-error';
 
 /**

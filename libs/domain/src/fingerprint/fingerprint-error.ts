@@ -1,6 +1,4 @@
 export type FingerprintErrorCode =
-  /** A value that has no single JSON spelling (undefined, NaN, a Date, a cycle…). */
-  | 'NON_JSON_VALUE'
   /** The call's arguments do not satisfy the tool's schema; see `argumentIssues`. */
   | 'INVALID_ARGUMENTS'
   /** Actor, intent scope or record fields missing or malformed. */

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { CanonicalOperationRecord, type Fingerprint } from '@onceport/contracts';
+import { CanonicalOperationRecord, type Fingerprint, canonicalJson } from '@onceport/contracts';
 import { buildCanonicalRecord, type CanonicalRecordInput, type HmacForSensitive } from './canonical-record';
-import { canonicalJson } from './canonical-json';
 import { FingerprintError } from './fingerprint-error';
 import { keyBytes, keyIdsForMatching, type Keyring } from './keyring';
 

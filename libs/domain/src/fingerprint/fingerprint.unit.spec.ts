@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { Fingerprint } from '@onceport/contracts';
+import { Fingerprint, canonicalJson } from '@onceport/contracts';
 import { demoContract } from '../../test/demo-contracts';
 import { buildCanonicalRecord } from './canonical-record';
-import { canonicalJson } from './canonical-json';
 import { fingerprint, fingerprintIntent, fingerprintsForMatching, fingerprintWithKey, sensitiveHmacWith } from './fingerprint';
 import { FingerprintError } from './fingerprint-error';
 import type { Keyring } from './keyring';

@@ -1,4 +1,3 @@
-export { canonicalJson } from './canonical-json';
 export { buildCanonicalRecord, recordTarget, type CanonicalRecordInput, type HmacForSensitive } from './canonical-record';
 export {
   fingerprint,

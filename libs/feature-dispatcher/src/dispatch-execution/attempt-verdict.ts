@@ -1,5 +1,4 @@
-import type { HttpOutcome } from '@onceport/http-channel';
-import type { SshOutcome } from '@onceport/ssh-channel';
+import type { HttpOutcome, SshOutcome } from '@onceport/target-channels';
 
 /**
  * What one try to reach the target came to, before it is recorded. The three kinds are the three

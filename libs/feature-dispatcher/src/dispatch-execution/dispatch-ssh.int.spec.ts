@@ -1,6 +1,6 @@
 import type { ExecutionEventEnvelope } from '@onceport/contracts';
 import type { SshToolContract } from '@onceport/domain';
-import { type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startTestSshd } from '@onceport/ssh-channel/testing';
+import { type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startTestSshd } from '@onceport/target-channels/testing';
 import { DispatchHarness, NO_HEADERS } from '../../test/dispatch-harness';
 import { seedExecution } from '../../test/seed-execution';
 

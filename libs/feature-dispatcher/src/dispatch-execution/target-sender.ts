@@ -1,12 +1,10 @@
 import type { JsonValue } from '@onceport/contracts';
 import { type ArgumentSealer, type ToolContract, openSealedArguments } from '@onceport/domain';
-import type { HttpChannel } from '@onceport/http-channel';
-import { MissingCredentialError } from '@onceport/runtime';
-import { SshChannel } from '@onceport/ssh-channel';
+import { type HttpChannel, MissingCredentialError, SshChannel } from '@onceport/target-channels';
 import type { SecretScrubber } from '../secrets/secret-scrubber';
 import { type AttemptVerdict, refusedBeforeSend, sshVerdictOf, verdictOf } from './attempt-verdict';
 
-/** Where credentials come from; `CredentialResolver` from the runtime in production. */
+/** Where credentials come from; `CredentialResolver` from target-channels in production. */
 export interface CredentialSource {
   resolve(credentialRef: string): string;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { IdempotencyKeyBoundEvent } from '@onceport/contracts';
-import { type Keyring, canonicalJson, requestDigestWithKey } from '@onceport/domain';
+import { IdempotencyKeyBoundEvent, canonicalJson } from '@onceport/contracts';
+import { type Keyring, requestDigestWithKey } from '@onceport/domain';
 import { type EventStore, WrongExpectedVersionError } from '@onceport/event-store';
 
 export interface KeyBinding {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { canonicalJson, parseKeyring } from '@onceport/domain';
+import { canonicalJson } from '@onceport/contracts';
+import { parseKeyring } from '@onceport/domain';
 import type { EventStore } from '@onceport/event-store';
 import { IdempotencyKeys } from './idempotency-keys';
 

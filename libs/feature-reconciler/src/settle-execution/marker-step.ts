@@ -1,6 +1,6 @@
 import type { ProbeVerdict, Settlement } from '@onceport/contracts';
 import type { SshToolContract } from '@onceport/domain';
-import { type MarkerProbe, outputDocument } from '@onceport/ssh-channel';
+import { type MarkerProbe, outputDocument } from '@onceport/target-channels';
 
 /** What the reconciler does with one reading of an SSH marker (DESIGN.md §9). */
 export type MarkerStep =

@@ -1,8 +1,7 @@
 import type { ResultReference, Settlement } from '@onceport/contracts';
 import { type ArgumentSealer, type ExecutionCommand, type HttpToolContract, type KnownExecutionState, type SshToolContract, type ToolContract, openSealedArguments } from '@onceport/domain';
-import type { HttpChannel } from '@onceport/http-channel';
-import { type CausationContext, type CredentialResolver, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
-import { SshChannel } from '@onceport/ssh-channel';
+import { type CausationContext, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
+import { type CredentialResolver, type HttpChannel, SshChannel } from '@onceport/target-channels';
 import { movedOnSince } from './moved-on-since';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { type MarkerStep, markerStep } from './marker-step';

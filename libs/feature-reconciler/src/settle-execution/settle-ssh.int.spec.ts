@@ -3,12 +3,11 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ExecutionCommand, type SshToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
-import { HttpChannel } from '@onceport/http-channel';
-import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { OnceportRuntime } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { SshChannel } from '@onceport/ssh-channel';
-import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '@onceport/ssh-channel/testing';
+import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
+import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '@onceport/target-channels/testing';
 import { SettleExecutionHandler } from './settle-execution.handler';
 
 const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);

@@ -8,8 +8,8 @@ import { type ExecutionCommand, type HttpToolContract, type ToolContract, finger
 import { ProjectionRunner, runMigrations } from '@onceport/event-store';
 import { executionMatchesProjection } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { HttpChannel } from '@onceport/http-channel';
-import { CredentialResolver, OnceportRuntime } from '@onceport/runtime';
+import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
+import { OnceportRuntime } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
 import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';

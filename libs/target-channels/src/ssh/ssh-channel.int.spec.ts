@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SshChannel } from './ssh-channel';
-import { type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from './testing';
+import { type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '../testing';
 import { newExecutionId } from './testing/execution-ids';
 
 const TEXT = { type: 'string' };

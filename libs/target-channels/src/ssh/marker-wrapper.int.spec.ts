@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { buildMarkerScript } from './build-script';
 import { parseWrapperReply } from './marker-report';
-import { newExecutionId } from './testing';
+import { newExecutionId } from '../testing';
 
 // The wrapper run by the host's own /bin/sh (dash on Debian), without SSH in between.
 describe('the marker wrapper under a local POSIX shell', () => {

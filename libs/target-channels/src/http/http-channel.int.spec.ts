@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpChannel } from './http-channel';
-import { EXECUTION_ID, SECRET, httpContract } from '../test/http-contract';
-import { json, startLoopback, type LoopbackServer } from '../test/loopback-server';
+import { EXECUTION_ID, SECRET, httpContract } from '../../test/http/http-contract';
+import { json, startLoopback, type LoopbackServer } from '../../test/http/loopback-server';
 
 describe('HttpChannel.send against a real server: observed outcomes', () => {
   let server: LoopbackServer;

@@ -1,5 +1,5 @@
 import { SshChannel } from './ssh-channel';
-import { type TestSshd, installRecordRun, newExecutionId, runsOf, sshContract, startTestSshd } from './testing';
+import { type TestSshd, installRecordRun, newExecutionId, runsOf, sshContract, startTestSshd } from '../testing';
 
 // The pin works whatever key type the host uses and however the operator wrote it.
 describe.each(['rsa', 'ecdsa'] as const)('a host with an %s host key (real OpenSSH server)', (hostKeyType) => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { buildBareScript } from './build-script';
 import { SshChannel } from './ssh-channel';
-import { type TestSshd, installRecordRun, newExecutionId, runsOf, sshContract, startTestSshd } from './testing';
+import { type TestSshd, installRecordRun, newExecutionId, runsOf, sshContract, startTestSshd } from '../testing';
 
 /** Characters a shell would act on if an argument ever reached one unquoted. */
 const HOSTILE = [';', '|', '&', '$', '(', ')', '`', "'", '"', '\\', '\n', '\r', '\t', ' ', '-', '*', '?', '[', ']', '{', '}', '<', '>', '#', '~', '!', '=', '%'];

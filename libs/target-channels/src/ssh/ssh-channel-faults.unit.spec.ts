@@ -1,6 +1,6 @@
 import { REMOTE_COMMAND } from './build-script';
 import { SshChannel } from './ssh-channel';
-import { type ExecBehaviour, type FakeSshServer, newExecutionId, sshContract, startFakeSshServer } from './testing';
+import { type ExecBehaviour, type FakeSshServer, newExecutionId, sshContract, startFakeSshServer } from '../testing';
 
 // Faults on cue, against ssh2's in-process server: what the channel concludes when the host
 // misbehaves at each step. (A real host's behaviour is covered against OpenSSH.)

@@ -1,7 +1,7 @@
 import { HttpChannel } from './http-channel';
 import type { HttpOutcome } from './http-outcome';
-import { EXECUTION_ID, SECRET, httpContract } from '../test/http-contract';
-import { json, startLoopback, type LoopbackServer } from '../test/loopback-server';
+import { EXECUTION_ID, SECRET, httpContract } from '../../test/http/http-contract';
+import { json, startLoopback, type LoopbackServer } from '../../test/http/loopback-server';
 
 /** Everything an outcome could carry into an event, a log line or an agent's answer. */
 function everythingIn(outcome: HttpOutcome): string {

@@ -1,6 +1,6 @@
 import { HttpChannel } from './http-channel';
-import { EXECUTION_ID, SECRET, httpContract } from '../test/http-contract';
-import { json, startLoopback, type LoopbackServer } from '../test/loopback-server';
+import { EXECUTION_ID, SECRET, httpContract } from '../../test/http/http-contract';
+import { json, startLoopback, type LoopbackServer } from '../../test/http/loopback-server';
 
 describe('HttpChannel.send: URLs come from the contract only', () => {
   let server: LoopbackServer;

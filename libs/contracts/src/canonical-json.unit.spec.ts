@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { canonicalJson } from './canonical-json';
-import { FingerprintError } from './fingerprint-error';
+import { NonJsonValueError, canonicalJson } from './canonical-json';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and writes no whitespace', () => {
@@ -26,12 +25,12 @@ describe('canonicalJson', () => {
     ['a Map', new Map(), '$: got an instance of Map'],
     ['a sparse array', Object.assign(new Array<number>(3), { 0: 1, 2: 3 }), '$[1]: got a hole in a sparse array'],
   ])('refuses %s with a typed error naming the path', (_label, value, message) => {
-    expect(() => canonicalJson(value)).toThrow(FingerprintError);
+    expect(() => canonicalJson(value)).toThrow(NonJsonValueError);
     try {
       canonicalJson(value);
     } catch (error) {
-      expect((error as FingerprintError).code).toBe('NON_JSON_VALUE');
-      expect((error as FingerprintError).message).toContain(message);
+      expect((error as NonJsonValueError).code).toBe('NON_JSON_VALUE');
+      expect((error as NonJsonValueError).message).toContain(message);
     }
   });
 
@@ -41,6 +40,11 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson(cyclic)).toThrow('$.self: got a circular reference');
     const shared = { x: 1 };
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
+  });
+
+  it('leaves out undefined members only when asked (the event store hashes what jsonb keeps)', () => {
+    expect(canonicalJson({ b: undefined, a: { d: undefined, c: 1 } }, { omitUndefinedMembers: true })).toBe('{"a":{"c":1}}');
+    expect(() => canonicalJson([1, undefined], { omitUndefinedMembers: true })).toThrow('$[1]: got undefined');
   });
 
   it('round-trips any JSON value and is a fixed point', () => {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonValue } from '@onceport/contracts';
 import { parseToolContracts, type HttpToolContract } from '@onceport/domain';
-import { HttpChannel } from '@onceport/http-channel';
-import { startTestTarget, type TestTarget } from './test-target';
+import { HttpChannel } from '@onceport/target-channels';
+import { startDemoTarget, type DemoTarget } from './demo-target';
 
 const DEMO = join(__dirname, '../../domain/test/fixtures/contracts/demo.yaml');
 
@@ -14,19 +14,19 @@ const demoArguments: Record<string, Record<string, JsonValue>> = {
   get_build_status: { build_id: 7 },
 };
 
-/** The demo contracts, pointed at the test target instead of the example.com origins. */
+/** The demo contracts, pointed at the demo target instead of the example.com origins. */
 function demoContracts(origin: string): HttpToolContract[] {
   return parseToolContracts(readFileSync(DEMO, 'utf8'), 'demo.yaml')
     .filter((c): c is HttpToolContract => c.channel === 'http')
     .map((c) => ({ ...c, target: { ...c.target, origin } }));
 }
 
-describe('test target serves the demo contracts (demo.yaml) through the real HTTP channel', () => {
-  let target: TestTarget;
+describe('demo target serves the demo contracts (demo.yaml) through the real HTTP channel', () => {
+  let target: DemoTarget;
   let channel: HttpChannel;
 
   beforeAll(async () => {
-    target = await startTestTarget();
+    target = await startDemoTarget();
     channel = new HttpChannel();
   });
 

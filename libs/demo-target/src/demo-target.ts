@@ -8,17 +8,17 @@ import { readBody, sendProblem } from './http-io';
 import { handleResource, type TargetState } from './resource-handler';
 import { matchRoute } from './routes';
 
-export interface TestTargetOptions {
+export interface DemoTargetOptions {
   /** 0 (default) picks a free port. */
   readonly port?: number;
-  /** Default 127.0.0.1: a test target is never reachable from outside the machine. */
+  /** Default 127.0.0.1: the target is never reachable from outside the machine. */
   readonly host?: string;
   /** The header that carries the idempotency key. Default `Idempotency-Key`. */
   readonly idempotencyHeader?: string;
 }
 
-/** A running test target, driven in-process. */
-export interface TestTarget {
+/** A running demo target, driven in-process. */
+export interface DemoTarget {
   /** e.g. `http://127.0.0.1:53124`: the origin to put in contracts. */
   readonly url: string;
   readonly port: number;
@@ -33,15 +33,17 @@ export interface TestTarget {
 }
 
 /**
- * Starts a real HTTP target that records every applied effect and misbehaves on demand.
+ * Starts a real HTTP target that records every applied effect and misbehaves on demand: the demo
+ * target `npm start` serves (so a production part), and the target the tests send to (through
+ * `@onceport/test-target`, which adds the drivers only tests use).
  *
  * @example
- * const target = await startTestTarget();
+ * const target = await startDemoTarget();
  * target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
  * expect(target.effectCount({ route: 'deployments' })).toBe(1);
  * await target.stop();
  */
-export async function startTestTarget(options: TestTargetOptions = {}): Promise<TestTarget> {
+export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<DemoTarget> {
   const state: TargetState = {
     book: new BehaviorBook(),
     ledger: new EffectLedger(),
@@ -81,7 +83,7 @@ export async function startTestTarget(options: TestTargetOptions = {}): Promise<
 async function route(state: TargetState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = await readBody(req);
   if (raw === null) return sendProblem(res, 413, 'Request too large', 'the body is over 1 MiB');
-  const url = new URL(req.url ?? '/', 'http://test-target.invalid');
+  const url = new URL(req.url ?? '/', 'http://demo-target.invalid');
   const method = req.method ?? 'GET';
   if (url.pathname.startsWith(CONTROL_PREFIX)) return handleControl(state, method, url, res, raw);
   const match = matchRoute(method, url.pathname);

@@ -1,7 +1,7 @@
 import type { HttpProbe } from '@onceport/domain';
 import { HttpChannel } from './http-channel';
-import { EXECUTION_ID, SECRET, httpContract } from '../test/http-contract';
-import { json, startLoopback, type LoopbackServer } from '../test/loopback-server';
+import { EXECUTION_ID, SECRET, httpContract } from '../../test/http/http-contract';
+import { json, startLoopback, type LoopbackServer } from '../../test/http/loopback-server';
 
 const states: Record<string, string> = { [EXECUTION_ID]: 'succeeded', exe_pending: 'pending' };
 
