@@ -62,7 +62,7 @@ class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
 export class IntakeModule {
   static async forRoot(runtime: OnceportRuntime, env: IntakeEnv, contractsDir: string): Promise<DynamicModule> {
     checkIntakeEnv(env);
-    await runMigrations(runtime.pool, [...allMigrations, ...intakeMigrations]);
+    await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...intakeMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
     const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
     const deps: IntakeDependencies = {

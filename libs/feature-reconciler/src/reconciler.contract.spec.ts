@@ -102,7 +102,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     sshd = await startTestSshd();
     recordRun = installRecordRun(sshd.dir);
     runtime = await OnceportRuntime.create({ serviceName: 'reconciler-contract-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', poolSize: 6, log: () => undefined });
-    await runMigrations(runtime.pool, [...allMigrations, ...reconcilerMigrations]);
+    await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
     for (const { events } of histories) {
       const { tool, channel, effectClass } = events[0]?.data ?? {};
       if (!tool || contracts.has(tool)) continue;

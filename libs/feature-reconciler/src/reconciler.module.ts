@@ -36,7 +36,7 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
 export class ReconcilerModule {
   static async forRoot(runtime: OnceportRuntime, env: ReconcilerEnv, contractsDir: string): Promise<DynamicModule> {
     // The reconciler's own table (claims and check times), like intake applies its own.
-    await runMigrations(runtime.pool, [...allMigrations, ...reconcilerMigrations]);
+    await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
     const channel = new HttpChannel();
     const log = (level: string, message: string, fields: Record<string, unknown> = {}): void =>

@@ -7,7 +7,7 @@ export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
 export { type LoadedVault, loadVault } from './vault/vault-reader';
 export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
 export { AesGcmArgumentSealer } from './secrets/aes-gcm-argument-sealer';
-export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';
+export { ResultStore, type StoredResult, ResultStoreMigration } from './results/result-store';
 export { allMigrations, createPool, migrate } from './database';
 export { type Tracing, type TracingOptions, contextFromTraceparent, currentTraceContext, inSpan, initTracing } from './tracing/tracing';
 export { FileSpanExporter } from './tracing/file-span-exporter';

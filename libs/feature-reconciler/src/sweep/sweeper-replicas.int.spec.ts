@@ -76,7 +76,7 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
 
   async function replica(name: string): Promise<{ runtime: OnceportRuntime; sweeper: Sweeper }> {
     const runtime = await OnceportRuntime.create({ serviceName: `sweeper-${name}`, databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
-    await runMigrations(runtime.pool, reconcilerMigrations);
+    await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     const channel = new HttpChannel();
     runtimes.push(runtime);
     channels.push(channel);

@@ -30,7 +30,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     runtime = await OnceportRuntime.create({ serviceName: 'sweeper-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
-    await runMigrations(runtime.pool, reconcilerMigrations);
+    await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     const dir = mkdtempSync(join(tmpdir(), 'sweeper-contracts-'));
     // A target nobody listens on: probes can't tell, and nothing is ever sent.
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));

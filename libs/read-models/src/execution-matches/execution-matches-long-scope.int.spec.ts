@@ -4,8 +4,8 @@ import { recordedHistories } from '@onceport/contracts/testing';
 import { newExecutionId } from '@onceport/domain';
 import { type JsonObject, PostgresEventStore, ProjectionRunner, eventStoreMigrations, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { executionMatchesIntentDigestMigration } from './execution-matches-intent-digest.migration';
-import { executionMatchesMigration } from './execution-matches.migration';
+import { ExecutionMatchesIntentDigestMigration } from './execution-matches-intent-digest.migration';
+import { ExecutionMatchesMigration } from './execution-matches.migration';
 import { executionMatchesProjection } from './execution-matches.projection';
 import { findMatchCandidates } from './find-match-candidates';
 
@@ -42,7 +42,7 @@ describe('execution-matches with an intent scope of 8 kB (real PostgreSQL)', () 
   let plain: TestDatabase;
 
   beforeAll(async () => {
-    [digest, plain] = await Promise.all([createTestDatabase(executionMatchesProjection.migrations), createTestDatabase([executionMatchesMigration])]);
+    [digest, plain] = await Promise.all([createTestDatabase(executionMatchesProjection.migrations), createTestDatabase([ExecutionMatchesMigration])]);
   });
   afterAll(() => Promise.all([digest?.drop(), plain?.drop()]));
 
@@ -68,7 +68,7 @@ describe('execution-matches with an intent scope of 8 kB (real PostgreSQL)', () 
 
   it('upgrading a database stuck on such an event: the migration applies over the existing rows and the projection catches up', async () => {
     const runner = new ProjectionRunner(plain.pool, executionMatchesProjection, { batchSize: 50 });
-    expect(await runMigrations(plain.pool, [...eventStoreMigrations, executionMatchesMigration, executionMatchesIntentDigestMigration])).toEqual(['101-execution-matches-intent-digest']);
+    expect(await runMigrations(plain.url, [...eventStoreMigrations, ExecutionMatchesMigration, ExecutionMatchesIntentDigestMigration])).toEqual(['101-execution-matches-intent-digest']);
     await runner.catchUp();
     const scopes = await plain.pool.query<{ intent_scope: string }>('SELECT intent_scope FROM onceport.execution_matches');
     expect(scopes.rows.map((r) => r.intent_scope)).toEqual([LONG_SCOPE]);

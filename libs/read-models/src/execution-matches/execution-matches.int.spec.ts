@@ -3,7 +3,7 @@ import { recordedHistories } from '@onceport/contracts/testing';
 import { foldEvents } from '@onceport/domain';
 import { type JsonObject, PostgresEventStore, ProjectionRunner } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { executionMatchesMigration } from './execution-matches.migration';
+import { ExecutionMatchesMigration } from './execution-matches.migration';
 import { executionMatchesProjection } from './execution-matches.projection';
 import { findMatchCandidates } from './find-match-candidates';
 
@@ -20,7 +20,7 @@ describe('execution-matches read model (real PostgreSQL)', () => {
   const histories = Object.entries(recordedHistories).map(([name, events]) => ({ name, events: events as Envelope[] }));
 
   beforeAll(async () => {
-    db = await createTestDatabase([executionMatchesMigration]);
+    db = await createTestDatabase([ExecutionMatchesMigration]);
     const store = new PostgresEventStore(db.pool);
     for (const { events } of histories) {
       const stream = executionStreamId(events[0]!.data.executionId);
