@@ -1,4 +1,5 @@
 export { IntakeModule, intakeMigrations } from './intake.module';
+export { intakeEntities } from './intake.entities';
 export { type IntakeEnv, checkIntakeEnv, intakeEnvShape } from './intake.config';
 export type { AgentAnswer } from './answer/agent-answer';
 export { McpTablesMigration } from './mcp/mcp-tables.migration';

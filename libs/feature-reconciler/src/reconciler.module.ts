@@ -1,21 +1,27 @@
 import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import { HttpChannel } from '@onceport/http-channel';
-import { runMigrations } from '@onceport/event-store';
+import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { openOrm, runMigrations } from '@onceport/event-store';
+import { readModelEntities } from '@onceport/read-models';
 import { AesGcmArgumentSealer, CredentialResolver, type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import type { ReconcilerEnv } from './reconciler.config';
 import { reconcilerMigrations } from './reconciler-migrations';
-import { ADMINS, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
+import { ADMINS, RECONCILER_ORM, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
 import { ReviewController } from './resolve-review/review.controller';
 import { OutcomeUnknownConsumer } from './settle-execution/outcome-unknown.consumer';
 import { SettleExecutionHandler } from './settle-execution/settle-execution.handler';
 import { Sweeper } from './sweep/sweeper';
+
+/** The read model and the reconcile checks, beside the runtime's pg pool (projection, appends). */
+const ORM_POOL_SIZE = 5;
 
 @Injectable()
 class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     @Inject(SWEEPER) private readonly sweeper: Sweeper,
     @Inject(HttpChannel) private readonly channel: HttpChannel,
+    @Inject(RECONCILER_ORM) private readonly orm: MikroORM,
   ) {}
 
   onModuleInit(): void {
@@ -28,6 +34,7 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
 
   async onApplicationShutdown(): Promise<void> {
     await this.channel.close();
+    await this.orm.close();
   }
 }
 
@@ -38,6 +45,7 @@ export class ReconcilerModule {
     // The reconciler's own table (claims and check times), like intake applies its own.
     await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
+    const orm = await openOrm({ databaseUrl: runtime.config.databaseUrl, entities: readModelEntities, poolSize: ORM_POOL_SIZE });
     const channel = new HttpChannel();
     const log = (level: string, message: string, fields: Record<string, unknown> = {}): void =>
       void process.stderr.write(`${JSON.stringify({ level, service: 'reconciler', message, ...fields, time: new Date().toISOString() })}\n`);
@@ -56,7 +64,7 @@ export class ReconcilerModule {
         maxAttempts: env.ONCEPORT_DISPATCH_MAX_ATTEMPTS,
       },
     });
-    const sweeper = new Sweeper(runtime, settle, {
+    const sweeper = new Sweeper(runtime, orm.em, settle, {
         intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS,
         redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS,
         batch: 200,
@@ -71,6 +79,8 @@ export class ReconcilerModule {
         { provide: SETTLE_HANDLER, useValue: settle },
         { provide: SWEEPER, useValue: sweeper },
         { provide: HttpChannel, useValue: channel },
+        { provide: RECONCILER_ORM, useValue: orm },
+        { provide: EntityManager, useValue: orm.em },
         { provide: ADMINS, useValue: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE) },
         OutcomeUnknownConsumer,
         SweeperLifecycle,
