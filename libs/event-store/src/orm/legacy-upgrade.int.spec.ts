@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { Migration } from '@mikro-orm/migrations';
+import { Pool } from 'pg';
 import { eventStoreMigrations, sqlMigration, type SchemaStep } from '../migrations';
-import { type TestDatabase, createTestDatabase } from '../testing';
+import { TEST_DATABASE_SERVER_URL, type TestDatabase, createTestDatabase } from '../testing';
 import { runMigrations } from './migrator';
+import { MigrationSetupError } from './service-role-grants';
 
 /** The SQL a step runs, as the old runner ran it: the same text, one statement batch. */
 function sqlOf(step: SchemaStep): string {
@@ -30,6 +33,26 @@ describe('a database the old runner migrated, upgraded to the MikroORM migrator 
     await migrateTheOldWay(db, eventStoreMigrations);
   });
   afterAll(() => db.drop());
+
+  it('lets the service role start on it before the owner re-migrates, and names a step that is still missing', async () => {
+    const role = `onceport_svc_${randomBytes(4).toString('hex')}`;
+    const server = new Pool({ connectionString: TEST_DATABASE_SERVER_URL, max: 1 });
+    await server.query(`CREATE ROLE ${role} LOGIN`);
+    try {
+      // What the old runner's grants gave the services on its record.
+      await db.pool.query(`GRANT USAGE ON SCHEMA onceport TO ${role}; GRANT SELECT ON onceport.schema_migrations TO ${role}`);
+      const url = new URL(db.url);
+      url.username = role;
+      await expect(runMigrations(url.toString(), eventStoreMigrations)).resolves.toEqual([]);
+      const refused = runMigrations(url.toString(), [...eventStoreMigrations, sqlMigration('940-not-yet', 'CREATE TABLE onceport.not_yet (id int)')]);
+      await expect(refused).rejects.toBeInstanceOf(MigrationSetupError);
+      await expect(refused).rejects.toThrow(/needs migrations 940-not-yet .*ONCEPORT_MIGRATE_ONLY=true/);
+    } finally {
+      await db.pool.query(`REVOKE ALL ON ALL TABLES IN SCHEMA onceport FROM ${role}; REVOKE ALL ON SCHEMA onceport FROM ${role}`);
+      await server.query(`DROP ROLE IF EXISTS ${role}`);
+      await server.end();
+    }
+  });
 
   it('adopts the ids the old runner recorded and applies none of them again', async () => {
     // Re-applying 001 would fail: its tables exist.

@@ -36,7 +36,7 @@ export function ormConfig(settings: OrmSettings): Options {
     },
     pool: { min: 0, max: settings.poolSize ?? 10 },
     allowGlobalContext: false,
-    debug: process.env['ORM_DEBUG'] === '1',
+    debug: false,
   });
 }
 
