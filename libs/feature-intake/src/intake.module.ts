@@ -115,7 +115,7 @@ export class IntakeModule {
         IntakeLifecycle,
         {
           provide: INTAKE_PRUNER,
-          useValue: new IntakePruner(runtime.pool, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
+          useValue: new IntakePruner(orm.em, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
         },
         { provide: PRUNE_SCHEDULE_OPTIONS, useValue: { intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log: runtime.log } },
         PruneSchedule,
