@@ -25,7 +25,7 @@ export async function prepareMigrationRecord(em: EntityManager): Promise<void> {
     // A catalog scan, not to_regclass: that one may answer from this backend's stale cache after the lock wait.
     const present = await em
       .getConnection()
-      .execute<{ present: boolean }[]>("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = 'onceport' AND tablename = 'mikro_orm_migrations') AS present", [], 'all', trx);
+      .execute<{ present: boolean }[]>('SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?) AS present', MIGRATION_TABLE.split('.'), 'all', trx);
     if (present[0]?.present) return;
     await execute('CREATE SCHEMA IF NOT EXISTS onceport');
     // The shape MikroORM's own `ensureTable` would create.
@@ -52,7 +52,8 @@ export async function recordedStepIds(em: EntityManager): Promise<Set<string>> {
   ] as const) {
     const readable = await em
       .getConnection()
-      .execute<{ ok: boolean }[]>(`SELECT to_regclass('${table}') IS NOT NULL AND has_table_privilege('${table}', 'SELECT') AS ok`);
+      // CASE, not AND: only CASE promises has_table_privilege is not asked about a table that does not exist.
+      .execute<{ ok: boolean }[]>(`SELECT CASE WHEN to_regclass('${table}') IS NULL THEN false ELSE has_table_privilege('${table}', 'SELECT') END AS ok`);
     if (!readable[0]?.ok) continue;
     const rows = await em.getConnection().execute<{ id: string }[]>(`SELECT ${column} AS id FROM ${table}`);
     for (const row of rows) ids.add(row.id);

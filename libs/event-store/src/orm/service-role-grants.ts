@@ -1,3 +1,5 @@
+import { MIGRATION_TABLE } from './orm-config';
+
 /** Runs one statement in the migration's transaction (`?` placeholders) and answers its rows. */
 export type RunSql = (sql: string, params: unknown[]) => Promise<unknown[]>;
 
@@ -37,7 +39,7 @@ GRANT USAGE ON SCHEMA onceport TO ${role};
 REVOKE ALL ON ALL TABLES IN SCHEMA onceport FROM ${role};
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA onceport TO ${role};
 REVOKE UPDATE, DELETE ON onceport.events FROM ${role};
-REVOKE INSERT, UPDATE, DELETE ON onceport.mikro_orm_migrations FROM ${role};
+REVOKE INSERT, UPDATE, DELETE ON ${MIGRATION_TABLE} FROM ${role};
 DO $legacy$ BEGIN
   IF to_regclass('onceport.schema_migrations') IS NOT NULL THEN
     REVOKE INSERT, UPDATE, DELETE ON onceport.schema_migrations FROM ${role};
