@@ -136,7 +136,7 @@ describe('compiled services run with plain node and production dependencies only
       );
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(JSON.parse(result.stdout.trim())).toMatchObject({ service: 'dispatcher', event: 'migrated' });
-      const migrations = await fresh.pool.query<{ id: string }>('SELECT id FROM onceport.schema_migrations ORDER BY id');
+      const migrations = await fresh.pool.query<{ id: string }>('SELECT name AS id FROM onceport.mikro_orm_migrations ORDER BY name');
       expect(migrations.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['001-event-store']));
     } finally {
       await fresh.drop();
@@ -154,7 +154,7 @@ describe('compiled services run with plain node and production dependencies only
         ),
       );
       expect(result).toEqual({ code: 0, stderr: '' });
-      const migrations = await fresh.pool.query<{ id: string }>('SELECT id FROM onceport.schema_migrations ORDER BY id');
+      const migrations = await fresh.pool.query<{ id: string }>('SELECT name AS id FROM onceport.mikro_orm_migrations ORDER BY name');
       expect(migrations.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['001-event-store', '200-mcp-sessions', '201-rest-agent-processes']));
     } finally {
       await fresh.drop();

@@ -1,7 +1,8 @@
 import { type TestDatabase, createTestDatabase, testEvent } from './testing';
 import { PostgresEventStore } from './postgres-event-store';
 import { DuplicateEventError, WrongExpectedVersionError } from './errors';
-import { eventStoreMigrations, runMigrations } from './migrations';
+import { eventStoreMigrations } from './migrations';
+import { runMigrations } from './orm';
 
 describe('PostgresEventStore (real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -75,10 +76,10 @@ describe('PostgresEventStore (real PostgreSQL)', () => {
   });
 
   it('runs its migrations twice, and concurrently, without applying anything twice', async () => {
-    expect(await runMigrations(db.pool, eventStoreMigrations)).toEqual([]);
+    expect(await runMigrations(db.url, eventStoreMigrations)).toEqual([]);
     const fresh = await createTestDatabaseWithoutMigrations();
     try {
-      const results = await Promise.all([runMigrations(fresh.pool, eventStoreMigrations), runMigrations(fresh.pool, eventStoreMigrations)]);
+      const results = await Promise.all([runMigrations(fresh.url, eventStoreMigrations), runMigrations(fresh.url, eventStoreMigrations)]);
       expect(results.flat()).toEqual(['001-event-store', '002-notify-after-commit', '009-event-quarantine']);
     } finally {
       await fresh.drop();

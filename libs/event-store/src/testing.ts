@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import type { NewEvent } from './event';
-import { eventStoreMigrations, runMigrations, type Migration } from './migrations';
+import { eventStoreMigrations, type SchemaStep } from './migrations';
+import { runMigrations } from './orm';
 
 /** The server tests run against; CI and `tools/dev-services.sh` make sure it is up. */
 export const TEST_DATABASE_SERVER_URL = process.env['ONCEPORT_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -14,7 +15,7 @@ export interface TestDatabase {
 }
 
 /** A fresh, migrated database of its own, so test files never see each other's events. */
-export async function createTestDatabase(extraMigrations: readonly Migration[] = []): Promise<TestDatabase> {
+export async function createTestDatabase(extraMigrations: readonly SchemaStep[] = []): Promise<TestDatabase> {
   const name = `onceport_test_${randomBytes(6).toString('hex')}`;
   const admin = new Pool({ connectionString: TEST_DATABASE_SERVER_URL, max: 1 });
   try {
@@ -31,7 +32,7 @@ export async function createTestDatabase(extraMigrations: readonly Migration[] =
   pool.on('error', (error) => {
     if (!dropping) throw error;
   });
-  await runMigrations(pool, [...eventStoreMigrations, ...extraMigrations]);
+  await runMigrations(url.toString(), [...eventStoreMigrations, ...extraMigrations]);
   return {
     url: url.toString(),
     pool,

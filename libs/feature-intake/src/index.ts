@@ -1,6 +1,7 @@
 export { IntakeModule, intakeMigrations } from './intake.module';
+export { intakeEntities } from './intake.entities';
 export { type IntakeEnv, checkIntakeEnv, intakeEnvShape } from './intake.config';
 export type { AgentAnswer } from './answer/agent-answer';
-export { mcpTablesMigration } from './mcp/mcp-tables.migration';
-export { restAgentProcessesMigration } from './rest/agent-processes.migration';
-export { restIdempotentResponsesMigration } from './rest/idempotent-responses.migration';
+export { McpTablesMigration } from './mcp/mcp-tables.migration';
+export { RestAgentProcessesMigration } from './rest/agent-processes.migration';
+export { RestIdempotentResponsesMigration } from './rest/idempotent-responses.migration';

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ArgumentSealer, Keyring, ToolContract } from '@onceport/domain';
 import type { OnceportRuntime } from '@onceport/runtime';
 import type { ActorLimitsSource } from './limits/actor-limits.port';
@@ -34,6 +35,8 @@ export interface IntakeSettings {
 
 export interface IntakeDependencies {
   readonly runtime: OnceportRuntime;
+  /** The relational side (sessions, agent processes, kept responses): fork it per unit of work. */
+  readonly em: EntityManager;
   readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly keyring: Keyring;
   /** Seals the arguments a contract marks `sensitive` before ExecutionAccepted is written. */

@@ -1,14 +1,16 @@
 import type { Server } from 'node:http';
-import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
-import { runMigrations } from '@onceport/event-store';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { openOrm, runMigrations } from '@onceport/event-store';
 import { AesGcmArgumentSealer, type OnceportRuntime, allMigrations } from '@onceport/runtime';
 import { ExecutionWatcher } from './await-outcome/execution-watcher';
 import { CallToolService } from './call-tool/call-tool.service';
 import { RecordDeliveryService } from './deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from './intake-dependencies';
 import { type IntakeEnv, checkIntakeEnv } from './intake.config';
+import { intakeEntities } from './intake.entities';
 import { intakeMigrations } from './intake.migrations';
 import { hostOriginPolicyOf } from './mcp/host-origin-policy';
 import { McpController } from './mcp/mcp.controller';
@@ -22,6 +24,11 @@ import { INTAKE_PRUNER, PRUNE_SCHEDULE_OPTIONS, PruneSchedule } from './housekee
 
 export { intakeMigrations };
 
+/** Connections of intake's own ORM pool (sessions, agent processes, kept responses), beside the runtime's pg pool. */
+const ORM_POOL_SIZE = 10;
+
+const INTAKE_ORM = Symbol('INTAKE_ORM');
+
 /** How long after the grace the last answers get to be written before connections are cut. */
 const ANSWER_WRITE_MARGIN_MS = 5_000;
 
@@ -31,13 +38,14 @@ const ANSWER_WRITE_MARGIN_MS = 5_000;
  * the state they are in — never a reset connection); only then stop the watcher and cut what is left.
  */
 @Injectable()
-class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private drain: HttpDrain | null = null;
 
   constructor(
     @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(INTAKE_ORM) private readonly orm: MikroORM,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -55,6 +63,11 @@ class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.drain?.closeConnections();
     await this.watcher.stop();
   }
+
+  /** After every request and the pruner are done. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.orm.close();
+  }
 }
 
 /** The agent's door: MCP at /mcp, REST at /v1/executions (and /v1/agent-processes to get a process id). */
@@ -62,11 +75,13 @@ class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
 export class IntakeModule {
   static async forRoot(runtime: OnceportRuntime, env: IntakeEnv, contractsDir: string): Promise<DynamicModule> {
     checkIntakeEnv(env);
-    await runMigrations(runtime.pool, [...allMigrations, ...intakeMigrations]);
+    await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...intakeMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
     const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
+    const orm = await openOrm({ databaseUrl: runtime.config.databaseUrl, entities: intakeEntities, poolSize: ORM_POOL_SIZE });
     const deps: IntakeDependencies = {
       runtime,
+      em: orm.em,
       contracts: byName,
       keyring: env.ONCEPORT_HMAC_KEYS,
       sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
@@ -91,15 +106,16 @@ export class IntakeModule {
       controllers: [McpController, ExecutionsController, AgentProcessesController],
       providers: [
         { provide: INTAKE_DEPENDENCIES, useValue: deps },
+        { provide: INTAKE_ORM, useValue: orm },
         { provide: ExecutionWatcher, useValue: watcher },
-        { provide: RestAgentProcesses, useValue: new RestAgentProcesses(runtime.pool) },
+        { provide: RestAgentProcesses, useValue: new RestAgentProcesses(orm.em) },
         CallToolService,
         QueryExecutionService,
         RecordDeliveryService,
         IntakeLifecycle,
         {
           provide: INTAKE_PRUNER,
-          useValue: new IntakePruner(runtime.pool, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
+          useValue: new IntakePruner(orm.em, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
         },
         { provide: PRUNE_SCHEDULE_OPTIONS, useValue: { intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log: runtime.log } },
         PruneSchedule,

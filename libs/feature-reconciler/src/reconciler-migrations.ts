@@ -1,5 +1,5 @@
-import type { Migration } from '@onceport/event-store';
-import { reconcileChecksMigration } from '@onceport/read-models';
+import type { SchemaStep } from '@onceport/event-store';
+import { ReconcileChecksMigration } from '@onceport/read-models';
 
 /** The reconciler's own schema steps (after the shared ones): its claims table. */
-export const reconcilerMigrations: readonly Migration[] = [reconcileChecksMigration];
+export const reconcilerMigrations: readonly SchemaStep[] = [ReconcileChecksMigration];

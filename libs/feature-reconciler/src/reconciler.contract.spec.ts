@@ -9,8 +9,10 @@ import { executionEventRegistry, executionStreamId, parseEvent } from '@onceport
 import { everyVersionOf, recordedHistories, unrecorded } from '@onceport/contracts/testing';
 import { type HttpToolContract, type SshToolContract, type ToolContract, parseToolContracts } from '@onceport/domain';
 import { relabelHistory } from '@onceport/domain/testing';
-import { type JsonObject, type StoredEvent, runMigrations } from '@onceport/event-store';
+import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { type JsonObject, type StoredEvent, openOrm, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { readModelEntities } from '@onceport/read-models';
 import { OnceportRuntime, RuntimeModule, allMigrations } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
 import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
@@ -76,6 +78,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   let recordRun: string;
   let app: INestApplication;
   let reviewBase: string;
+  let orm: MikroORM;
   const http = new HttpChannel();
   const ssh = new SshChannel();
   const contracts = new Map<string, ToolContract>();
@@ -101,13 +104,14 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     sshd = await startTestSshd();
     recordRun = installRecordRun(sshd.dir);
     runtime = await OnceportRuntime.create({ serviceName: 'reconciler-contract-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', poolSize: 6, log: () => undefined });
-    await runMigrations(runtime.pool, [...allMigrations, ...reconcilerMigrations]);
+    await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
+    orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     for (const { events } of histories) {
       const { tool, channel, effectClass } = events[0]?.data ?? {};
       if (!tool || contracts.has(tool)) continue;
       contracts.set(tool, channel === 'ssh' ? sshContract(sshd, { name: tool, argv: [recordRun, tool, '0', '0', 'migrated'], credentialRef: 'test-ssh-key' }) : httpContract(tool, effectClass ?? 'idempotent', target.url));
     }
-    @Module({ imports: [RuntimeModule.forRoot(runtime)], controllers: [ReviewController], providers: [{ provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) }] })
+    @Module({ imports: [RuntimeModule.forRoot(runtime)], controllers: [ReviewController], providers: [{ provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) }, { provide: EntityManager, useValue: orm.em }] })
     class ReviewService {}
     app = await NestFactory.create(ReviewService, { logger: false, bodyParser: false });
     await app.listen(0, '127.0.0.1');
@@ -116,6 +120,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   afterAll(async () => {
     await app?.close();
     await http.close();
+    await orm?.close();
     await runtime?.close();
     await sshd?.stop();
     await target?.stop();
@@ -190,7 +195,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     const streams = histories.map(({ events }) => relabelHistory(events, events.length));
     for (const { executionId, events } of streams) await seed(events, executionId);
     const problems: string[] = [];
-    const sweeper = new Sweeper(runtime, handler(), { intervalMs: 60_000, redeliverAfterMs: 60_000, batch: 500, concurrency: 4, claimMs: 60_000, replicaId: 'contract' }, (level, message, fields) => {
+    const sweeper = new Sweeper(runtime, orm.em, handler(), { intervalMs: 60_000, redeliverAfterMs: 60_000, batch: 500, concurrency: 4, claimMs: 60_000, replicaId: 'contract' }, (level, message, fields) => {
       if (level !== 'info') problems.push(`${message} ${JSON.stringify(fields)}`);
     });
     await sweeper.sweepOnce();

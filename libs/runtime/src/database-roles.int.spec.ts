@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MigrationSetupError, PostgresEventStore, runMigrations } from '@onceport/event-store';
+import { MigrationSetupError, PostgresEventStore, runMigrations, sqlMigration } from '@onceport/event-store';
 import { TEST_DATABASE_SERVER_URL, type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
 import { Pool } from 'pg';
 import { allMigrations, migrate } from './database';
@@ -20,16 +20,18 @@ describe('two database roles: the owner migrates, the services append and read (
   let db: TestDatabase;
   let server: Pool;
   let service: Pool;
+  let serviceUrl: string;
 
   beforeAll(async () => {
     server = new Pool({ connectionString: TEST_DATABASE_SERVER_URL, max: 1 });
     await server.query(`CREATE ROLE ${role} LOGIN`);
     db = await createTestDatabase();
     // What the migrate-only step does as the owner, with ONCEPORT_DATABASE_SERVICE_ROLE set.
-    await migrate(db.pool, [], { serviceRole: role });
+    await migrate(db.url, [], { serviceRole: role });
     const url = new URL(db.url);
     url.username = role;
-    service = new Pool({ connectionString: url.toString(), max: 4 });
+    serviceUrl = url.toString();
+    service = new Pool({ connectionString: serviceUrl, max: 4 });
   });
   afterAll(async () => {
     await service.end();
@@ -61,13 +63,13 @@ describe('two database roles: the owner migrates, the services append and read (
   it('lets the service role keep its working state (checkpoints) but not rewrite the migration record', async () => {
     expect(await sqlState(service, "INSERT INTO onceport.subscription_checkpoints (subscription_id, transaction_id, global_position) VALUES ('t', '1'::xid8, 0)")).toBeNull();
     expect(await sqlState(service, "UPDATE onceport.subscription_checkpoints SET global_position = 1 WHERE subscription_id = 't'")).toBeNull();
-    expect(await sqlState(service, "DELETE FROM onceport.schema_migrations WHERE id = '001-event-store'")).toBe('42501');
+    expect(await sqlState(service, "DELETE FROM onceport.mikro_orm_migrations WHERE name = '001-event-store'")).toBe('42501');
   });
 
   it('starts a service on a schema the owner migrated without creating anything, and says what to run when a step is missing', async () => {
-    await expect(runMigrations(service, allMigrations)).resolves.toEqual([]);
-    const pending = { id: '999-not-yet', sql: 'CREATE TABLE onceport.not_yet (id int)' };
-    const refused = runMigrations(service, [...allMigrations, pending]);
+    await expect(runMigrations(serviceUrl, allMigrations)).resolves.toEqual([]);
+    const pending = sqlMigration('999-not-yet', 'CREATE TABLE onceport.not_yet (id int)');
+    const refused = runMigrations(serviceUrl, [...allMigrations, pending]);
     await expect(refused).rejects.toBeInstanceOf(MigrationSetupError);
     await expect(refused).rejects.toThrow(/needs migrations 999-not-yet .*ONCEPORT_MIGRATE_ONLY=true.*ONCEPORT_MIGRATION_DATABASE_URL/);
   });
@@ -85,7 +87,7 @@ describe('two database roles: the owner migrates, the services append and read (
   });
 
   it('refuses to grant to a role that does not exist, or to the owner itself', async () => {
-    await expect(migrate(db.pool, [], { serviceRole: 'onceport_no_such_role' })).rejects.toThrow('service role "onceport_no_such_role" does not exist: create it first');
-    await expect(migrate(db.pool, [], { serviceRole: 'postgres' })).rejects.toThrow('is the role running the migrations (the owner)');
+    await expect(migrate(db.url, [], { serviceRole: 'onceport_no_such_role' })).rejects.toThrow('service role "onceport_no_such_role" does not exist: create it first');
+    await expect(migrate(db.url, [], { serviceRole: 'postgres' })).rejects.toThrow('is the role running the migrations (the owner)');
   });
 });

@@ -1,11 +1,11 @@
-import { eventStoreMigrations, type Migration, type MigrationOptions, runMigrations } from '@onceport/event-store';
+import { type MigrationOptions, type SchemaStep, eventStoreMigrations, runMigrations } from '@onceport/event-store';
 import { messagingMigrations } from '@onceport/messaging';
-import { executionMatchesIntentDigestMigration, executionMatchesMigration } from '@onceport/read-models';
+import { ExecutionMatchesIntentDigestMigration, ExecutionMatchesMigration } from '@onceport/read-models';
 import { Pool } from 'pg';
-import { resultStoreMigration } from './results/result-store';
+import { ResultStoreMigration } from './results/result-store';
 
 /** Every schema step Onceport owns, in order; safe to run from every replica on every start. */
-export const allMigrations: readonly Migration[] = [...eventStoreMigrations, ...messagingMigrations, executionMatchesMigration, executionMatchesIntentDigestMigration, resultStoreMigration];
+export const allMigrations: readonly SchemaStep[] = [...eventStoreMigrations, ...messagingMigrations, ExecutionMatchesMigration, ExecutionMatchesIntentDigestMigration, ResultStoreMigration];
 
 export function createPool(databaseUrl: string, max = 20): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max });
@@ -18,6 +18,6 @@ export function createPool(databaseUrl: string, max = 20): Pool {
 }
 
 /** `options.serviceRole`: grant the services' role what it needs (run as the owner: the migrate-only step). */
-export function migrate(pool: Pool, extra: readonly Migration[] = [], options: MigrationOptions = {}): Promise<string[]> {
-  return runMigrations(pool, [...allMigrations, ...extra], options);
+export function migrate(databaseUrl: string, extra: readonly SchemaStep[] = [], options: MigrationOptions = {}): Promise<string[]> {
+  return runMigrations(databaseUrl, [...allMigrations, ...extra], options);
 }

@@ -6,7 +6,7 @@ export { JetStreamDelivery, type JetStreamDeliveryOptions } from '@onceport/mess
 export { StoreTailEventConsumer } from '@onceport/messaging';
 export { type LoadedVault, loadVault } from './vault/vault-reader';
 export { AesGcmArgumentSealer } from '@onceport/service-kit';
-export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';
+export { ResultStore, type StoredResult, ResultStoreMigration } from './results/result-store';
 export { allMigrations, createPool, migrate } from './database';
 export { type Tracing, type TracingOptions, contextFromTraceparent, currentTraceContext, inSpan, initTracing } from '@onceport/service-kit';
 export { FileSpanExporter } from '@onceport/service-kit';

@@ -44,7 +44,7 @@ export class OnceportRuntime {
     if (config.quarantineAfterAttempts !== undefined) configureQuarantineDefaults({ afterAttempts: config.quarantineAfterAttempts });
     const tracing = initTracing({ serviceName: config.serviceName });
     const pool = createPool(config.databaseUrl, config.poolSize ?? 20);
-    await migrate(pool);
+    await migrate(config.databaseUrl);
     const store = new PostgresEventStore(pool);
     const onError = (error: unknown): void => log('warn', 'event delivery error', { error: String(error) });
     const delivery: EventDelivery =

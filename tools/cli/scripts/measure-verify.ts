@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: url.toString(), max: 1 });
   const dir = mkdtempSync(join(tmpdir(), 'onceport-verify-bench-'));
   try {
-    await runMigrations(pool, eventStoreMigrations);
+    await runMigrations(url.toString(), eventStoreMigrations);
     const seedStart = Date.now();
     for (let v = 1; v <= perStream; v++) {
       await pool.query(SEED_VERSION, [v, streams]);

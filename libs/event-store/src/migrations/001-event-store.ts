@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The append-only event store. Why each piece exists:
@@ -9,9 +9,11 @@ import type { Migration } from './migration';
  *   so a stream is contiguous by construction and any later edit breaks the chain.
  * - update/delete/truncate triggers make the table append-only in the database itself.
  */
-export const eventStoreMigration: Migration = {
-  id: '001-event-store',
-  sql: `
+export class EventStoreMigration extends Migration {
+  static readonly id = '001-event-store';
+
+  override up(): void {
+    this.addSql(`
 CREATE TABLE onceport.events (
   global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   transaction_id  xid8        NOT NULL DEFAULT pg_current_xact_id(),
@@ -88,5 +90,6 @@ CREATE TABLE onceport.consumer_inbox (
   handled_at  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (consumer, event_id)
 );
-`,
-};
+`);
+  }
+}

@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Readers are woken by the writer after its commit (PostgresEventStore, inTransaction), no longer by
@@ -6,10 +6,13 @@ import type { Migration } from './migration';
  * commit's WAL flush and queues every appending commit behind the one before (see
  * appended-notice.ts for the measurement).
  */
-export const notifyAfterCommitMigration: Migration = {
-  id: '002-notify-after-commit',
-  sql: `
+export class NotifyAfterCommitMigration extends Migration {
+  static readonly id = '002-notify-after-commit';
+
+  override up(): void {
+    this.addSql(`
 DROP TRIGGER IF EXISTS events_notify ON onceport.events;
 DROP FUNCTION IF EXISTS onceport.notify_appended();
-`,
-};
+`);
+  }
+}

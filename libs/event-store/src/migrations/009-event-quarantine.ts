@@ -1,4 +1,4 @@
-import type { Migration } from './migration';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Events a subscriber (a projection, a consumer durable) could not apply. A row counts the failed
@@ -9,9 +9,11 @@ import type { Migration } from './migration';
  * state about the log, not part of it. Numbered 00x like the event store's own steps (tests tell
  * those apart by that prefix), and late in that range so that other store steps can come before it.
  */
-export const eventQuarantineMigration: Migration = {
-  id: '009-event-quarantine',
-  sql: `
+export class EventQuarantineMigration extends Migration {
+  static readonly id = '009-event-quarantine';
+
+  override up(): void {
+    this.addSql(`
 CREATE TABLE onceport.event_quarantine (
   subscriber         text        NOT NULL CHECK (length(subscriber) BETWEEN 1 AND 200),
   event_id           uuid        NOT NULL,
@@ -32,5 +34,6 @@ CREATE TABLE onceport.event_quarantine (
   PRIMARY KEY (subscriber, event_id)
 );
 CREATE INDEX event_quarantine_status_idx ON onceport.event_quarantine (status, subscriber, quarantined_at);
-`,
-};
+`);
+  }
+}

@@ -4,6 +4,7 @@ import type { Projection } from './projection';
 import { ProjectionRunner } from './projection-runner';
 import { CHECKPOINT_START, overwriteCheckpoint } from '../subscription/checkpoint';
 import { type TestDatabase, createTestDatabase, testEvent } from '../testing';
+import { sqlMigration } from '../migrations';
 
 /**
  * Counts events per stream with `count = count + 1`: deliberately NOT idempotent on its own, so
@@ -13,7 +14,7 @@ function countingProjection(name: string): Projection {
   const table = `counts_${name}`;
   return {
     name,
-    migrations: [{ id: `900-${table}`, sql: `CREATE TABLE ${table} (stream_id text PRIMARY KEY, events integer NOT NULL, last_version integer NOT NULL)` }],
+    migrations: [sqlMigration(`900-${table}`, `CREATE TABLE ${table} (stream_id text PRIMARY KEY, events integer NOT NULL, last_version integer NOT NULL)`)],
     async apply(events, tx) {
       for (const event of events) {
         await tx.query(

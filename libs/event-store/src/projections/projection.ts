@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../event';
-import type { Migration } from '../migrations';
+import type { SchemaStep } from '../migrations';
 import type { Queryable } from '../queryable';
 
 /**
@@ -8,7 +8,7 @@ import type { Queryable } from '../queryable';
  */
 export interface Projection {
   readonly name: string;
-  readonly migrations: readonly Migration[];
+  readonly migrations: readonly SchemaStep[];
   apply(events: readonly StoredEvent[], tx: Queryable): Promise<void>;
   reset(tx: Queryable): Promise<void>;
 }

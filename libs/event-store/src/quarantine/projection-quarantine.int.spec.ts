@@ -6,6 +6,7 @@ import { ProjectionRunner } from '../projections/projection-runner';
 import { type TestDatabase, createTestDatabase, testEvent } from '../testing';
 import type { QuarantineLog } from './event-quarantine';
 import { quarantineEntry, releaseQuarantined, requestRetry } from './quarantine-entries';
+import { sqlMigration } from '../migrations';
 
 /**
  * A read model with a btree index over free text, like `execution_matches` before its digest: a
@@ -14,7 +15,7 @@ import { quarantineEntry, releaseQuarantined, requestRetry } from './quarantine-
  */
 const labels: Projection = {
   name: 'labels',
-  migrations: [{ id: '900-labels', sql: 'CREATE TABLE labels (event_id uuid PRIMARY KEY, label text NOT NULL); CREATE INDEX labels_label_idx ON labels (label)' }],
+  migrations: [sqlMigration('900-labels', 'CREATE TABLE labels (event_id uuid PRIMARY KEY, label text NOT NULL); CREATE INDEX labels_label_idx ON labels (label)')],
   async apply(events, tx) {
     for (const event of events) await tx.query('INSERT INTO labels (event_id, label) VALUES ($1, $2)', [event.eventId, String(event.data['label'])]);
   },

@@ -1,4 +1,6 @@
-import type { Queryable } from '@onceport/event-store';
+import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
+import { McpSessionEntity, McpStreamEventEntity } from '../mcp/mcp-session.entity';
+import { RestAgentProcessEntity } from '../rest/agent-process.entity';
 
 export interface PruneSettings {
   /** Sessions idle this long are expired (the same bound `McpSessions` answers 404 from). */
@@ -20,6 +22,9 @@ export interface PruneCounts {
 /** Stream events younger than this are left alone even without a session row: the row may be being written. */
 const ORPHAN_GRACE = "interval '5 minutes'";
 
+/** One bounded DELETE in a unit of work of its own; answers how many rows it deleted. */
+type BatchDelete = (em: EntityManager, batchSize: number) => Promise<number>;
+
 /**
  * Deletes what intake's own tables would otherwise keep for ever: ended and expired MCP sessions,
  * the stream events of sessions that are gone, and REST agent process ids never used. Every replica
@@ -28,44 +33,60 @@ const ORPHAN_GRACE = "interval '5 minutes'";
  */
 export class IntakePruner {
   constructor(
-    private readonly db: Queryable,
+    private readonly em: EntityManager,
     private readonly settings: PruneSettings,
   ) {}
 
   async pruneOnce(): Promise<PruneCounts> {
-    const sessions = await this.inBatches(
-      `DELETE FROM onceport.mcp_sessions WHERE session_id IN (
-         SELECT session_id FROM onceport.mcp_sessions
-         WHERE ended_at IS NOT NULL OR last_seen_at < now() - $1 * interval '1 millisecond'
-         LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-      this.settings.sessionIdleMs,
-    );
-    const streamEvents = await this.inBatches(
-      `DELETE FROM onceport.mcp_stream_events WHERE event_id IN (
-         SELECT e.event_id FROM onceport.mcp_stream_events e
-         WHERE e.created_at < now() - ${ORPHAN_GRACE}
-           AND NOT EXISTS (SELECT 1 FROM onceport.mcp_sessions s WHERE s.session_id = e.session_id)
-         LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-    );
-    const agentProcesses = await this.inBatches(
-      `DELETE FROM onceport.rest_agent_processes WHERE agent_process IN (
-         SELECT agent_process FROM onceport.rest_agent_processes
-         WHERE used_at IS NULL AND issued_at < now() - $1 * interval '1 millisecond'
-         LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-      this.settings.unusedAgentProcessMs,
-    );
+    const sessions = await this.inBatches((em, batchSize) => {
+      const gone = em
+        .createQueryBuilder(McpSessionEntity, 's')
+        .select('s.sessionId')
+        .where("s.ended_at IS NOT NULL OR s.last_seen_at < now() - ? * interval '1 millisecond'", [this.settings.sessionIdleMs])
+        .limit(batchSize);
+      return deleted(em.createQueryBuilder(McpSessionEntity).delete({ sessionId: { $in: skipLocked(gone) } }));
+    });
+    const streamEvents = await this.inBatches((em, batchSize) => {
+      const orphaned = em
+        .createQueryBuilder(McpStreamEventEntity, 'e')
+        .select('e.eventId')
+        .where(`e.created_at < now() - ${ORPHAN_GRACE} AND NOT EXISTS (SELECT 1 FROM onceport.mcp_sessions s WHERE s.session_id = e.session_id)`)
+        .limit(batchSize);
+      return deleted(em.createQueryBuilder(McpStreamEventEntity).delete({ eventId: { $in: skipLocked(orphaned) } }));
+    });
+    const agentProcesses = await this.inBatches((em, batchSize) => {
+      const unused = em
+        .createQueryBuilder(RestAgentProcessEntity, 'p')
+        .select('p.agentProcess')
+        .where("p.used_at IS NULL AND p.issued_at < now() - ? * interval '1 millisecond'", [this.settings.unusedAgentProcessMs])
+        .limit(batchSize);
+      return deleted(em.createQueryBuilder(RestAgentProcessEntity).delete({ agentProcess: { $in: skipLocked(unused) } }));
+    });
     return { sessions, streamEvents, agentProcesses };
   }
 
-  /** Runs a batch DELETE until a batch comes back short; its last parameter is the batch size. */
-  private async inBatches(sql: string, ...params: unknown[]): Promise<number> {
+  /** Runs a batch DELETE until a batch comes back short. */
+  private async inBatches(batchDelete: BatchDelete): Promise<number> {
     const batchSize = this.settings.batchSize ?? 500;
-    let deleted = 0;
+    let total = 0;
     for (let batch = 0; batch < (this.settings.maxBatches ?? 20); batch += 1) {
-      const result = await this.db.query(sql, [...params, batchSize]);
-      deleted += result.rowCount ?? 0;
-      if ((result.rowCount ?? 0) < batchSize) break;
+      const count = await batchDelete(this.em.fork(), batchSize);
+      total += count;
+      if (count < batchSize) break;
     }
-    return deleted;
+    return total;
   }
+}
+
+async function deleted(query: { execute(method: 'run'): Promise<unknown> }): Promise<number> {
+  const result = (await query.execute('run')) as { affectedRows?: number };
+  return result.affectedRows ?? 0;
+}
+
+/**
+ * The batch as a locking subquery of the DELETE, so the statement stays one autocommit round trip
+ * (MikroORM's own lock modes ask for an explicit transaction).
+ */
+function skipLocked<T extends object>(batch: QueryBuilder<T>): ReturnType<QueryBuilder<T>['getKnexQuery']> {
+  return batch.getKnexQuery().forUpdate().skipLocked();
 }

@@ -62,7 +62,7 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
     await watcher.start();
     const callTool = new CallToolService(deps, watcher);
     const mcp = new McpController(deps, callTool, new QueryExecutionService(deps), new RecordDeliveryService(deps), watcher);
-    const rest = new ExecutionsController(deps, callTool, new QueryExecutionService(deps), new RecordDeliveryService(deps), new RestAgentProcesses(h.runtime.pool));
+    const rest = new ExecutionsController(deps, callTool, new QueryExecutionService(deps), new RecordDeliveryService(deps), new RestAgentProcesses(h.deps.em));
     server = createServer((req, res) => {
       if (req.url === '/mcp') return void mcp.handle(req, res);
       if (req.method === 'POST' && req.url === '/v1/executions') return void rest.create(req, res);

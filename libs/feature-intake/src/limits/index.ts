@@ -1,4 +1,4 @@
 export { type ActorLimitsSource } from './actor-limits.port';
 export { IntakeLimits, InFlightCapReached } from './intake-limits';
 export { ActorLimitError, RateLimitedError, TooManyInFlightError } from './limit-errors';
-export { intakeInFlightMigration } from './in-flight.migration';
+export { IntakeInFlightMigration } from './in-flight.migration';

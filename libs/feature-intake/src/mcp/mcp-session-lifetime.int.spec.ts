@@ -141,26 +141,26 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
        INSERT INTO onceport.mcp_stream_events (stream_id, session_id, message, created_at)
          SELECT 's', s.session_id, '{}', now() - interval '1 hour' FROM onceport.mcp_sessions s, generate_series(1, 3);`,
     );
-    const processes = new RestAgentProcesses(db);
+    const processes = new RestAgentProcesses(h.deps.em);
     const unused = await processes.issue('agent:a');
     const used = await processes.issue('agent:a');
     const fresh = await processes.issue('agent:a');
-    expect(await new RestAgentProcesses(db).ownerOf(used.agentProcess)).toBe('agent:a');
+    expect(await new RestAgentProcesses(h.deps.em).ownerOf(used.agentProcess)).toBe('agent:a');
     await db.query("UPDATE onceport.rest_agent_processes SET issued_at = now() - interval '2 days' WHERE agent_process = ANY($1)", [[unused.agentProcess, used.agentProcess]]);
 
     const settings = { sessionIdleMs: 86_400_000, unusedAgentProcessMs: 86_400_000, batchSize: 7 };
-    const [one, two] = await Promise.all([new IntakePruner(db, settings).pruneOnce(), new IntakePruner(db, settings).pruneOnce()]);
+    const [one, two] = await Promise.all([new IntakePruner(h.deps.em, settings).pruneOnce(), new IntakePruner(h.deps.em, settings).pruneOnce()]);
     expect((one?.sessions ?? 0) + (two?.sessions ?? 0)).toBe(60);
     expect((one?.agentProcesses ?? 0) + (two?.agentProcesses ?? 0)).toBe(1);
     const sessions = await db.query<{ session_id: string }>('SELECT session_id FROM onceport.mcp_sessions');
     expect(sessions.rows.map((r) => r.session_id)).toEqual(['live']);
     // Stream events of gone sessions go with a run after their session (the same run, or the next).
-    await new IntakePruner(db, settings).pruneOnce();
+    await new IntakePruner(h.deps.em, settings).pruneOnce();
     const events = await db.query<{ session_id: string }>('SELECT DISTINCT session_id FROM onceport.mcp_stream_events');
     expect(events.rows.map((r) => r.session_id)).toEqual(['live']);
     const left = await db.query<{ agent_process: string }>('SELECT agent_process FROM onceport.rest_agent_processes ORDER BY agent_process');
     expect(left.rows.map((r) => r.agent_process).sort()).toEqual([used.agentProcess, fresh.agentProcess].sort());
-    expect(await new RestAgentProcesses(db).ownerOf(unused.agentProcess)).toBeNull();
-    expect(await new IntakePruner(db, settings).pruneOnce()).toEqual({ sessions: 0, streamEvents: 0, agentProcesses: 0 });
+    expect(await new RestAgentProcesses(h.deps.em).ownerOf(unused.agentProcess)).toBeNull();
+    expect(await new IntakePruner(h.deps.em, settings).pruneOnce()).toEqual({ sessions: 0, streamEvents: 0, agentProcesses: 0 });
   });
 });

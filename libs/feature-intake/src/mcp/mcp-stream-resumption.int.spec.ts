@@ -3,7 +3,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage, JSONRPCResponse } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { mcpTablesMigration } from './mcp-tables.migration';
+import { McpTablesMigration } from './mcp-tables.migration';
 import { resumeStream } from './mcp-stream-resumption';
 import { PgMcpEventStore } from './pg-mcp-event-store';
 
@@ -21,7 +21,7 @@ describe('resumeStream (real PostgreSQL, real HTTP)', () => {
   let timing = TIMING;
 
   beforeAll(async () => {
-    db = await createTestDatabase([mcpTablesMigration]);
+    db = await createTestDatabase([McpTablesMigration]);
     server = createServer((req, res) => {
       const sessionId = String(req.headers['mcp-session-id']);
       void resumeStream(res, { store: new PgMcpEventStore(db.pool, () => sessionId), sessionId, lastEventId: String(req.headers['last-event-id']), onResponseWritten: (r) => written.push(r) }, timing);

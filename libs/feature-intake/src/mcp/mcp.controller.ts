@@ -46,7 +46,7 @@ export class McpController implements OnApplicationShutdown {
     private readonly delivery: RecordDeliveryService,
     @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
   ) {
-    this.sessions = new McpSessions(deps.runtime.pool, deps.settings.sessionIdleMs);
+    this.sessions = new McpSessions(deps.em, deps.settings.sessionIdleMs);
   }
 
   @All()

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '@onceport/event-store';
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { RestAgentProcessEntity, type RestAgentProcessRow } from './agent-process.entity';
 
 /** `rap_` and 32 random bytes (256 bits) in base64url: not guessable, not an MCP session id (a UUID). */
 export const REST_AGENT_PROCESS = /^rap_[A-Za-z0-9_-]{43}$/;
@@ -16,16 +18,16 @@ export interface IssuedAgentProcess {
  */
 const REMEMBERED = 10_000;
 
-/** REST agent processes, shared by every intake replica through PostgreSQL. */
+/** REST agent processes, shared by every intake replica through PostgreSQL; each call forks its own EntityManager. */
 export class RestAgentProcesses {
   private readonly owners = new Map<string, string>();
 
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly em: EntityManager) {}
 
   async issue(actor: string): Promise<IssuedAgentProcess> {
     const agentProcess = `rap_${randomBytes(32).toString('base64url')}`;
-    const result = await this.db.query<{ issued_at: Date }>('INSERT INTO onceport.rest_agent_processes (agent_process, actor) VALUES ($1, $2) RETURNING issued_at', [agentProcess, actor]);
-    const issuedAt = result.rows[0]?.issued_at;
+    const rows = await this.em.fork().createQueryBuilder(RestAgentProcessEntity).insert({ agentProcess, actor }).returning('issuedAt').execute<Pick<RestAgentProcessRow, 'issuedAt'>[]>('all');
+    const issuedAt = rows[0]?.issuedAt;
     if (!issuedAt) throw new Error('rest_agent_processes: INSERT … RETURNING gave no row');
     return { agentProcess, actor, issuedAt: issuedAt.toISOString() };
   }
@@ -38,11 +40,14 @@ export class RestAgentProcesses {
     if (!REST_AGENT_PROCESS.test(agentProcess)) return null;
     const known = this.owners.get(agentProcess);
     if (known !== undefined) return known;
-    const result = await this.db.query<{ actor: string }>(
-      'UPDATE onceport.rest_agent_processes SET used_at = COALESCE(used_at, now()) WHERE agent_process = $1 RETURNING actor',
-      [agentProcess],
-    );
-    const actor = result.rows[0]?.actor ?? null;
+    const rows = await this.em
+      .fork()
+      .createQueryBuilder(RestAgentProcessEntity)
+      .update({ usedAt: raw('COALESCE(used_at, now())') })
+      .where({ agentProcess })
+      .returning('actor')
+      .execute<Pick<RestAgentProcessRow, 'actor'>[]>('all');
+    const actor = rows[0]?.actor ?? null;
     if (actor !== null) this.remember(agentProcess, actor);
     return actor;
   }

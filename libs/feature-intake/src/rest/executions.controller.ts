@@ -37,7 +37,7 @@ export class ExecutionsController {
     @Inject(RestAgentProcesses) private readonly agentProcesses: RestAgentProcesses,
   ) {
     this.keys = new IdempotencyKeys(deps.runtime.store, deps.keyring);
-    this.responses = new IdempotentResponses(deps.runtime.pool);
+    this.responses = new IdempotentResponses(deps.em);
   }
 
   @Post()

@@ -1,13 +1,15 @@
-import type { Migration } from '@onceport/event-store';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The first completed response to a client `Idempotency-Key` (IETF httpapi draft): status and the
  * exact body bytes, so a reuse after completion gets byte for byte what the first caller got, not
  * an answer rebuilt from whatever the execution says today. One row per actor and key, never updated.
  */
-export const restIdempotentResponsesMigration: Migration = {
-  id: '202-rest-idempotent-responses',
-  sql: `
+export class RestIdempotentResponsesMigration extends Migration {
+  static readonly id = '202-rest-idempotent-responses';
+
+  override up(): void {
+    this.addSql(`
 CREATE TABLE onceport.rest_idempotent_responses (
   actor            text        NOT NULL,
   idempotency_key  text        NOT NULL,
@@ -17,5 +19,6 @@ CREATE TABLE onceport.rest_idempotent_responses (
   stored_at        timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (actor, idempotency_key)
 );
-`,
-};
+`);
+  }
+}

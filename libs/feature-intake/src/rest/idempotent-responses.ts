@@ -1,5 +1,6 @@
 import type { ExecutionStatus } from '@onceport/contracts';
-import type { Queryable } from '@onceport/event-store';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { RestIdempotentResponseEntity } from './idempotent-response.entity';
 
 export interface StoredResponse {
   readonly executionId: string;
@@ -11,17 +12,13 @@ export interface StoredResponse {
 /** States after which the request behind a key is complete: its response is kept and replayed as is. */
 export const KEY_COMPLETING_STATES: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>(['completed_result_not_delivered', 'completed', 'failed', 'denied', 'expired', 'reverted']);
 
-/** The response first sent for an `Idempotency-Key` after its request completed (one per actor and key). */
+/** The response first sent for an `Idempotency-Key` after its request completed (one per actor and key); a fork per call. */
 export class IdempotentResponses {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly em: EntityManager) {}
 
   async find(actor: string, key: string): Promise<StoredResponse | null> {
-    const result = await this.db.query<{ execution_id: string; status: number; body: string }>(
-      'SELECT execution_id, status, body FROM onceport.rest_idempotent_responses WHERE actor = $1 AND idempotency_key = $2',
-      [actor, key],
-    );
-    const row = result.rows[0];
-    return row ? { executionId: row.execution_id, status: row.status, body: row.body } : null;
+    const row = await this.em.fork().findOne(RestIdempotentResponseEntity, { actor, idempotencyKey: key }, { fields: ['executionId', 'status', 'body'] });
+    return row ? { executionId: row.executionId, status: row.status, body: row.body } : null;
   }
 
   /**
@@ -29,10 +26,13 @@ export class IdempotentResponses {
    * once both send the same bytes.
    */
   async keepFirst(actor: string, key: string, response: StoredResponse): Promise<StoredResponse> {
-    await this.db.query(
-      'INSERT INTO onceport.rest_idempotent_responses (actor, idempotency_key, execution_id, status, body) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
-      [actor, key, response.executionId, response.status, response.body],
-    );
+    await this.em
+      .fork()
+      .createQueryBuilder(RestIdempotentResponseEntity)
+      .insert({ actor, idempotencyKey: key, executionId: response.executionId, status: response.status, body: response.body })
+      .onConflict()
+      .ignore()
+      .execute();
     const kept = await this.find(actor, key);
     if (!kept) throw new Error(`the response for Idempotency-Key of ${actor} was not kept`);
     return kept;

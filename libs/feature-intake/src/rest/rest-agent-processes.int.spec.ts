@@ -37,7 +37,7 @@ describe('REST agent processes: issued by the server, bound to the actor', () =>
     const watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
     await watcher.start();
     watchers.push(watcher);
-    const processes = new RestAgentProcesses(h.runtime.pool);
+    const processes = new RestAgentProcesses(h.deps.em);
     const executions = new ExecutionsController(deps, new CallToolService(deps, watcher), new QueryExecutionService(deps), new RecordDeliveryService(deps), processes);
     const agentProcesses = new AgentProcessesController(deps, processes);
     const server = createServer((req, res) => {

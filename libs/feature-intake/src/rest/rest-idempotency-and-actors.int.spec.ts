@@ -37,7 +37,7 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
     const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) } };
     watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
     await watcher.start();
-    const controller = new ExecutionsController(deps, new CallToolService(deps, watcher), new QueryExecutionService(deps), new RecordDeliveryService(deps), new RestAgentProcesses(h.runtime.pool));
+    const controller = new ExecutionsController(deps, new CallToolService(deps, watcher), new QueryExecutionService(deps), new RecordDeliveryService(deps), new RestAgentProcesses(h.deps.em));
     server = createServer((req, res) => {
       if (req.method === 'POST' && req.url === '/v1/executions') return void controller.create(req, res);
       const get = /^\/v1\/executions\/([^/]+)$/.exec(req.url ?? '');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BUILT_IN_ACTOR_LIMITS, loadToolContracts } from '@onceport/config';
 import type { RequestCorrelation } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
-import { type StoredEvent } from '@onceport/event-store';
+import { type StoredEvent, openOrm } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type AesGcmArgumentSealer, OnceportRuntime, allMigrations } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
@@ -13,6 +13,7 @@ import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
+import { intakeEntities } from '../intake.entities';
 import { intakeMigrations } from '../intake.migrations';
 import { hostOriginPolicyOf } from '../mcp/host-origin-policy';
 
@@ -54,8 +55,10 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
   const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: () => undefined });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const sealer = testArgumentSealer();
+  const orm = await openOrm({ databaseUrl: db.url, entities: intakeEntities, poolSize: 10 });
   const deps: IntakeDependencies = {
     runtime,
+    em: orm.em,
     contracts: byName,
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
     sealer,
@@ -119,6 +122,7 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     watcherErrors,
     async close() {
       await watcher.stop();
+      await orm.close();
       await runtime.close();
       await db.drop();
     },

@@ -1,5 +1,6 @@
-import { CheckpointMovedError, ProjectionRunner, type Queryable } from '@onceport/event-store';
-import { executionMatchesProjection } from '@onceport/read-models';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CheckpointMovedError, ProjectionRunner } from '@onceport/event-store';
+import { ExecutionMatchEntity, executionMatchesProjection } from '@onceport/read-models';
 import { serviceLog } from '@onceport/service-kit';
 import type { Pool } from 'pg';
 
@@ -28,10 +29,7 @@ export async function catchUpReadModel(pool: Pool): Promise<void> {
  * them by index; each is then read from the store, so a list never shows one a reviewer has just
  * resolved.
  */
-export async function executionsInReview(db: Queryable, limit: number): Promise<string[]> {
-  const result = await db.query<{ execution_id: string }>(
-    `SELECT execution_id FROM onceport.execution_matches WHERE status = 'needs_review' ORDER BY accepted_at LIMIT $1`,
-    [limit],
-  );
-  return result.rows.map((row) => row.execution_id);
+export async function executionsInReview(em: EntityManager, limit: number): Promise<string[]> {
+  const rows = await em.fork().find(ExecutionMatchEntity, { status: 'needs_review' }, { fields: ['executionId'], orderBy: { acceptedAt: 'asc' }, limit });
+  return rows.map((row) => row.executionId);
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { type ActorDirectory, type Admin } from '@onceport/config';
 import { IllegalTransitionError } from '@onceport/domain';
@@ -21,13 +22,14 @@ export class ReviewController {
   constructor(
     @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
     @Inject(ADMINS) private readonly admins: ActorDirectory,
+    @Inject(EntityManager) private readonly em: EntityManager,
   ) {}
 
   @Get('reviews')
   async list(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     if (!this.admin(req, res)) return;
     await catchUpReadModel(this.runtime.pool);
-    const loaded = await Promise.all((await executionsInReview(this.runtime.pool, LIST_LIMIT)).map((id) => this.runtime.executions.load(id)));
+    const loaded = await Promise.all((await executionsInReview(this.em, LIST_LIMIT)).map((id) => this.runtime.executions.load(id)));
     const reviews = loaded.map((execution) => reviewViewOf(execution.state, execution.events)).filter((view): view is ReviewView => view !== null);
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ reviews }));
   }

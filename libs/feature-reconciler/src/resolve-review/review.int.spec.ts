@@ -4,9 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { ActorDirectory, parseActorsFile } from '@onceport/config';
 import { type ExecutionCommand, newExecutionId } from '@onceport/domain';
 import { acceptCommand } from '@onceport/domain/testing';
-import { ProjectionRunner } from '@onceport/event-store';
+import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { ProjectionRunner, openOrm } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { executionMatchesProjection } from '@onceport/read-models';
+import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
 import { OnceportRuntime, RuntimeModule } from '@onceport/runtime';
 import { ADMINS } from '../reconciler.tokens';
 import { ReviewController } from './review.controller';
@@ -22,13 +23,15 @@ describe('review API (real PostgreSQL, HTTP)', () => {
   let runtime: OnceportRuntime;
   let app: INestApplication;
   let projection: ProjectionRunner;
+  let orm: MikroORM;
   let base: string;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     runtime = await OnceportRuntime.create({ serviceName: 'review-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', log: () => undefined });
     projection = new ProjectionRunner(runtime.pool, executionMatchesProjection);
-    @Module({ imports: [RuntimeModule.forRoot(runtime)], controllers: [ReviewController], providers: [{ provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) }] })
+    orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
+    @Module({ imports: [RuntimeModule.forRoot(runtime)], controllers: [ReviewController], providers: [{ provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) }, { provide: EntityManager, useValue: orm.em }] })
     class TestService {}
     app = await NestFactory.create(TestService, { logger: false, bodyParser: false });
     await app.listen(0, '127.0.0.1');
@@ -37,6 +40,7 @@ describe('review API (real PostgreSQL, HTTP)', () => {
   afterAll(async () => {
     await projection?.stop();
     await app?.close();
+    await orm?.close();
     await runtime?.close();
     await db?.drop();
   });

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
 import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
-import { runMigrations } from '@onceport/event-store';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { openOrm, runMigrations } from '@onceport/event-store';
+import { readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
 import { OnceportRuntime } from '@onceport/runtime';
@@ -29,6 +31,7 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
   let db: TestDatabase;
   const runtimes: OnceportRuntime[] = [];
   const channels: HttpChannel[] = [];
+  const orms: MikroORM[] = [];
   let server: Server;
   const probes = new Map<string, number>();
   let contracts: ReadonlyMap<string, ToolContract>;
@@ -68,6 +71,7 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
   });
   afterAll(async () => {
     for (const channel of channels) await channel.close();
+    for (const orm of orms) await orm.close();
     for (const runtime of runtimes) await runtime.close();
     server.close();
     server.closeAllConnections();
@@ -76,12 +80,14 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
 
   async function replica(name: string): Promise<{ runtime: OnceportRuntime; sweeper: Sweeper }> {
     const runtime = await OnceportRuntime.create({ serviceName: `sweeper-${name}`, databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
-    await runMigrations(runtime.pool, reconcilerMigrations);
+    await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     const channel = new HttpChannel();
+    const orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
+    orms.push(orm);
     runtimes.push(runtime);
     channels.push(channel);
     const settle = new SettleExecutionHandler({ runtime, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't' }, null), reconcilerId: name, limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 } });
-    const sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 4, claimMs: 60_000, replicaId: name }, () => undefined);
+    const sweeper = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 4, claimMs: 60_000, replicaId: name }, () => undefined);
     return { runtime, sweeper };
   }
 

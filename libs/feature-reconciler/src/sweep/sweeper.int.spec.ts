@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
 import { executionStreamId } from '@onceport/contracts';
 import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, matchRetry, newExecutionId, parseKeyring, retryCandidateOf, type KnownExecutionState } from '@onceport/domain';
-import { ProjectionRunner, runMigrations } from '@onceport/event-store';
-import { executionMatchesProjection } from '@onceport/read-models';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ProjectionRunner, openOrm, runMigrations } from '@onceport/event-store';
+import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
 import { OnceportRuntime } from '@onceport/runtime';
@@ -26,21 +27,24 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
   let channel: HttpChannel;
   let sweeper: Sweeper;
   let settle: SettleExecutionHandler;
+  let orm: MikroORM;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     runtime = await OnceportRuntime.create({ serviceName: 'sweeper-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
-    await runMigrations(runtime.pool, reconcilerMigrations);
+    await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
+    orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     const dir = mkdtempSync(join(tmpdir(), 'sweeper-contracts-'));
     // A target nobody listens on: probes can't tell, and nothing is ever sent.
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
     settle = new SettleExecutionHandler({ runtime, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
-    sweeper = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' }, () => undefined);
+    sweeper = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' }, () => undefined);
   });
   afterAll(async () => {
     await channel.close();
+    await orm.close();
     await runtime.close();
     await db.drop();
   });
@@ -113,7 +117,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     await runtime.store.append(executionStreamId(poisonId), [{ eventId: randomUUID(), type: 'ExecutionAccepted', schemaVersion: 1, data: { executionId: poisonId, unknown_field: true }, metadata: { correlationId: 'x', causationId: 'x' } }], { expectedVersion: 'no_stream' });
     await new Promise((resolve) => setTimeout(resolve, 10));
     const lines: { message: string; fields?: Record<string, unknown> }[] = [];
-    const stuck = new Sweeper(runtime, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-stuck' }, (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }));
+    const stuck = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-stuck' }, (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }));
     await stuck.sweepOnce();
     expect(lines).toContainEqual({ message: 'sweep step failed', fields: expect.objectContaining({ step: 'projection catch-up' }) });
     expect((await runtime.executions.load(dead)).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { executionStreamId } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
 import { ProjectionRunner } from '@onceport/event-store';
@@ -34,6 +35,8 @@ export class Sweeper {
 
   constructor(
     private readonly runtime: OnceportRuntime,
+    /** The read model and the reconcile checks (MikroORM); the projection itself writes on the runtime's pool. */
+    private readonly em: EntityManager,
     private readonly settle: SettleExecutionHandler,
     private readonly settings: SweeperSettings,
     private readonly log: Log,
@@ -69,13 +72,13 @@ export class Sweeper {
   }
 
   private async expireWindows(): Promise<void> {
-    for (const id of await expiredWindows(this.runtime.pool, this.settings.batch)) {
+    for (const id of await expiredWindows(this.em, this.settings.batch)) {
       await this.guard(id, () => this.runtime.executions.handle(id, (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
     }
   }
 
   private async redeliverStale(): Promise<void> {
-    for (const id of await waitingForAService(this.runtime.pool, this.settings.batch)) await this.guard(id, () => this.redeliverIfStale(id));
+    for (const id of await waitingForAService(this.em, this.settings.batch)) await this.guard(id, () => this.redeliverIfStale(id));
   }
 
   private async step(name: string, work: () => Promise<unknown>): Promise<void> {
@@ -92,12 +95,12 @@ export class Sweeper {
    * and the other replicas take those meanwhile.
    */
   private async settleDue(): Promise<void> {
-    await forgetSettledChecks(this.runtime.pool);
+    await forgetSettledChecks(this.em);
     let budget = this.settings.batch;
     const worker = async (): Promise<void> => {
       while (budget > 0 && !this.stopped) {
         budget -= 1;
-        const [claimed] = await claimDueExecutions(this.runtime.pool, { limit: 1, claimMs: this.settings.claimMs, claimant: this.settings.replicaId });
+        const [claimed] = await claimDueExecutions(this.em, { limit: 1, claimMs: this.settings.claimMs, claimant: this.settings.replicaId });
         if (!claimed) return;
         await this.guard(claimed, () => this.settleClaimed(claimed));
       }
@@ -112,7 +115,7 @@ export class Sweeper {
     // Settled or moved on: not again before the claim would run out, unless the read model shows a
     // newer version first (it may still show the old one until the projection catches up).
     const atMs = outcome.done === 'wait' && outcome.nextCheckAtMs !== null ? outcome.nextCheckAtMs : Date.now() + this.settings.claimMs;
-    await releaseWithNextCheck(this.runtime.pool, executionId, this.settings.replicaId, outcome.version, atMs);
+    await releaseWithNextCheck(this.em, executionId, this.settings.replicaId, outcome.version, atMs);
   }
 
   private async redeliverIfStale(executionId: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Migration } from '@onceport/event-store';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * What the outbox relay had JetStream acknowledge, one row per published batch: the store
@@ -7,9 +7,11 @@ import type { Migration } from '@onceport/event-store';
  * compares these with the stream and so sees a tail the broker lost, or a stream wiped and
  * refilled, that its memory could not tell it about.
  */
-export const relayPublicationsMigration: Migration = {
-  id: '050-relay-publications',
-  sql: `
+export class RelayPublicationsMigration extends Migration {
+  static readonly id = '050-relay-publications';
+
+  override up(): void {
+    this.addSql(`
 CREATE TABLE onceport.relay_publications (
   stream               text        NOT NULL,
   stream_sequence      bigint      NOT NULL,
@@ -19,5 +21,6 @@ CREATE TABLE onceport.relay_publications (
   published_at         timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (stream, stream_sequence)
 );
-`,
-};
+`);
+  }
+}

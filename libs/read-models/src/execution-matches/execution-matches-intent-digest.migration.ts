@@ -1,4 +1,4 @@
-import type { Migration } from '@onceport/event-store';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The intent lookup indexes a digest of the intent scope, not the scope itself. A btree entry holds
@@ -11,11 +11,14 @@ import type { Migration } from '@onceport/event-store';
  * sha256 is not): lookups compare `intent_scope` itself as well, so a collision costs a row read,
  * never a wrong match. Rows, and what existing executions match, are unchanged.
  */
-export const executionMatchesIntentDigestMigration: Migration = {
-  id: '101-execution-matches-intent-digest',
-  sql: `
+export class ExecutionMatchesIntentDigestMigration extends Migration {
+  static readonly id = '101-execution-matches-intent-digest';
+
+  override up(): void {
+    this.addSql(`
 DROP INDEX IF EXISTS onceport.execution_matches_intent_idx;
 CREATE INDEX execution_matches_intent_digest_idx
   ON onceport.execution_matches (fingerprint, actor, md5(intent_scope), accepted_at DESC);
-`,
-};
+`);
+  }
+}

@@ -2,11 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { executionStreamId } from '@onceport/contracts';
 import { recordedHistories } from '@onceport/contracts/testing';
 import { newExecutionId } from '@onceport/domain';
-import { type JsonObject, PostgresEventStore, ProjectionRunner, eventStoreMigrations, runMigrations } from '@onceport/event-store';
+import { type JsonObject, PostgresEventStore, ProjectionRunner, eventStoreMigrations, openOrm, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { executionMatchesIntentDigestMigration } from './execution-matches-intent-digest.migration';
-import { executionMatchesMigration } from './execution-matches.migration';
+import { ExecutionMatchesIntentDigestMigration } from './execution-matches-intent-digest.migration';
+import { ExecutionMatchesMigration } from './execution-matches.migration';
 import { executionMatchesProjection } from './execution-matches.projection';
+import { readModelEntities } from '../read-model.entities';
 import { findMatchCandidates } from './find-match-candidates';
 
 interface Envelope {
@@ -42,7 +43,7 @@ describe('execution-matches with an intent scope of 8 kB (real PostgreSQL)', () 
   let plain: TestDatabase;
 
   beforeAll(async () => {
-    [digest, plain] = await Promise.all([createTestDatabase(executionMatchesProjection.migrations), createTestDatabase([executionMatchesMigration])]);
+    [digest, plain] = await Promise.all([createTestDatabase(executionMatchesProjection.migrations), createTestDatabase([ExecutionMatchesMigration])]);
   });
   afterAll(() => Promise.all([digest?.drop(), plain?.drop()]));
 
@@ -62,13 +63,18 @@ describe('execution-matches with an intent scope of 8 kB (real PostgreSQL)', () 
     expect(new Map(rows.rows.map((r) => [r.execution_id, r.intent_scope]))).toEqual(new Map([[long.executionId, LONG_SCOPE], [after.executionId, 'run:ordinary']]));
     const accepted = long.events.find((e) => e.type === 'ExecutionAccepted')!.data;
     const lookup = { fingerprints: [String(accepted['fingerprint'])], actor: String(accepted['actor']) };
-    expect((await findMatchCandidates(digest.pool, { ...lookup, intentScope: LONG_SCOPE })).map((c) => c.executionId)).toEqual([long.executionId]);
-    expect(await findMatchCandidates(digest.pool, { ...lookup, intentScope: `${LONG_SCOPE}x` })).toEqual([]);
+    const orm = await openOrm({ databaseUrl: digest.url, entities: readModelEntities });
+    try {
+      expect((await findMatchCandidates(orm.em, { ...lookup, intentScope: LONG_SCOPE })).map((c) => c.executionId)).toEqual([long.executionId]);
+      expect(await findMatchCandidates(orm.em, { ...lookup, intentScope: `${LONG_SCOPE}x` })).toEqual([]);
+    } finally {
+      await orm.close();
+    }
   });
 
   it('upgrading a database stuck on such an event: the migration applies over the existing rows and the projection catches up', async () => {
     const runner = new ProjectionRunner(plain.pool, executionMatchesProjection, { batchSize: 50 });
-    expect(await runMigrations(plain.pool, [...eventStoreMigrations, executionMatchesMigration, executionMatchesIntentDigestMigration])).toEqual(['101-execution-matches-intent-digest']);
+    expect(await runMigrations(plain.url, [...eventStoreMigrations, ExecutionMatchesMigration, ExecutionMatchesIntentDigestMigration])).toEqual(['101-execution-matches-intent-digest']);
     await runner.catchUp();
     const scopes = await plain.pool.query<{ intent_scope: string }>('SELECT intent_scope FROM onceport.execution_matches');
     expect(scopes.rows.map((r) => r.intent_scope)).toEqual([LONG_SCOPE]);

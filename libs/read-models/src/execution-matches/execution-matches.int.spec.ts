@@ -1,10 +1,12 @@
 import { executionStreamId, parseEvent } from '@onceport/contracts';
 import { recordedHistories } from '@onceport/contracts/testing';
 import { foldEvents } from '@onceport/domain';
-import { type JsonObject, PostgresEventStore, ProjectionRunner } from '@onceport/event-store';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { type JsonObject, PostgresEventStore, ProjectionRunner, openOrm } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { executionMatchesMigration } from './execution-matches.migration';
+import { ExecutionMatchesMigration } from './execution-matches.migration';
 import { executionMatchesProjection } from './execution-matches.projection';
+import { readModelEntities } from '../read-model.entities';
 import { findMatchCandidates } from './find-match-candidates';
 
 interface Envelope {
@@ -17,10 +19,11 @@ interface Envelope {
 describe('execution-matches read model (real PostgreSQL)', () => {
   let db: TestDatabase;
   let runner: ProjectionRunner;
+  let orm: MikroORM;
   const histories = Object.entries(recordedHistories).map(([name, events]) => ({ name, events: events as Envelope[] }));
 
   beforeAll(async () => {
-    db = await createTestDatabase([executionMatchesMigration]);
+    db = await createTestDatabase([ExecutionMatchesMigration]);
     const store = new PostgresEventStore(db.pool);
     for (const { events } of histories) {
       const stream = executionStreamId(events[0]!.data.executionId);
@@ -31,8 +34,12 @@ describe('execution-matches read model (real PostgreSQL)', () => {
       if (events.length > half) await store.append(stream, events.slice(half).map(asNew), { expectedVersion: half });
     }
     runner = new ProjectionRunner(db.pool, executionMatchesProjection, { batchSize: 3 });
+    orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
   });
-  afterAll(() => db.drop());
+  afterAll(async () => {
+    await orm?.close();
+    await db.drop();
+  });
 
   const rows = async () =>
     (await db.pool.query('SELECT execution_id, fingerprint, actor, intent_scope, status, stream_version, state FROM onceport.execution_matches ORDER BY execution_id')).rows;
@@ -59,8 +66,8 @@ describe('execution-matches read model (real PostgreSQL)', () => {
   it('finds prior executions of an intent by fingerprint, actor and scope, newest first', async () => {
     await runner.catchUp();
     const [first] = await rows();
-    const candidates = await findMatchCandidates(db.pool, { fingerprints: [first.fingerprint, 'hmac-sha256:old:00'], actor: first.actor, intentScope: first.intent_scope });
+    const candidates = await findMatchCandidates(orm.em, { fingerprints: [first.fingerprint, 'hmac-sha256:old:00'], actor: first.actor, intentScope: first.intent_scope });
     expect(candidates.map((c) => c.executionId)).toContain(first.execution_id);
-    expect(await findMatchCandidates(db.pool, { fingerprints: [first.fingerprint], actor: 'someone-else', intentScope: first.intent_scope })).toEqual([]);
+    expect(await findMatchCandidates(orm.em, { fingerprints: [first.fingerprint], actor: 'someone-else', intentScope: first.intent_scope })).toEqual([]);
   });
 });

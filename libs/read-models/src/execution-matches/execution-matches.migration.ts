@@ -1,12 +1,14 @@
-import type { Migration } from '@onceport/event-store';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Executions by (fingerprint, actor, intent scope): the lookup retry matching starts from, and the
  * list operators browse. A projection, rebuildable from the events at any time.
  */
-export const executionMatchesMigration: Migration = {
-  id: '100-execution-matches',
-  sql: `
+export class ExecutionMatchesMigration extends Migration {
+  static readonly id = '100-execution-matches';
+
+  override up(): void {
+    this.addSql(`
 CREATE TABLE onceport.execution_matches (
   execution_id               text PRIMARY KEY,
   fingerprint                text        NOT NULL,
@@ -22,5 +24,6 @@ CREATE TABLE onceport.execution_matches (
 );
 CREATE INDEX execution_matches_intent_idx ON onceport.execution_matches (fingerprint, actor, intent_scope, accepted_at DESC);
 CREATE INDEX execution_matches_status_idx ON onceport.execution_matches (status, accepted_at);
-`,
-};
+`);
+  }
+}

@@ -1,8 +1,8 @@
 import { executionIdOfStream, parseEvent } from '@onceport/contracts';
 import { type ExecutionState, type KnownExecutionState, evolve, initialState } from '@onceport/domain';
 import type { Projection, Queryable, StoredEvent } from '@onceport/event-store';
-import { executionMatchesIntentDigestMigration } from './execution-matches-intent-digest.migration';
-import { executionMatchesMigration } from './execution-matches.migration';
+import { ExecutionMatchesIntentDigestMigration } from './execution-matches-intent-digest.migration';
+import { ExecutionMatchesMigration } from './execution-matches.migration';
 
 interface Folded {
   state: ExecutionState;
@@ -12,7 +12,7 @@ interface Folded {
 /** Folds each execution stream into its row; events at or below a row's version are skipped (idempotent). */
 export const executionMatchesProjection: Projection = {
   name: 'execution-matches',
-  migrations: [executionMatchesMigration, executionMatchesIntentDigestMigration],
+  migrations: [ExecutionMatchesMigration, ExecutionMatchesIntentDigestMigration],
 
   async apply(events: readonly StoredEvent[], tx: Queryable): Promise<void> {
     const byExecution = new Map<string, StoredEvent[]>();

@@ -1,5 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { type RetryCandidate } from '@onceport/domain';
-import type { Queryable } from '@onceport/event-store';
+import { ExecutionMatchEntity } from './execution-match.entity';
 
 export interface MatchLookup {
   /** The intent's fingerprint under every key of the ring (rotation). */
@@ -9,32 +10,30 @@ export interface MatchLookup {
   readonly limit?: number;
 }
 
-/** Prior executions of the same intent, newest first, as `matchRetry` takes them. */
-export async function findMatchCandidates(db: Queryable, lookup: MatchLookup): Promise<RetryCandidate[]> {
-  const result = await db.query<{
-    execution_id: string;
-    fingerprint: string;
-    actor: string;
-    intent_scope: string;
-    status: RetryCandidate['status'];
-    correlation_window_ends_at: Date;
-    ledger_retention_ends_at: Date | null;
-    accepted_at: Date;
-  }>(
-    `SELECT execution_id, fingerprint, actor, intent_scope, status, correlation_window_ends_at, ledger_retention_ends_at, accepted_at
-     FROM onceport.execution_matches
-     WHERE fingerprint = ANY($1) AND actor = $2 AND md5(intent_scope) = md5($3) AND intent_scope = $3
-     ORDER BY accepted_at DESC LIMIT $4`,
-    [lookup.fingerprints, lookup.actor, lookup.intentScope, lookup.limit ?? 20],
-  );
-  return result.rows.map((row) => ({
-    executionId: row.execution_id,
+/**
+ * Prior executions of the same intent, newest first, as `matchRetry` takes them: one statement.
+ * `md5(intent_scope) = md5(?)` lets the digest index find them (migration 101); the equality on the
+ * scope itself keeps a digest collision out.
+ */
+export async function findMatchCandidates(em: EntityManager, lookup: MatchLookup): Promise<RetryCandidate[]> {
+  const rows = await em
+    .fork()
+    .createQueryBuilder(ExecutionMatchEntity)
+    .select(['executionId', 'fingerprint', 'actor', 'intentScope', 'status', 'correlationWindowEndsAt', 'ledgerRetentionEndsAt', 'acceptedAt'])
+    .where({ fingerprint: { $in: [...lookup.fingerprints] }, actor: lookup.actor })
+    .andWhere('md5(intent_scope) = md5(?)', [lookup.intentScope])
+    .andWhere({ intentScope: lookup.intentScope })
+    .orderBy({ acceptedAt: 'desc' })
+    .limit(lookup.limit ?? 20)
+    .getResultList();
+  return rows.map((row) => ({
+    executionId: row.executionId,
     fingerprint: row.fingerprint as RetryCandidate['fingerprint'],
     actor: row.actor,
-    intentScope: row.intent_scope,
-    status: row.status,
-    correlationWindowEndsAt: row.correlation_window_ends_at.toISOString(),
-    ledgerRetentionEndsAt: row.ledger_retention_ends_at?.toISOString() ?? null,
-    acceptedAt: row.accepted_at.toISOString(),
+    intentScope: row.intentScope,
+    status: row.status as RetryCandidate['status'],
+    correlationWindowEndsAt: row.correlationWindowEndsAt.toISOString(),
+    ledgerRetentionEndsAt: row.ledgerRetentionEndsAt?.toISOString() ?? null,
+    acceptedAt: row.acceptedAt.toISOString(),
   }));
 }

@@ -1,4 +1,4 @@
-import type { Migration } from '@onceport/event-store';
+import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The reconciler's own bookkeeping next to `execution_matches` (whose `state` carries the dispatch
@@ -9,9 +9,11 @@ import type { Migration } from '@onceport/event-store';
  *   it was written at: once the execution moves past it, its due time comes from its state again.
  * Applied by the reconciler (ReconcilerModule) after the shared migrations.
  */
-export const reconcileChecksMigration: Migration = {
-  id: '120-reconcile-checks',
-  sql: `
+export class ReconcileChecksMigration extends Migration {
+  static readonly id = '120-reconcile-checks';
+
+  override up(): void {
+    this.addSql(`
 CREATE TABLE onceport.reconcile_checks (
   execution_id   text        PRIMARY KEY,
   stream_version integer     NOT NULL,
@@ -19,5 +21,6 @@ CREATE TABLE onceport.reconcile_checks (
   claimed_by     text,
   claimed_until  timestamptz
 );
-`,
-};
+`);
+  }
+}

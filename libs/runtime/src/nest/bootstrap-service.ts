@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ActorsFileError, EnvConfigError, loadEnvConfig, loadToolContracts } from '@onceport/config';
-import { type Migration, MigrationSetupError } from '@onceport/event-store';
+import { MigrationSetupError, type SchemaStep } from '@onceport/event-store';
 import { startEventConsumers } from '@onceport/messaging';
 import { ToolContractError } from '@onceport/domain';
 import { NestLogger, ServiceLoggingModule, type ServerLimitsEnv, ackWaitOf, configureLogging, hardenHttpServer, migrationEnvShape, runtimeEnvShape } from '@onceport/service-kit';
 import { z } from 'zod';
-import { createPool, migrate } from '../database';
+import { migrate } from '../database';
 import { OnceportRuntime } from '../onceport-runtime';
 import { RUNTIME, RuntimeModule } from './runtime.module';
 
@@ -17,7 +17,7 @@ export interface ServiceDefinition<Shape extends z.ZodRawShape> {
   /** The service's own variables, validated together with the runtime's. */
   readonly envShape: Shape;
   /** Tables only this service uses, applied by the migrate-only init step as well as at start. */
-  readonly migrations?: readonly Migration[];
+  readonly migrations?: readonly SchemaStep[];
   readonly module: (runtime: OnceportRuntime, env: z.output<z.ZodObject<Shape>>, base: RuntimeEnv) => DynamicModule | Promise<DynamicModule>;
 }
 
@@ -130,18 +130,15 @@ async function migrateOnly<Shape extends z.ZodRawShape>(definition: ServiceDefin
     process.stderr.write(`${definition.serviceName}: ${(error as Error).message}\n`);
     process.exit(78); // EX_CONFIG
   }
-  const pool = createPool(databaseUrl, 2);
   let applied: string[];
   try {
-    applied = await migrate(pool, definition.migrations ?? [], { serviceRole });
+    applied = await migrate(databaseUrl, definition.migrations ?? [], { serviceRole });
   } catch (error) {
     // A missing role, or a role that may not migrate: the operator's to fix, named in the message.
     if (!(error instanceof MigrationSetupError)) throw error;
     process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
-    await pool.end();
     process.exit(78); // EX_CONFIG
   }
-  await pool.end();
   process.stdout.write(`${JSON.stringify({ service: definition.serviceName, event: 'migrated', applied })}\n`);
   process.exit(0);
 }

@@ -1,14 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ResultReference } from '@onceport/contracts';
-import type { Migration, Queryable } from '@onceport/event-store';
+import { Migration } from '@mikro-orm/migrations';
+import type { Queryable } from '@onceport/event-store';
 
 /**
  * Target answers are stored by reference: events carry `{ ref, digest, size, contentType }`, the
  * bytes live here (bounded by the contract's size cap before they arrive).
  */
-export const resultStoreMigration: Migration = {
-  id: '110-results',
-  sql: `
+export class ResultStoreMigration extends Migration {
+  static readonly id = '110-results';
+
+  override up(): void {
+    this.addSql(`
 CREATE TABLE onceport.results (
   ref          text        PRIMARY KEY,
   digest       text        NOT NULL,
@@ -16,8 +19,9 @@ CREATE TABLE onceport.results (
   size         integer     NOT NULL,
   body         bytea       NOT NULL,
   created_at   timestamptz NOT NULL DEFAULT now()
-);`,
-};
+);`);
+  }
+}
 
 export interface StoredResult {
   readonly reference: ResultReference;

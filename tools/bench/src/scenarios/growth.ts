@@ -39,7 +39,7 @@ export async function growthScenario(template: ExecutionTemplate, options: Growt
   const db = await createBenchDatabase(options.serverUrl, 'growth');
   const results: GrowthLevel[] = [];
   try {
-    await migrate(db.pool);
+    await migrate(db.url);
     const perExecution = eventsPerExecution(template);
     let seededExecutions = 0;
     for (const level of [...options.levels].sort((a, b) => a - b)) {
