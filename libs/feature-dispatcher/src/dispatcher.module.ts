@@ -30,8 +30,7 @@ export class DispatcherModule {
     const credentials = new CredentialResolver(credentialsEnv ?? process.env, env.ONCEPORT_CREDENTIALS_DIR ?? null);
     const secrets = new SecretScrubber(credentials.secretValues());
     const dispatcher = createDispatcher({
-      executions: runtime.executions,
-      store: runtime.store,
+      commands: runtime.commands,
       results: runtime.results,
       tracer: runtime.tracer,
       contracts,

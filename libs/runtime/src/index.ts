@@ -1,10 +1,7 @@
-export { type CausationContext, fromStoredEvent, toNewEvent } from './execution/envelopes';
-export { ExecutionRepository, type HandleOptions, type HandledCommand, type LoadedExecution } from './execution/execution-repository';
 export type { ConsumerSpec, EventConsumer, EventDelivery } from './delivery/event-delivery.port';
 export { InProcessDelivery } from './delivery/in-process-delivery';
 export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jetstream-delivery';
 export { StoreTailEventConsumer } from './delivery/store-tail-event-consumer';
-export { type LoadedVault, loadVault } from './vault/vault-reader';
 export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
 export { AesGcmArgumentSealer } from './secrets/aes-gcm-argument-sealer';
 export { ResultStore, type StoredResult, resultStoreMigration } from './results/result-store';

@@ -1,6 +1,7 @@
 import { type ApprovalKind, type CanonicalOperationRecord, type ExecutionEventEnvelope, type ExecutionStatus } from '@onceport/contracts';
 import { type ExecutionState, type ToolContract, effectiveAgentProcess } from '@onceport/domain';
 import { type OperationTarget, targetOf } from './operation-target';
+import { executionStream } from '@onceport/event-store';
 
 export type ApprovalStatus = 'pending' | 'granted' | 'rejected' | 'expired';
 
@@ -43,7 +44,7 @@ type Decision = { readonly status: Exclude<ApprovalStatus, 'pending'>; readonly 
  * execution never asked for one. Pure: `now` decides whether an undecided approval has lapsed
  * (shown `expired` at once, even before the sweep records it).
  *
- * @example approverViewOf(await executions.load(id), contracts.get(tool), new Date())
+ * @example approverViewOf(await commands.load(executionStream(id)), contracts.get(tool), new Date())
  */
 export function approverViewOf(history: ExecutionHistory, contract: ToolContract | undefined, now: Date): ApproverView | null {
   const { state, events } = history;

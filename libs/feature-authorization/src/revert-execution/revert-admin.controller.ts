@@ -10,6 +10,7 @@ import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { readJsonBody } from '../http/read-json-body';
 import { requireAdmin } from '../vault/admin-auth';
 import { reasonOf } from '../vault/vault-reason';
+import { executionStream } from '@onceport/event-store';
 
 export interface RevertView {
   readonly execution_id: string;
@@ -40,8 +41,7 @@ export class RevertAdminController {
     return inSpan(this.runtime.tracer, 'execution revert', parent, { 'onceport.admin': admin.id, 'onceport.execution_id': executionId }, async () => {
       let handled;
       try {
-        handled = await this.runtime.executions.handle(
-          executionId,
+        handled = await this.runtime.commands.handle(executionStream(executionId),
           (loaded, now) => (loaded.state.status === 'none' ? null : { type: 'RevertExecution', data: { by: admin.id, reason }, metadata: { now } }),
           adminCause(request, admin),
         );

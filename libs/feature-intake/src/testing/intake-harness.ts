@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BUILT_IN_ACTOR_LIMITS, loadToolContracts } from '@onceport/config';
 import type { RequestCorrelation } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
-import { type StoredEvent } from '@onceport/event-store';
+import { type StoredEvent, executionStream } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type AesGcmArgumentSealer, OnceportRuntime, allMigrations } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
@@ -105,12 +105,11 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     },
     async complete(executionId, answer = { status: 201, body: { id: 'dep_1', state: 'live' } }) {
       const context = { causationId: 'test-pipeline' };
-      const executions = runtime.executions;
-      await executions.handle(executionId, (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
-      await executions.handle(executionId, (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
+      const commands = runtime.commands;
+      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
+      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
       const result = await runtime.results.put(Buffer.from(JSON.stringify(answer.body)), 'application/json');
-      await executions.handle(
-        executionId,
+      await commands.handle(executionStream(executionId),
         (_loaded, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: answer.status, succeeded: answer.status < 400, result }, metadata: { now } }),
         context,
       );

@@ -1,6 +1,6 @@
 import { executionStreamId } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
-import { ProjectionRunner } from '@onceport/event-store';
+import { ProjectionRunner, executionStream } from '@onceport/event-store';
 import { executionMatchesProjection } from '@onceport/read-models';
 import type { OnceportRuntime } from '@onceport/runtime';
 import type { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
@@ -70,7 +70,7 @@ export class Sweeper {
 
   private async expireWindows(): Promise<void> {
     for (const id of await expiredWindows(this.runtime.pool, this.settings.batch)) {
-      await this.guard(id, () => this.runtime.executions.handle(id, (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
+      await this.guard(id, () => this.runtime.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
     }
   }
 
