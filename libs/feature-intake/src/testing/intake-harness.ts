@@ -5,7 +5,7 @@ import type { RequestCorrelation } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
 import { type StoredEvent, executionStream } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { type AesGcmArgumentSealer, OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { type AesGcmArgumentSealer, OnceportRuntime, type RuntimeConfig, allMigrations } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { ToolCallRequest } from '../call-tool/call-tool.request';
@@ -49,9 +49,10 @@ export interface IntakeHarness {
 
 let calls = 0;
 
-export async function startIntakeHarness(): Promise<IntakeHarness> {
+/** `log`: where the runtime's log lines go (default: nowhere). */
+export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] } = {}): Promise<IntakeHarness> {
   const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), ...intakeMigrations]);
-  const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: () => undefined });
+  const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: options.log ?? (() => undefined) });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const sealer = testArgumentSealer();
   const deps: IntakeDependencies = {
