@@ -118,10 +118,25 @@ export class CommandHandler {
    * Throws what the decider throws (an execution's `IllegalTransitionError`) when the command is not allowed.
    */
   // One signature per stream kind: a generic one would widen the literal types of the commands callers return.
-  handle(stream: ExecutionStream, commandFor: CommandFor<ExecutionStream>, cause: EventCause, options?: HandleOptionsOf<ExecutionStream>): Promise<HandledOf<ExecutionStream>>;
+  handle(
+    stream: ExecutionStream,
+    commandFor: CommandFor<ExecutionStream>,
+    cause: EventCause,
+    options?: HandleOptionsOf<ExecutionStream>,
+  ): Promise<HandledOf<ExecutionStream>>;
   handle(stream: VaultStream, commandFor: CommandFor<VaultStream>, cause: EventCause, options?: HandleOptionsOf<VaultStream>): Promise<HandledOf<VaultStream>>;
-  handle(stream: SessionStream, commandFor: CommandFor<SessionStream>, cause: EventCause, options?: HandleOptionsOf<SessionStream>): Promise<HandledOf<SessionStream>>;
-  handle(stream: IntentStream, commandFor: CommandFor<IntentStream>, cause: EventCause, options?: HandleOptionsOf<IntentStream>): Promise<HandledOf<IntentStream>>;
+  handle(
+    stream: SessionStream,
+    commandFor: CommandFor<SessionStream>,
+    cause: EventCause,
+    options?: HandleOptionsOf<SessionStream>,
+  ): Promise<HandledOf<SessionStream>>;
+  handle(
+    stream: IntentStream,
+    commandFor: CommandFor<IntentStream>,
+    cause: EventCause,
+    options?: HandleOptionsOf<IntentStream>,
+  ): Promise<HandledOf<IntentStream>>;
   handle(
     stream: IdempotencyKeyStream,
     commandFor: CommandFor<IdempotencyKeyStream>,

@@ -9,7 +9,10 @@ export const CONFLICT_ATTEMPTS = 50;
  * jittered pause that grows with each loss (jitter spreads a herd of writers, e.g. many retries
  * attaching at once, over time). Any other error, or the last conflict, is thrown.
  */
-export async function retryOnConflict<T>(attempt: (attemptNumber: number) => Promise<T>, onConflict?: (error: WrongExpectedVersionError, attemptNumber: number) => void): Promise<T> {
+export async function retryOnConflict<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  onConflict?: (error: WrongExpectedVersionError, attemptNumber: number) => void,
+): Promise<T> {
   for (let attemptNumber = 1; ; attemptNumber++) {
     try {
       return await attempt(attemptNumber);

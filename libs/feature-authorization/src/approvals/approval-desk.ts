@@ -141,7 +141,8 @@ export class ApprovalDesk {
       sessionStream(view.actor, view.agent_process),
       (_session, now) => {
         const at = this.clock();
-        const grant = { actor: view.actor, agentProcess: view.agent_process, basis: 'human' as const, grantedBy, policyVersion: this.deps.policyVersion(), grantedAt: at.toISOString() };
+        const policyVersion = this.deps.policyVersion();
+        const grant = { actor: view.actor, agentProcess: view.agent_process, basis: 'human' as const, grantedBy, policyVersion, grantedAt: at.toISOString() };
         return { type: 'GrantSession', data: grant, metadata: { now } };
       },
       { ...cause, correlationId: view.execution_id, actor: grantedBy },

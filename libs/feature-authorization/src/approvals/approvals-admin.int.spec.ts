@@ -1,6 +1,5 @@
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { parseSessionEvent, sessionStreamId } from '@onceport/contracts';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { waitFor } from '@onceport/messaging/testing';
 import { CommandHandler, PostgresEventStore, executionStream, loadStream, sessionStream } from '@onceport/event-store';

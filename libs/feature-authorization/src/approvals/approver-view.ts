@@ -1,7 +1,6 @@
 import { type ApprovalKind, type CanonicalOperationRecord, type ExecutionEventEnvelope, type ExecutionStatus } from '@onceport/contracts';
 import { type ExecutionState, type ToolContract, effectiveAgentProcess } from '@onceport/domain';
 import { type OperationTarget, targetOf } from './operation-target';
-import { executionStream } from '@onceport/event-store';
 
 export type ApprovalStatus = 'pending' | 'granted' | 'rejected' | 'expired';
 

@@ -88,7 +88,10 @@ export class AuthorizeExecutionHandler {
         return decision.grant ? { type: 'GrantSession', data: decision.grant, metadata: { now } } : null;
       },
       { ...cause, correlationId: facts.executionId },
-      { onConflict: () => this.deps.log('info', 'session grant lost the race: another replica granted it', { executionId: facts.executionId, actor: facts.actor, agentProcess }) },
+      {
+        onConflict: () =>
+          this.deps.log('info', 'session grant lost the race: another replica granted it', { executionId: facts.executionId, actor: facts.actor, agentProcess }),
+      },
     );
     if (!decision) throw new Error('unreachable: the session command function always decides');
     return { decision, grantRecorded: handled.appended.length > 0 };

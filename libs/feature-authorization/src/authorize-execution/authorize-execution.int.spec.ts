@@ -1,4 +1,4 @@
-import { parseSessionEvent, sessionStreamId } from '@onceport/contracts';
+import { sessionStreamId } from '@onceport/contracts';
 import { Pool } from 'pg';
 import { CommandHandler, PostgresEventStore, emptyStream, executionStream, loadStream, sessionStream } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';

@@ -10,7 +10,13 @@ export interface VaultChange {
 }
 
 /** Locks or unlocks the vault as admin `by`; two admins at once both get a consistent answer. */
-export async function changeVault(commands: CommandHandler, type: VaultCommand['type'], by: string, reason: string, cause: Omit<EventCause, 'actor'>): Promise<VaultChange> {
+export async function changeVault(
+  commands: CommandHandler,
+  type: VaultCommand['type'],
+  by: string,
+  reason: string,
+  cause: Omit<EventCause, 'actor'>,
+): Promise<VaultChange> {
   const handled = await commands.handle(vaultStream(), (_vault, now) => ({ type, data: { by, reason }, metadata: { now } }), { ...cause, actor: by });
   return { state: handled.state, version: handled.version, changed: handled.appended.length > 0 };
 }

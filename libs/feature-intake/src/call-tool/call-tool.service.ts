@@ -14,7 +14,15 @@ import {
   sealSensitiveArguments,
   validateArguments,
 } from '@onceport/domain';
-import { type CommandAttempt, type EventCause, type IntentStream, type LoadedExecution, emptyStream, executionStream, intentStream } from '@onceport/event-store';
+import {
+  type CommandAttempt,
+  type EventCause,
+  type IntentStream,
+  type LoadedExecution,
+  emptyStream,
+  executionStream,
+  intentStream,
+} from '@onceport/event-store';
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
@@ -110,9 +118,11 @@ export class CallToolService {
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
-        const started = await this.deps.runtime.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, { intentScope, intent, streams, context }));
+        const on: IntentOfCall = { intentScope, intent, streams, context };
+        const started = await this.deps.runtime.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
         if (!started.created) {
-          await this.deps.runtime.commands.handle(executionStream(started.executionId), (_loaded, at) => attachCommand(request, at), context, { appendAnywhere: true });
+          const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, at);
+          await this.deps.runtime.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
           return started;
         }
         faultPoint(FAULT_POINTS.intakeAfterAccept);
@@ -129,7 +139,13 @@ export class CallToolService {
   }
 
   /** Matches the call to an execution of its intent, or decides a new one: claim, in-flight place and acceptance, to commit together. */
-  private async claimOrMatch(attempt: CommandAttempt, request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>, on: IntentOfCall): Promise<{ executionId: string; created: boolean }> {
+  private async claimOrMatch(
+    attempt: CommandAttempt,
+    request: ToolCallRequest,
+    contract: ToolContract,
+    args: Record<string, unknown>,
+    on: IntentOfCall,
+  ): Promise<{ executionId: string; created: boolean }> {
     const { intentScope, intent, streams, context } = on;
     const loaded = await Promise.all(streams.map((stream) => attempt.load(stream)));
     const candidates = await this.loadCandidates(loaded.flatMap((claims) => claims.state).slice(-CANDIDATES), request.receivedAt);

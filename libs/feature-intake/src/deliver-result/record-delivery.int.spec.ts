@@ -55,6 +55,11 @@ describe('recording a delivery after the answer went out (real PostgreSQL)', () 
     expect(lines.filter((line) => line.level === 'warn')).toHaveLength(3);
     expect(await types(answer.execution_id)).not.toContain('ResultDelivered');
     const retry = await h.callTool.call(h.request({ arguments: deploy('delivery-never') }));
-    expect(retry.answer).toMatchObject({ execution_id: answer.execution_id, state: 'completed_result_not_delivered', replay: true, result: { body: { id: 'dep_9' } } });
+    expect(retry.answer).toMatchObject({
+      execution_id: answer.execution_id,
+      state: 'completed_result_not_delivered',
+      replay: true,
+      result: { body: { id: 'dep_9' } },
+    });
   });
 });

@@ -47,7 +47,8 @@ export class IdempotencyKeys {
     const stream = idempotencyKeyStream(actor, key);
     const cause = { correlationId: binding.executionId, causationId: binding.executionId };
     // Just looked up and found unbound: the first try appends without reading it again.
-    const handled = await this.commands.handle(stream, (_bound, now) => ({ type: 'BindIdempotencyKey', data: binding, metadata: { now } }), cause, { known: emptyStream(stream) });
+    const bind = (_bound: unknown, now: Date) => ({ type: 'BindIdempotencyKey' as const, data: binding, metadata: { now } });
+    const handled = await this.commands.handle(stream, bind, cause, { known: emptyStream(stream) });
     return handled.appended.length > 0;
   }
 }
