@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashApiKey } from '@onceport/config';
 import { type AcceptExecution, type ExecutionState, newExecutionId } from '@onceport/domain';
-import { PostgresEventStore } from '@onceport/event-store';
+import { PostgresEventStore, executionStream, CommandHandler } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer, waitFor } from '@onceport/messaging/testing';
-import { ExecutionRepository } from '@onceport/runtime';
 import { type AppProcess, startAppProcess } from '@onceport/runtime/testing';
 
 const ADMIN_KEY = `op_${randomBytes(24).toString('base64url')}`;
@@ -56,7 +55,7 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
   let db: TestDatabase;
   let dir: string;
   let app: AppProcess;
-  let executions: ExecutionRepository;
+  let commands: CommandHandler;
   let env: Record<string, string>;
 
   beforeAll(async () => {
@@ -70,7 +69,7 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
       ONCEPORT_TRACE_FILE: join(dir, 'spans.jsonl'),
     };
     app = await startAppProcess('authorization', env);
-    executions = new ExecutionRepository(new PostgresEventStore(db.pool));
+    commands = new CommandHandler(new PostgresEventStore(db.pool));
   });
   afterAll(async () => {
     await app?.kill();
@@ -81,9 +80,9 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
   async function acceptAndWait(): Promise<ExecutionState> {
     const executionId = newExecutionId(Date.now(), randomBytes(10));
     const traceparent = `00-${TRACE_ID}-${randomBytes(8).toString('hex')}-01`;
-    await executions.handle(executionId, (_loaded, now) => accept(executionId, now), { causationId: 'e2e:intake', traceparent });
-    await waitFor(async () => (await executions.load(executionId)).state.status !== 'accepted', 30_000, `a decision on ${executionId}`);
-    return (await executions.load(executionId)).state;
+    await commands.handle(executionStream(executionId), (_loaded, now) => accept(executionId, now), { causationId: 'e2e:intake', traceparent });
+    await waitFor(async () => (await commands.load(executionStream(executionId))).state.status !== 'accepted', 30_000, `a decision on ${executionId}`);
+    return (await commands.load(executionStream(executionId))).state;
   }
 
   const admin = (path: string, init: RequestInit = {}, key: string | null = ADMIN_KEY) =>

@@ -6,11 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eventSubject, executionStreamId } from '@onceport/contracts';
 import { loadToolContracts } from '@onceport/config';
 import type { ToolContract } from '@onceport/domain';
-import { PostgresEventStore } from '@onceport/event-store';
+import { PostgresEventStore, executionStream, CommandHandler } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { toWireEvent } from '@onceport/messaging';
 import { type NatsKit, TestNatsServer, connectKit, waitFor } from '@onceport/messaging/testing';
-import { ExecutionRepository, allMigrations } from '@onceport/runtime';
+import { allMigrations } from '@onceport/runtime';
 import { type AppProcess, startAppProcess, testEncryptionKeys } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { DEPLOY_ARGUMENTS, newTraceparent, seedAuthorized, tablesHolding, writeDemoContracts } from '../test/e2e-fixtures';
@@ -32,7 +32,7 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
   let kit: NatsKit;
   let app: AppProcess;
   let store: PostgresEventStore;
-  let executions: ExecutionRepository;
+  let commands: CommandHandler;
 
   beforeAll(async () => {
     nats = await TestNatsServer.start();
@@ -43,7 +43,7 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     contractsDir = await writeDemoContracts(target.url);
     contracts = new Map((await loadToolContracts(contractsDir.dir)).contracts.map((c) => [c.name, c]));
     store = new PostgresEventStore(db.pool);
-    executions = new ExecutionRepository(store);
+    commands = new CommandHandler(store);
     kit = await connectKit(nats.url);
     app = await startAppProcess('dispatcher', {
       DATABASE_URL: db.url,
@@ -74,21 +74,21 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     if (!found) throw new Error(`no contract ${name}`);
     return found;
   };
-  const status = async (executionId: string): Promise<string> => (await executions.load(executionId)).state.status;
-  const types = async (executionId: string): Promise<string[]> => (await executions.load(executionId)).events.map((e) => e.type);
+  const status = async (executionId: string): Promise<string> => (await commands.load(executionStream(executionId))).state.status;
+  const types = async (executionId: string): Promise<string[]> => (await commands.load(executionStream(executionId))).events.map((e) => e.type);
 
   let first: { executionId: string; traceparent: string };
 
   it('dispatches an authorized execution exactly once: 1 effect under its execution id, the stream completed', async () => {
     const traceparent = newTraceparent();
-    const executionId = await seedAuthorized(executions, contract('create_deployment'), DEPLOY_ARGUMENTS, traceparent);
+    const executionId = await seedAuthorized(commands, contract('create_deployment'), DEPLOY_ARGUMENTS, traceparent);
     first = { executionId, traceparent };
 
     await waitFor(async () => (await status(executionId)) === 'completed_result_not_delivered', 30_000, 'the outcome');
 
     expect(target.effects()).toEqual([expect.objectContaining({ route: 'deployments', idempotencyKey: executionId })]);
     expect(await types(executionId)).toEqual(['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved']);
-    const started = (await executions.load(executionId)).events[2];
+    const started = (await commands.load(executionStream(executionId))).events[2];
     expect(started?.data).toMatchObject({ dispatcherId: 'dispatcher-e2e', attempt: 1 });
     expect(started?.metadata.traceparent?.split('-')[1]).toBe(traceparent.split('-')[1]);
   });
@@ -110,7 +110,7 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
 
   it('fails a dispatch whose credential is not configured, without sending', async () => {
     const executionId = await seedAuthorized(
-      executions,
+      commands,
       contract('send_email'),
       { recipient: 'ada@example.com', campaign_id: 'spring', subject: 'Hello', body: 'Hi Ada' },
       newTraceparent(),
@@ -119,13 +119,13 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     await waitFor(async () => (await status(executionId)) === 'failed', 30_000, 'the failure');
 
     expect(target.effectCount({ route: 'emails' })).toBe(0);
-    expect((await executions.load(executionId)).events.at(-1)).toMatchObject({ type: 'DispatchFailedBeforeSend', data: { retryable: false, reason: expect.stringContaining('ONCEPORT_CREDENTIAL_MAIL_API') } });
+    expect((await commands.load(executionStream(executionId))).events.at(-1)).toMatchObject({ type: 'DispatchFailedBeforeSend', data: { retryable: false, reason: expect.stringContaining('ONCEPORT_CREDENTIAL_MAIL_API') } });
   });
 
   it('on SIGTERM lets the dispatch in flight finish and be recorded, then exits', async () => {
     // Held long enough that SIGTERM comes while the dispatch is in flight, on a loaded machine too.
     target.setBehavior({ route: 'deployments', delay_ms: 7_000, times: 1 });
-    const executionId = await seedAuthorized(executions, contract('create_deployment'), { ...DEPLOY_ARGUMENTS, version: '2.0.2' }, newTraceparent());
+    const executionId = await seedAuthorized(commands, contract('create_deployment'), { ...DEPLOY_ARGUMENTS, version: '2.0.2' }, newTraceparent());
     await waitFor(async () => (await types(executionId)).includes('DispatchStarted'), 30_000, 'the dispatch to start');
 
     const stoppedAt = Date.now();
@@ -136,7 +136,7 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(30_000);
     expect(app.output()).not.toMatch(/Error during shutdown|UnhandledPromiseRejection/i);
     expect(await status(executionId)).toBe('completed_result_not_delivered');
-    const observed = (await executions.load(executionId)).events.at(-1);
+    const observed = (await commands.load(executionStream(executionId))).events.at(-1);
     if (observed?.type !== 'OutcomeObserved') throw new Error('expected OutcomeObserved');
     expect(Date.parse(observed.data.observedAt)).toBeGreaterThan(stoppedAt); // it was in flight when SIGTERM came
     expect(target.effectCount({ route: 'deployments' })).toBe(2);

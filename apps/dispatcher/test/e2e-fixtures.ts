@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import type { JsonValue } from '@onceport/contracts';
 import { type ExecutionCommand, type ToolContract, newExecutionId } from '@onceport/domain';
 import { acceptCommand } from '@onceport/domain/testing';
-import type { Queryable } from '@onceport/event-store';
-import type { ExecutionRepository } from '@onceport/runtime';
+import { type CommandHandler, type Queryable, executionStream } from '@onceport/event-store';
 
 const FIXTURES = join(__dirname, '../../../libs/domain/test/fixtures');
 
@@ -25,7 +24,7 @@ export async function writeDemoContracts(origin: string): Promise<{ dir: string;
 
 /** Accepted and authorized through the repository, as intake and authorization will have done it. */
 export async function seedAuthorized(
-  executions: ExecutionRepository,
+  commands: CommandHandler,
   contract: ToolContract,
   args: Readonly<Record<string, JsonValue>>,
   traceparent: string,
@@ -43,8 +42,8 @@ export async function seedAuthorized(
     record: { ...sample.data.record, tool: contract.name, channel: contract.channel, target, credential_ref: contract.credentialRef, arguments: args },
   });
   const context = { causationId: 'test:e2e', actor: 'agent:e2e', traceparent };
-  await executions.handle(executionId, (_loaded, now) => ({ ...accept, metadata: { now } }), context);
-  await executions.handle(executionId, (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'e2e' }, metadata: { now } }), context);
+  await commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), context);
+  await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'e2e' }, metadata: { now } }), context);
   return executionId;
 }
 

@@ -4,3 +4,5 @@ export * from './tool-contracts';
 export * from './fingerprint';
 export * from './authorization';
 export * from './sealed-arguments';
+export * from './decider';
+export * from './intake';

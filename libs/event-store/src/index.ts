@@ -38,3 +38,4 @@ export { reportOpenQuarantine } from './quarantine/quarantine-metrics';
 export type { SubscriptionQuarantine } from './subscription/store-subscription';
 export { ChannelListener } from './subscription/channel-listener';
 export { Wakeup } from './subscription/wakeup';
+export * from './commands';

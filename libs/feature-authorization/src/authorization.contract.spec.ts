@@ -12,14 +12,13 @@ import {
   vaultEventRegistry,
 } from '@onceport/contracts';
 import { type RecordedEvent, everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
-import { type JsonObject, PostgresEventStore } from '@onceport/event-store';
+import { type JsonObject, PostgresEventStore, executionStream, CommandHandler } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { toWireEvent } from '@onceport/messaging';
-import { ExecutionRepository, allMigrations, initTracing } from '@onceport/runtime';
+import { allMigrations, initTracing } from '@onceport/runtime';
 import { hashApiKey } from '@onceport/config';
-import { envelopeOf } from './shared/new-event';
 import { createHandler, delivered, seedAccepted, testDirectory } from './testing/authorization-fixtures';
-import { VaultRepository } from './vault/vault.repository';
+import { changeVault } from './vault/change-vault';
 
 /**
  * Consumer-driven contract: the authorization service reads every ExecutionAccepted ever recorded,
@@ -73,13 +72,13 @@ describe('authorization against the recorded contracts (real PostgreSQL)', () =>
 
   it.each(vaultStreams.map((s) => [s.name, s] as const))('decides by the recorded vault stream %s, after each of its events', async (_name, stream) => {
     expect(stream.streamId).toBe(VAULT_STREAM_ID);
-    const executions = new ExecutionRepository(store);
-    const handler = await createHandler(store, executions, { directory: testDirectory() });
+    const commands = new CommandHandler(store);
+    const handler = await createHandler(store, commands, { directory: testDirectory() });
     for (const [i, event] of stream.events.entries()) {
       await store.append(VAULT_STREAM_ID, [toStored(event)], { expectedVersion: i });
-      const wire = await seedAccepted(executions, store, { actor: 'agent:deploy-bot', tool: 'get_build_status', agentProcess: `mcp-vault-${i}` });
+      const wire = await seedAccepted(commands, store, { actor: 'agent:deploy-bot', tool: 'get_build_status', agentProcess: `mcp-vault-${i}` });
       expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
-      const { state } = await executions.load(String(wire.data['executionId']));
+      const { state } = await commands.load(executionStream(String(wire.data['executionId'])));
       expect({ after: event.type, status: state.status }).toEqual({ after: event.type, status: VAULT_EFFECT[event.type]?.status });
       if (state.status === 'denied') expect(state.denial).toMatchObject({ code: 'vault_locked', reason: expect.stringContaining(String(event.data['reason'])) });
     }
@@ -91,22 +90,22 @@ describe('authorization against the recorded contracts (real PostgreSQL)', () =>
     // The reader finds a grant by deriving the stream id: a change in that derivation loses every grant.
     expect(sessionStreamId(actor, agentProcess)).toBe(stream.streamId);
     await store.append(stream.streamId, stream.events.map(toStored), { expectedVersion: 0 });
-    const executions = new ExecutionRepository(store);
+    const commands = new CommandHandler(store);
     const yaml = `actors:\n  - id: ${actor}\n    api_keys_sha256: [${hashApiKey('key-session')}]\n    tools: "*"\n    session_grant: human\n`;
-    const handler = await createHandler(store, executions, { directory: testDirectory(yaml) });
-    const granted = await seedAccepted(executions, store, { actor, agentProcess, tool: 'create_deployment', approval: 'session' });
-    const other = await seedAccepted(executions, store, { actor, agentProcess: `${agentProcess}-other`, tool: 'create_deployment', approval: 'session' });
+    const handler = await createHandler(store, commands, { directory: testDirectory(yaml) });
+    const granted = await seedAccepted(commands, store, { actor, agentProcess, tool: 'create_deployment', approval: 'session' });
+    const other = await seedAccepted(commands, store, { actor, agentProcess: `${agentProcess}-other`, tool: 'create_deployment', approval: 'session' });
     for (const wire of [granted, other]) expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
-    expect((await executions.load(String(granted.data['executionId']))).state.status).toBe('authorized');
+    expect((await commands.load(executionStream(String(granted.data['executionId'])))).state.status).toBe('authorized');
     // The same call from a process without a recorded grant waits for a human: the grant made the difference.
-    expect((await executions.load(String(other.data['executionId']))).state.status).toBe('awaiting_approval');
+    expect((await commands.load(executionStream(String(other.data['executionId'])))).state.status).toBe('awaiting_approval');
     expect(await store.readStream(stream.streamId)).toHaveLength(stream.events.length);
   });
 
   it.each(policies)('decides every recorded ExecutionAccepted with $name, and writes only events the contracts parse', async ({ yaml, lockVault, expected }) => {
-    const executions = new ExecutionRepository(store);
-    const handler = await createHandler(store, executions, { directory: testDirectory(yaml) });
-    if (lockVault) await new VaultRepository(store).change('LockVault', 'ops:alice', 'contract test', { causationId: 'test' });
+    const commands = new CommandHandler(store);
+    const handler = await createHandler(store, commands, { directory: testDirectory(yaml) });
+    if (lockVault) await changeVault(commands, 'LockVault', 'ops:alice', 'contract test', { causationId: 'test' });
     for (const { history } of recorded) {
       const accepted = history[0]!;
       if (accepted.type !== 'ExecutionAccepted') throw new Error('history without ExecutionAccepted');
@@ -114,14 +113,14 @@ describe('authorization against the recorded contracts (real PostgreSQL)', () =>
       await store.append(streamId, [toStored(accepted)], { expectedVersion: 0 });
       const [stored] = await store.readStream(streamId);
       expect(await handler.handle(toWireEvent(stored!), delivered)).toMatchObject({ decided: true });
-      expect((await executions.load(accepted.data.executionId)).state.status).toBe(expected(accepted.data.approval));
+      expect((await commands.load(executionStream(accepted.data.executionId))).state.status).toBe(expected(accepted.data.approval));
     }
     await expectEverythingParses(store);
   });
 
   it('treats every recorded history, delivered again, as a redelivery: nothing is appended', async () => {
-    const executions = new ExecutionRepository(store);
-    const handler = await createHandler(store, executions, { directory: testDirectory(actorsYaml('"*"', 'automatic')) });
+    const commands = new CommandHandler(store);
+    const handler = await createHandler(store, commands, { directory: testDirectory(actorsYaml('"*"', 'automatic')) });
     for (const { history } of recorded) {
       const streamId = executionStreamId(history[0]!.data.executionId);
       await store.append(streamId, history.map(toStored), { expectedVersion: 0 });
@@ -148,7 +147,7 @@ async function expectEverythingParses(store: PostgresEventStore): Promise<void> 
   const written = all.filter((event) => !(executionIdOfStream(event.streamId) !== null && event.type === 'ExecutionAccepted'));
   expect(written.length).toBeGreaterThan(0);
   for (const event of all) {
-    const raw = envelopeOf(event);
+    const raw = { type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } };
     if (event.streamId === VAULT_STREAM_ID) expect(parseVaultEvent(raw).type).toBe(event.type);
     else if (isSessionStream(event.streamId)) expect(parseSessionEvent(raw).type).toBe(event.type);
     else if (executionIdOfStream(event.streamId) !== null) expect(parseEvent(raw).type).toBe(event.type);

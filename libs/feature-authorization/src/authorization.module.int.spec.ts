@@ -6,6 +6,7 @@ import { waitFor } from '@onceport/messaging/testing';
 import { OnceportRuntime, RuntimeModule } from '@onceport/runtime';
 import { AuthorizationModule } from './authorization.module';
 import { KEYS, demoContracts, seedAccepted, silentLog, testDirectory } from './testing/authorization-fixtures';
+import { executionStream } from '@onceport/event-store';
 
 /** The module as a service wires it (runtime, consumer, admin API), in-process delivery, real PostgreSQL. */
 describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () => {
@@ -63,16 +64,16 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
     expect(await (await post('lock', '{"reason":"again"}')).json()).toMatchObject({ status: 'locked', reason: 'deploy key leaked', changed: false, version: 1 });
     expect(await (await fetch(url, { headers: { authorization: `Bearer ${KEYS.alice}` } })).json()).toMatchObject({ status: 'locked', by: 'ops:alice' });
 
-    const denied = await seedAccepted(runtime.executions, runtime.store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
+    const denied = await seedAccepted(runtime.commands, runtime.store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
     runtime.delivery.nudge();
     const id = denied.stream.id.replace('execution-', '');
-    await waitFor(async () => (await runtime.executions.load(id)).state.status !== 'accepted', 15_000, 'a decision');
-    expect((await runtime.executions.load(id)).state).toMatchObject({ status: 'denied', denial: { code: 'vault_locked' } });
+    await waitFor(async () => (await runtime.commands.load(executionStream(id))).state.status !== 'accepted', 15_000, 'a decision');
+    expect((await runtime.commands.load(executionStream(id))).state).toMatchObject({ status: 'denied', denial: { code: 'vault_locked' } });
 
     expect(await (await post('unlock', '{"reason":"key rotated"}')).json()).toMatchObject({ status: 'unlocked', by: 'ops:alice', changed: true, version: 2 });
-    const authorized = await seedAccepted(runtime.executions, runtime.store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
+    const authorized = await seedAccepted(runtime.commands, runtime.store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
     runtime.delivery.nudge();
     const next = authorized.stream.id.replace('execution-', '');
-    await waitFor(async () => (await runtime.executions.load(next)).state.status === 'authorized', 15_000, 'authorized');
+    await waitFor(async () => (await runtime.commands.load(executionStream(next))).state.status === 'authorized', 15_000, 'authorized');
   });
 });

@@ -9,9 +9,7 @@ import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorizatio
 import { AuthorizeExecutionHandler } from './authorize-execution/authorize-execution.handler';
 import { ExecutionAcceptedConsumer } from './authorize-execution/execution-accepted.consumer';
 import { RevertAdminController } from './revert-execution/revert-admin.controller';
-import { SessionGrants } from './sessions/session-grants';
 import { VaultAdminController } from './vault/vault-admin.controller';
-import { VaultRepository } from './vault/vault.repository';
 import { QuarantineAdminController } from './quarantine/quarantine-admin.controller';
 
 /**
@@ -29,16 +27,12 @@ export class AuthorizationModule {
       providers: [
         { provide: AUTHORIZATION_OPTIONS, useValue: options },
         { provide: SERVICE_LOG, useValue: options.log },
-        { provide: VaultRepository, useFactory: (runtime: OnceportRuntime) => new VaultRepository(runtime.store), inject: [RUNTIME] },
-        { provide: SessionGrants, useFactory: (runtime: OnceportRuntime) => new SessionGrants(runtime.store), inject: [RUNTIME] },
         {
           provide: AuthorizeExecutionHandler,
-          inject: [RUNTIME, VaultRepository, SessionGrants],
-          useFactory: (runtime: OnceportRuntime, vault: VaultRepository, sessions: SessionGrants) =>
+          inject: [RUNTIME],
+          useFactory: (runtime: OnceportRuntime) =>
             new AuthorizeExecutionHandler({
-              executions: runtime.executions,
-              vault,
-              sessions,
+              commands: runtime.commands,
               directory: options.directory,
               contracts: options.contracts,
               approvalTtlMs: options.approvalTtlMs,
@@ -49,14 +43,12 @@ export class AuthorizationModule {
         },
         {
           provide: ApprovalDesk,
-          inject: [RUNTIME, VaultRepository, SessionGrants],
-          useFactory: (runtime: OnceportRuntime, vault: VaultRepository, sessions: SessionGrants) =>
+          inject: [RUNTIME],
+          useFactory: (runtime: OnceportRuntime) =>
             new ApprovalDesk({
               db: runtime.pool,
               readModel: executionsReadModel(runtime.pool, options.log),
-              executions: runtime.executions,
-              sessions,
-              vault,
+              commands: runtime.commands,
               contracts: options.contracts,
               policyVersion: () => options.directory.policyVersion,
               mayUse: (actor, tool) => options.directory.mayUse(actor, tool),

@@ -12,8 +12,7 @@ export {
 } from './authorize-execution/decide-authorization';
 export { type AuthorizationOutcome, AuthorizeExecutionHandler, type AuthorizeExecutionDependencies } from './authorize-execution/authorize-execution.handler';
 export { AUTHORIZATION_DURABLE } from './authorize-execution/execution-accepted.consumer';
-export { SessionGrants } from './sessions/session-grants';
-export { VaultRepository } from './vault/vault.repository';
+export { type VaultChange, changeVault } from './vault/change-vault';
 export { type Log, jsonLog } from './shared/log';
 export { ApprovalDesk, type ApprovalDecision, type ApprovalDeskDependencies, type ApprovalFilter } from './approvals/approval-desk';
 export { ApprovalExpirySweep } from './approvals/approval-expiry.sweep';

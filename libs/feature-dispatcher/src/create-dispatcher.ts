@@ -1,9 +1,9 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { ArgumentSealer, ToolContract } from '@onceport/domain';
 import { HttpChannel, type SshChannel } from '@onceport/target-channels';
-import type { EventStore } from '@onceport/event-store';
+import { type CommandHandler, vaultStream } from '@onceport/event-store';
 import type { ConsumerSettings } from '@onceport/messaging';
-import { type ExecutionRepository, type ResultStore, loadVault } from '@onceport/runtime';
+import { type ResultStore } from '@onceport/runtime';
 import { type DispatcherConfig } from './dispatcher.config';
 import { DispatchExecutionHandler } from './dispatch-execution/dispatch-execution.handler';
 import { ackWaitMsFor, leaseMsFor } from './dispatch-execution/dispatch-timing';
@@ -16,9 +16,8 @@ import type { SecretScrubber } from './secrets/secret-scrubber';
 export const DISPATCHER_DURABLE = 'dispatcher';
 
 export interface DispatcherInput {
-  readonly executions: ExecutionRepository;
-  /** Where the vault stream is read before every send. */
-  readonly store: EventStore;
+  /** Writes the execution, and reads the vault stream before every send. */
+  readonly commands: CommandHandler;
   readonly results: ResultStore;
   readonly tracer: Tracer;
   readonly contracts: readonly ToolContract[];
@@ -56,10 +55,10 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
   const onAppended = input.onAppended ?? (() => undefined);
   const policy = { retries: input.config.retries, backoffMs: input.config.retryBackoffMs };
   const handler = new DispatchExecutionHandler({
-    executions: input.executions,
-    vault: async () => (await loadVault(input.store)).state,
+    commands: input.commands,
+    vault: async () => (await input.commands.load(vaultStream())).state,
     sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, ssh: input.ssh, secrets: input.secrets, sealer: input.sealer }),
-    recorder: new OutcomeRecorder({ executions: input.executions, results: input.results, policy, secrets: input.secrets, onAppended }),
+    recorder: new OutcomeRecorder({ commands: input.commands, results: input.results, policy, secrets: input.secrets, onAppended }),
     tracer: input.tracer,
     dispatcherId: input.config.dispatcherId,
     leaseMsFor: (tool) => leaseMsFor(byName.get(tool), input.config.leaseMs),

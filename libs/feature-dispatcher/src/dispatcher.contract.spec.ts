@@ -5,7 +5,7 @@ import { VAULT_STREAM_ID, executionEventRegistry, executionStreamId, parseEvent,
 import { everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
 import { type HttpToolContract, type ToolContract } from '@onceport/domain';
 import { relabelHistory } from '@onceport/domain/testing';
-import type { JsonObject } from '@onceport/event-store';
+import { type JsonObject, executionStream } from '@onceport/event-store';
 import { DispatchHarness, NO_HEADERS, deadOrigin } from '../test/dispatch-harness';
 import { DISPATCH_TRIGGER_TYPES } from './dispatch-execution/dispatch-trigger';
 
@@ -56,7 +56,7 @@ describe('dispatcher contract', () => {
     const { executionId, events } = relabelHistory(testCase.events, index + 1);
     const streamId = executionStreamId(executionId);
     await harness.store.append(streamId, events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata })), { expectedVersion: 0 });
-    const before = await harness.executions.load(executionId);
+    const before = await harness.commands.load(executionStream(executionId));
     const { handler } = harness.dispatcher({ contracts });
 
     await handler.handle(await harness.wire(executionId, testCase.type), NO_HEADERS);

@@ -32,8 +32,7 @@ export class DispatcherModule {
     const channels = TargetChannels.fromEnv(credentialsEnv ?? process.env);
     const secrets = new SecretScrubber(channels.credentials.secretValues());
     const dispatcher = createDispatcher({
-      executions: runtime.executions,
-      store: runtime.store,
+      commands: runtime.commands,
       results: runtime.results,
       tracer: runtime.tracer,
       contracts,

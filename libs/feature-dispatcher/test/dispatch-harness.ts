@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { type EventDefinition, type ExecutionEventEnvelope, VAULT_STREAM_ID, VaultLockedEvent, VaultUnlockedEvent, createEvent, executionStreamId } from '@onceport/contracts';
 import { loadToolContracts } from '@onceport/config';
 import type { ToolContract } from '@onceport/domain';
-import { type JsonObject, PostgresEventStore } from '@onceport/event-store';
+import { type JsonObject, PostgresEventStore, executionStream, CommandHandler } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
-import { ExecutionRepository, ResultStore, allMigrations } from '@onceport/runtime';
+import { ResultStore, allMigrations } from '@onceport/runtime';
 import { CredentialResolver } from '@onceport/target-channels';
 import { testArgumentSealer } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
@@ -46,7 +46,7 @@ export class DispatchHarness {
     private readonly contractsDir: ContractsDir,
     readonly contracts: readonly ToolContract[],
     readonly store: PostgresEventStore,
-    readonly executions: ExecutionRepository,
+    readonly commands: CommandHandler,
     readonly results: ResultStore,
   ) {}
 
@@ -56,7 +56,7 @@ export class DispatchHarness {
     const contractsDir = await writeDemoContracts(target.url);
     const { contracts } = await loadToolContracts(contractsDir.dir);
     const store = new PostgresEventStore(db.pool);
-    return new DispatchHarness(db, target, contractsDir, contracts, store, new ExecutionRepository(store), new ResultStore(db.pool));
+    return new DispatchHarness(db, target, contractsDir, contracts, store, new CommandHandler(store), new ResultStore(db.pool));
   }
 
   contract(name: string): ToolContract {
@@ -75,8 +75,7 @@ export class DispatchHarness {
     const secrets = new SecretScrubber(credentials.secretValues());
     const log: DispatcherLog = (level, message, fields) => this.logLines.push(JSON.stringify({ level, message, ...fields }));
     const dispatcher = createDispatcher({
-      executions: this.executions,
-      store: this.store,
+      commands: this.commands,
       results: this.results,
       tracer: overrides.tracer ?? trace.getTracer('dispatcher-test'),
       contracts: overrides.contracts ?? this.contracts,
@@ -91,7 +90,7 @@ export class DispatchHarness {
   }
 
   seed(tool = 'create_deployment', options: SeedOptions = {}): Promise<string> {
-    return seedExecution(this.executions, this.contract(tool), options);
+    return seedExecution(this.commands, this.contract(tool), options);
   }
 
   /** The stored event of `type` (the last one of it) as it arrives over JetStream. */
@@ -102,11 +101,11 @@ export class DispatchHarness {
   }
 
   async events(executionId: string): Promise<readonly ExecutionEventEnvelope[]> {
-    return (await this.executions.load(executionId)).events;
+    return (await this.commands.load(executionStream(executionId))).events;
   }
 
   async status(executionId: string): Promise<string> {
-    return (await this.executions.load(executionId)).state.status;
+    return (await this.commands.load(executionStream(executionId))).state.status;
   }
 
   /** An operator locking the vault, as the authorization service's admin API records it. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '@onceport/contracts';
 import { type ArgumentSealer, type ExecutionCommand, type ToolContract, newExecutionId, sealSensitiveArguments } from '@onceport/domain';
 import { acceptCommand } from '@onceport/domain/testing';
-import type { CausationContext, ExecutionRepository } from '@onceport/runtime';
+import { executionStream, type EventCause, type CommandHandler } from '@onceport/event-store';
 
 /** Arguments create_deployment (demo.yaml) accepts. */
 export const DEPLOY_ARGUMENTS: Readonly<Record<string, JsonValue>> = { project: 'shop', environment: 'staging', version: '1.4.2', strategy: 'rolling' };
@@ -22,9 +22,9 @@ export interface SeedOptions {
  * An execution of `contract` accepted and authorized through the repository: what intake and
  * authorization will have written before the dispatcher hears of it.
  */
-export async function seedExecution(executions: ExecutionRepository, contract: ToolContract, options: SeedOptions = {}): Promise<string> {
+export async function seedExecution(commands: CommandHandler, contract: ToolContract, options: SeedOptions = {}): Promise<string> {
   const executionId = newExecutionId(Date.now(), randomBytes(10));
-  const context: CausationContext = { causationId: 'test:seed', actor: 'agent:test', traceparent: options.traceparent ?? null };
+  const context: EventCause = { causationId: 'test:seed', actor: 'agent:test', traceparent: options.traceparent ?? null };
   const sample = acceptCommand();
   if (sample.type !== 'AcceptExecution') throw new Error('acceptCommand() should build an AcceptExecution');
   const target = contract.channel === 'http' ? contract.target.origin : `ssh://${contract.target.user}@${contract.target.host}:${contract.target.port}`;
@@ -38,9 +38,9 @@ export async function seedExecution(executions: ExecutionRepository, contract: T
     effectClass: contract.effect,
     record: { ...sample.data.record, tool: contract.name, channel: contract.channel, target, credential_ref: contract.credentialRef, arguments: args },
   });
-  await executions.handle(executionId, (_loaded, now) => ({ ...accept, metadata: { now } }), context);
+  await commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), context);
   if (options.authorize !== false) {
-    await executions.handle(executionId, (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test-policy' }, metadata: { now } }), context);
+    await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test-policy' }, metadata: { now } }), context);
   }
   return executionId;
 }

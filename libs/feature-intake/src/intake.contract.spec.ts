@@ -15,10 +15,9 @@ import {
 } from '@onceport/contracts';
 import { type RecordedEvent, everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
 import { type KnownExecutionState, foldEvents, retryCandidateOf } from '@onceport/domain';
-import type { JsonObject, StoredEvent } from '@onceport/event-store';
+import { type JsonObject, type StoredEvent, intentStreamWithId, loadStream } from '@onceport/event-store';
 import { buildAnswer } from './answer/build-answer';
 import { ExecutionNotFoundError } from './call-tool/call-tool.errors';
-import { readIntentClaims } from './call-tool/intent-stream';
 import { IdempotencyKeys } from './rest/idempotency-keys';
 import { type IntakeHarness, startIntakeHarness } from './testing/intake-harness';
 
@@ -47,7 +46,7 @@ describe('intake writes only what the contracts parse (real PostgreSQL, real ser
     const first = await h.callTool.call(h.request({ arguments: deploy }));
     await h.callTool.call(h.request({ arguments: deploy }));
     // A REST call with an Idempotency-Key, bound between accepting and answering, as the controller does.
-    const keys = new IdempotencyKeys(h.runtime.store, h.deps.keyring);
+    const keys = new IdempotencyKeys(h.runtime.commands, h.deps.keyring);
     const rest = h.request({
       arguments: { ...deploy, project: 'contract-rest' },
       intentScope: 'run:contract',
@@ -139,7 +138,7 @@ describe('intake reads every recorded intent claim and Idempotency-Key binding',
     await h.runtime.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
     // Intake reads the claim's fields itself: the recorded data must still be what the shared schema says.
     for (const event of stream.events) expectRecordedDefinition(event, IntentClaimedEvent);
-    const { claims, version } = await readIntentClaims(h.runtime.store, [stream.streamId]);
+    const { state: claims, version } = await loadStream(h.runtime.store, intentStreamWithId(stream.streamId));
     expect(claims).toEqual(stream.events.map((e) => ({ executionId: e.data['executionId'], claimedAt: e.data['claimedAt'] })));
     expect(version).toBe(stream.events.length);
   });
@@ -151,8 +150,8 @@ describe('intake reads every recorded intent claim and Idempotency-Key binding',
     for (const event of stream.events) expectRecordedDefinition(event, IdempotencyKeyBoundEvent);
     const [bound] = stream.events;
     // Looked up by (actor, key): a change in how the stream id is derived loses every recorded binding.
-    expect(await new IdempotencyKeys(h.runtime.store, h.deps.keyring).lookup(actor, idempotencyKey)).toEqual({ executionId: bound?.data['executionId'], requestDigest: bound?.data['requestDigest'] });
-    expect(await new IdempotencyKeys(h.runtime.store, h.deps.keyring).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
+    expect(await new IdempotencyKeys(h.runtime.commands, h.deps.keyring).lookup(actor, idempotencyKey)).toEqual({ executionId: bound?.data['executionId'], requestDigest: bound?.data['requestDigest'] });
+    expect(await new IdempotencyKeys(h.runtime.commands, h.deps.keyring).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
   });
 });
 

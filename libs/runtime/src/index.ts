@@ -1,10 +1,7 @@
-export { type CausationContext, fromStoredEvent, toNewEvent } from './execution/envelopes';
-export { ExecutionRepository, type HandleOptions, type HandledCommand, type LoadedExecution } from './execution/execution-repository';
 export type { ConsumerSpec, EventConsumer, EventDelivery } from '@onceport/messaging';
 export { InProcessDelivery } from '@onceport/messaging';
 export { JetStreamDelivery, type JetStreamDeliveryOptions } from '@onceport/messaging';
 export { StoreTailEventConsumer } from '@onceport/messaging';
-export { type LoadedVault, loadVault } from './vault/vault-reader';
 export { AesGcmArgumentSealer } from '@onceport/service-kit';
 export { ResultStore, type StoredResult, ResultStoreMigration } from './results/result-store';
 export { allMigrations, createPool, migrate } from './database';

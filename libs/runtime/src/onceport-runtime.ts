@@ -1,9 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
-import { type EventStore, PostgresEventStore, configureQuarantineDefaults, reportOpenQuarantine } from '@onceport/event-store';
+import { CommandHandler, type EventStore, PostgresEventStore, configureQuarantineDefaults, reportOpenQuarantine } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { createPool, migrate } from './database';
 import { type AckWaitSettings, type EventDelivery, InProcessDelivery, JetStreamDelivery } from '@onceport/messaging';
-import { ExecutionRepository } from './execution/execution-repository';
 import { ResultStore } from './results/result-store';
 import { type ServiceLog, type Tracing, initTracing, serviceLog } from '@onceport/service-kit';
 
@@ -23,15 +22,16 @@ export interface RuntimeConfig {
 }
 
 /**
- * What every service stands on: the pool, the migrated store, the execution repository, the
- * result store, event delivery and tracing. One per process (the embedded start shares one).
+ * What every service stands on: the pool, the migrated store, the command handler every stream
+ * is written through, the result store, event delivery and tracing. One per process (the embedded start shares one).
  */
 export class OnceportRuntime {
   private constructor(
     readonly config: RuntimeConfig,
     readonly pool: Pool,
     readonly store: EventStore,
-    readonly executions: ExecutionRepository,
+    /** Loads, decides and appends for every kind of stream (one per process: it caches execution folds). */
+    readonly commands: CommandHandler,
     readonly results: ResultStore,
     readonly delivery: EventDelivery,
     private readonly tracing: Tracing,
@@ -52,7 +52,7 @@ export class OnceportRuntime {
         ? new JetStreamDelivery(pool, { natsUrl: config.natsUrl, connectionName: config.serviceName, onError, ackWait: config.ackWait ?? {}, ...(config.streamReplicas ? { streamReplicas: config.streamReplicas } : {}) })
         : new InProcessDelivery(pool, onError);
     await delivery.start();
-    return new OnceportRuntime(config, pool, store, new ExecutionRepository(store), new ResultStore(pool), delivery, tracing, reportOpenQuarantine(pool));
+    return new OnceportRuntime(config, pool, store, new CommandHandler(store, { pool }), new ResultStore(pool), delivery, tracing, reportOpenQuarantine(pool));
   }
 
   get tracer(): Tracer {

@@ -6,14 +6,13 @@ import { trace } from '@opentelemetry/api';
 import { ActorDirectory, hashApiKey, loadToolContracts, parseActorsFile } from '@onceport/config';
 import { type ApprovalMode, executionStreamId } from '@onceport/contracts';
 import { newExecutionId } from '@onceport/domain';
-import type { EventStore } from '@onceport/event-store';
-import { AuthorizeExecutionHandler, SessionGrants, VaultRepository } from '@onceport/feature-authorization';
+import { type CommandHandler, type EventStore, executionStream } from '@onceport/event-store';
+import { AuthorizeExecutionHandler } from '@onceport/feature-authorization';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
-import type { ExecutionRepository } from '@onceport/runtime';
 
 const DEMO_CONTRACTS_DIR = join(__dirname, '../../../libs/domain/test/fixtures/contracts');
 
-/** The actors the recorded sessions and executions belong to (their keys are never used). */
+/** The actors the recorded sessions and commands belong to (their keys are never used). */
 export const ACTORS_YAML = `
 actors:
   - id: agent:deploy-bot
@@ -44,11 +43,10 @@ export interface Call {
 }
 
 /** Accepts a call through the repository, as intake would, and returns its ExecutionAccepted as delivered. */
-export async function seedAccepted(executions: ExecutionRepository, store: EventStore, call: Call, traceparent: string): Promise<WireEvent> {
+export async function seedAccepted(commands: CommandHandler, store: EventStore, call: Call, traceparent: string): Promise<WireEvent> {
   const executionId = newExecutionId(Date.now(), randomBytes(10));
   const record = { actor: call.actor, tool: call.tool, channel: 'http' as const, target: 'https://deploy.example.com', credential_ref: 'deploy-api', method: 'POST /v1/x', arguments: { project: 'shop' }, intent_scope: 'run:test' };
-  await executions.handle(
-    executionId,
+  await commands.handle(executionStream(executionId),
     (_loaded, now) => ({
       type: 'AcceptExecution',
       metadata: { now },
@@ -79,11 +77,9 @@ export async function seedAccepted(executions: ExecutionRepository, store: Event
 export const delivered = { traceparent: null, tracestate: null } as const;
 
 /** The authorization service's handler over `store`, deciding by the recorder's actors and the demo contracts. */
-export async function authorizationHandler(store: EventStore, executions: ExecutionRepository): Promise<AuthorizeExecutionHandler> {
+export async function authorizationHandler(store: EventStore, commands: CommandHandler): Promise<AuthorizeExecutionHandler> {
   return new AuthorizeExecutionHandler({
-    executions,
-    vault: new VaultRepository(store),
-    sessions: new SessionGrants(store),
+    commands,
     directory: directory(),
     contracts: (await loadToolContracts(DEMO_CONTRACTS_DIR)).byName,
     approvalTtlMs: 15 * 60_000,

@@ -5,10 +5,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { executionStreamId, sessionStreamId } from '@onceport/contracts';
 import { newExecutionId } from '@onceport/domain';
-import { type JsonObject, PostgresEventStore, type StoredEvent } from '@onceport/event-store';
+import { CommandHandler, type JsonObject, PostgresEventStore, type StoredEvent, executionStream, sessionStream } from '@onceport/event-store';
 import { createTestDatabase } from '@onceport/event-store/testing';
-import { SessionGrants, VaultRepository } from '@onceport/feature-authorization';
-import { ExecutionRepository, allMigrations, initTracing } from '@onceport/runtime';
+import { changeVault } from '@onceport/feature-authorization';
+import { allMigrations, initTracing } from '@onceport/runtime';
 import { authorizationHandler, delivered, directory, seedAccepted } from './authorization-setup';
 
 /** The committed fixtures; the recordings that continue a recorded history read their prefix from here. */
@@ -64,36 +64,35 @@ export async function recordFixtures(out: string): Promise<string[]> {
     written.push(`${dir}/${name}.json`);
   };
 
-  // Vault: locked, then unlocked (VaultRepository, as the admin API calls it).
+  // Vault: locked, then unlocked (changeVault, as the admin API calls it).
   await withStore(async (store) => {
     const time = clockAt('2026-03-05T09:12:00.000Z');
-    const vault = new VaultRepository(store, time.clock);
-    await vault.change('LockVault', 'ops:alice', 'Deploy key leaked in a public repo: stop every call until it is rotated.', { causationId: 'http:req_V1LK', traceparent: traceparent() });
+    const commands = new CommandHandler(store, { clock: time.clock });
+    await changeVault(commands, 'LockVault', 'ops:alice', 'Deploy key leaked in a public repo: stop every call until it is rotated.', { causationId: 'http:req_V1LK', traceparent: traceparent() });
     time.set('2026-03-05T10:41:30.000Z');
-    await vault.change('UnlockVault', 'ops:bob', 'Key rotated and the old one revoked.', { causationId: 'http:req_V2UN', traceparent: traceparent() });
+    await changeVault(commands, 'UnlockVault', 'ops:bob', 'Key rotated and the old one revoked.', { causationId: 'http:req_V2UN', traceparent: traceparent() });
     write('vault', 'locked-then-unlocked', { streamId: 'vault', events: envelopes(await store.readStream('vault')) });
   });
 
-  // Sessions: granted automatically (the authorization handler) and by a human (SessionGrants, as the approval desk records it).
+  // Sessions: granted automatically (the authorization handler) and by a human (a GrantSession command, as the approval desk records it).
   await withStore(async (store) => {
     const time = clockAt('2026-03-05T11:02:17.400Z');
-    const executions = new ExecutionRepository(store, time.clock);
-    const handler = await authorizationHandler(store, executions);
+    const commands = new CommandHandler(store, { clock: time.clock });
+    const handler = await authorizationHandler(store, commands);
     const auto = { actor: 'agent:deploy-bot', agentProcess: 'mcp-sess-4c1e' };
-    const wire = await seedAccepted(executions, store, { ...auto, tool: 'create_deployment' }, traceparent());
+    const wire = await seedAccepted(commands, store, { ...auto, tool: 'create_deployment' }, traceparent());
     time.set('2026-03-05T11:02:17.460Z');
     await handler.handle(wire, delivered);
     const autoStream = sessionStreamId(auto.actor, auto.agentProcess);
     write('sessions', 'granted-automatically', { streamId: autoStream, context: auto, events: envelopes(await store.readStream(autoStream)) });
 
     const human = { actor: 'agent:human-bot', agentProcess: 'proc:human-bot-2207' };
-    const humanWire = await seedAccepted(executions, store, { ...human, tool: 'create_deployment' }, traceparent());
+    const humanWire = await seedAccepted(commands, store, { ...human, tool: 'create_deployment' }, traceparent());
     await handler.handle(humanWire, delivered);
     const now = time.set('2026-03-05T11:09:40.000Z');
-    const sessions = new SessionGrants(store);
-    const loaded = await sessions.load(human.actor, human.agentProcess);
     const grant = { ...human, basis: 'human' as const, grantedBy: 'ops:alice', policyVersion: directory().policyVersion, grantedAt: now.toISOString() };
-    const recorded = await sessions.record(grant, loaded.version, { causationId: 'http:req_A7GR', correlationId: String(humanWire.data['executionId']), actor: 'ops:alice', traceparent: traceparent() }, now);
+    const cause = { causationId: 'http:req_A7GR', correlationId: String(humanWire.data['executionId']), actor: 'ops:alice', traceparent: traceparent() };
+    const recorded = (await commands.handle(sessionStream(human.actor, human.agentProcess), (_session, at) => ({ type: 'GrantSession', data: grant, metadata: { now: at } }), cause)).appended.length > 0;
     if (!recorded) throw new Error('the human session grant was not recorded');
     const humanStream = sessionStreamId(human.actor, human.agentProcess);
     write('sessions', 'granted-by-a-human', { streamId: humanStream, context: human, events: envelopes(await store.readStream(humanStream)) });
@@ -102,16 +101,16 @@ export async function recordFixtures(out: string): Promise<string[]> {
   // An approval rejected: the authorization handler asks, then the approval desk's RejectApproval.
   await withStore(async (store) => {
     const time = clockAt('2026-03-05T14:20:05.000Z');
-    const executions = new ExecutionRepository(store, time.clock);
-    const handler = await authorizationHandler(store, executions);
-    const wire = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment', agentProcess: 'mcp-sess-e0a2' }, traceparent());
+    const commands = new CommandHandler(store, { clock: time.clock });
+    const handler = await authorizationHandler(store, commands);
+    const wire = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment', agentProcess: 'mcp-sess-e0a2' }, traceparent());
     time.set('2026-03-05T14:20:05.080Z');
     await handler.handle(wire, delivered);
     const executionId = String(wire.data['executionId']);
-    const requested = (await executions.load(executionId)).events.find((e) => e.type === 'ApprovalRequested');
+    const requested = (await commands.load(executionStream(executionId))).events.find((e) => e.type === 'ApprovalRequested');
     if (requested?.type !== 'ApprovalRequested') throw new Error('no approval requested');
     time.set('2026-03-05T14:26:51.000Z');
-    await executions.handle(executionId, (_l, now) => ({ type: 'RejectApproval', data: { approvalId: requested.data.approvalId, approver: 'ops:alice', reason: "Duplicate of last week's charge." }, metadata: { now } }), { causationId: 'http:req_R3JX', actor: 'ops:alice', traceparent: traceparent() });
+    await commands.handle(executionStream(executionId), (_l, now) => ({ type: 'RejectApproval', data: { approvalId: requested.data.approvalId, approver: 'ops:alice', reason: "Duplicate of last week's charge." }, metadata: { now } }), { causationId: 'http:req_R3JX', actor: 'ops:alice', traceparent: traceparent() });
     write('histories', 'approval-rejected', envelopes(await store.readStream(executionStreamId(executionId))));
   });
 
@@ -119,13 +118,13 @@ export async function recordFixtures(out: string): Promise<string[]> {
   await withStore(async (store) => {
     const happy = await appendRecorded(store, 'happy-path');
     const revertAt = new Date(Date.parse(String(happy.events.at(-1)?.metadata.occurredAt)) + 3 * 3600_000);
-    await new ExecutionRepository(store, () => revertAt).handle(happy.executionId, (_l, now) => ({ type: 'RevertExecution', data: { by: 'ops:alice', reason: 'Invoiced the wrong customer; credit note issued in billing.' }, metadata: { now } }), { causationId: 'http:req_RV01', actor: 'ops:alice', traceparent: traceparent() });
+    await new CommandHandler(store, { clock: () => revertAt }).handle(executionStream(happy.executionId), (_l, now) => ({ type: 'RevertExecution', data: { by: 'ops:alice', reason: 'Invoiced the wrong customer; credit note issued in billing.' }, metadata: { now } }), { causationId: 'http:req_RV01', actor: 'ops:alice', traceparent: traceparent() });
     write('histories', 'completed-then-reverted', envelopes(await store.readStream(executionStreamId(happy.executionId))));
 
     const undelivered = await appendRecorded(store, 'completed-undelivered-retry', 5);
     const sweepAt = new Date(Date.parse(String(undelivered.events[0]?.data['ledgerRetentionEndsAt'])) + 42_000);
     const id = undelivered.executionId;
-    await new ExecutionRepository(store, () => sweepAt).handle(id, (_l, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' });
+    await new CommandHandler(store, { clock: () => sweepAt }).handle(executionStream(id), (_l, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' });
     write('histories', 'undelivered-correlation-expired', envelopes(await store.readStream(executionStreamId(id))));
   });
   return written;

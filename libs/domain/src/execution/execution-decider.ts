@@ -1,6 +1,9 @@
+import { type ExecutionEvent } from '@onceport/contracts';
+import { type Decider } from '../decider';
 import { decide } from './decide';
 import { evolve } from './evolve';
-import { initialState } from './execution-state';
+import { type ExecutionCommand } from './execution-command';
+import { type ExecutionState, initialState } from './execution-state';
 
 /**
  * The execution as one decider (Emmett style), for command handlers that load, fold, decide and
@@ -8,4 +11,4 @@ import { initialState } from './execution-state';
  *
  * @example const events = executionDecider.decide(command, events.reduce(executionDecider.evolve, executionDecider.initialState()));
  */
-export const executionDecider = { decide, evolve, initialState } as const;
+export const executionDecider: Decider<ExecutionCommand, ExecutionState, ExecutionEvent> = { decide, evolve, initialState };

@@ -1,11 +1,8 @@
 import { type Admin } from '@onceport/config';
 import { type ExecutionCommand, IllegalTransitionError, type ToolContract, vaultLockedReason } from '@onceport/domain';
-import { type Queryable } from '@onceport/event-store';
-import { type CausationContext, type ExecutionRepository, type LoadedExecution } from '@onceport/runtime';
+import { type CommandHandler, type EventCause, type LoadedExecution, type Queryable, executionStream, sessionStream, vaultStream } from '@onceport/event-store';
 import { effectiveApproval, executionIdOfApproval } from '../authorize-execution/decide-authorization';
-import { type SessionGrants } from '../sessions/session-grants';
 import { type Log } from '../shared/log';
-import { type VaultRepository } from '../vault/vault.repository';
 import { lapsedApprovals, recentApprovals, undecidedApprovals } from './approval-queries';
 import { type ApprovalStatus, type ApproverView, approverViewOf } from './approver-view';
 import { type ExecutionsReadModel } from './executions-read-model';
@@ -18,9 +15,7 @@ export interface ApprovalDeskDependencies {
   readonly db: Queryable;
   /** Where approvals are looked up; caught up before every lookup. */
   readonly readModel: ExecutionsReadModel;
-  readonly executions: ExecutionRepository;
-  readonly sessions: SessionGrants;
-  readonly vault: VaultRepository;
+  readonly commands: CommandHandler;
   readonly contracts: ReadonlyMap<string, ToolContract>;
   /** The actors file's version now: recorded on a session grant a human gives. */
   readonly policyVersion: () => string;
@@ -53,14 +48,14 @@ export class ApprovalDesk {
   async list(filter: ApprovalFilter, limit: number): Promise<ApproverView[]> {
     await this.deps.readModel.catchUp();
     const ids = filter === 'pending' ? await undecidedApprovals(this.deps.db, limit) : await recentApprovals(this.deps.db, filter, limit, this.clock());
-    const views = await Promise.all(ids.map(async (id) => this.viewOf(await this.deps.executions.load(id))));
+    const views = await Promise.all(ids.map(async (id) => this.viewOf(await this.deps.commands.load(executionStream(id)))));
     return views
       .filter((view): view is ApproverView => view !== null && (filter === 'all' || view.status === filter))
       .sort((a, b) => Date.parse(a.requested_at) - Date.parse(b.requested_at));
   }
 
   /** Ends every approval whose deadline has passed; returns how many this call ended. */
-  async expireLapsed(cause: CausationContext, batch = 200): Promise<number> {
+  async expireLapsed(cause: EventCause, batch = 200): Promise<number> {
     await this.deps.readModel.catchUp();
     let ended = 0;
     for (const { executionId, approvalId } of await lapsedApprovals(this.deps.db, batch)) {
@@ -73,7 +68,7 @@ export class ApprovalDesk {
     return (await this.find(approvalId)).view;
   }
 
-  async decide(approvalId: string, decision: ApprovalDecision, admin: Admin, reason: string, cause: CausationContext): Promise<ApproverView> {
+  async decide(approvalId: string, decision: ApprovalDecision, admin: Admin, reason: string, cause: EventCause): Promise<ApproverView> {
     const { executionId, view } = await this.find(approvalId);
     if (view.status === DECIDED_AS[decision]) {
       if (decision === 'grant') await this.grantSessionIfAsked(view, cause);
@@ -85,7 +80,7 @@ export class ApprovalDesk {
         ? { type: 'GrantApproval', data: { approvalId, approver: admin.id, reason }, metadata: { now } }
         : { type: 'RejectApproval', data: { approvalId, approver: admin.id, reason }, metadata: { now } };
     try {
-      await this.deps.executions.handle(executionId, (_loaded, now) => command(now), { ...cause, actor: admin.id });
+      await this.deps.commands.handle(executionStream(executionId), (_loaded, now) => command(now), { ...cause, actor: admin.id });
     } catch (error) {
       if (!(error instanceof IllegalTransitionError)) throw error;
       // Someone decided (or the deadline passed) between our read and our append: answer from what is recorded now.
@@ -102,9 +97,9 @@ export class ApprovalDesk {
   }
 
   /** Ends a lapsed approval as `approval_expired`; false when it was decided, or is not due yet. */
-  async expire(executionId: string, approvalId: string, cause: CausationContext): Promise<boolean> {
+  async expire(executionId: string, approvalId: string, cause: EventCause): Promise<boolean> {
     try {
-      const handled = await this.deps.executions.handle(executionId, (_loaded, now) => ({ type: 'ExpireApproval', data: { approvalId }, metadata: { now } }), cause);
+      const handled = await this.deps.commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'ExpireApproval', data: { approvalId }, metadata: { now } }), cause);
       if (handled.appended.length > 0) {
         this.deps.onAppended?.();
         this.deps.log('info', 'approval expired', { approvalId, executionId });
@@ -129,7 +124,7 @@ export class ApprovalDesk {
       // A human yes cannot outrank the policy in force now, whatever it was when the approval was asked.
       throw new Problem(409, 'actor_not_allowed', 'Actor no longer allowed', `${view.actor} may not call ${view.tool} under the actors file in force (policy ${this.deps.policyVersion()}; the approval was asked under ${view.policy_version}). Reject the approval.`);
     }
-    const vault = decision === 'grant' ? (await this.deps.vault.load()).state : null;
+    const vault = decision === 'grant' ? (await this.deps.commands.load(vaultStream())).state : null;
     if (vault?.status === 'locked') {
       throw new Problem(409, 'vault_locked', 'Vault locked', `${vaultLockedReason(vault)} No call may be authorized meanwhile: reject the approval, or unlock the vault first.`);
     }
@@ -139,30 +134,37 @@ export class ApprovalDesk {
    * A granted session approval gives the agent process its session grant, so its next calls don't
    * ask again. True when this call recorded it (a lost race means another request did).
    */
-  private async grantSessionIfAsked(view: ApproverView, cause: CausationContext): Promise<boolean> {
+  private async grantSessionIfAsked(view: ApproverView, cause: EventCause): Promise<boolean> {
     if (view.kind !== 'session' || view.decided_by === null) return false;
-    const session = await this.deps.sessions.load(view.actor, view.agent_process);
-    if (session.grant) return false;
-    const now = this.clock();
-    const grant = { actor: view.actor, agentProcess: view.agent_process, basis: 'human' as const, grantedBy: view.decided_by, policyVersion: this.deps.policyVersion(), grantedAt: now.toISOString() };
-    return this.deps.sessions.record(grant, session.version, { ...cause, correlationId: view.execution_id, actor: view.decided_by }, now);
+    const grantedBy = view.decided_by;
+    const handled = await this.deps.commands.handle(
+      sessionStream(view.actor, view.agent_process),
+      (_session, now) => {
+        const at = this.clock();
+        const policyVersion = this.deps.policyVersion();
+        const grant = { actor: view.actor, agentProcess: view.agent_process, basis: 'human' as const, grantedBy, policyVersion, grantedAt: at.toISOString() };
+        return { type: 'GrantSession', data: grant, metadata: { now } };
+      },
+      { ...cause, correlationId: view.execution_id, actor: grantedBy },
+    );
+    return handled.appended.length > 0;
   }
 
   /**
    * Calls the same process made while it waited for its session grant are covered by that grant,
    * as they would be had they come a moment later; a per-use call still waits for its own human.
    */
-  private async releaseSessionSiblings(granted: ApproverView, admin: Admin, cause: CausationContext): Promise<void> {
+  private async releaseSessionSiblings(granted: ApproverView, admin: Admin, cause: EventCause): Promise<void> {
     const reason = `Covered by the session grant of ${granted.agent_process}, given with approval ${granted.approval_id}.`;
     await this.deps.readModel.catchUp();
     for (const id of await undecidedApprovals(this.deps.db, 1000)) {
-      const loaded = await this.deps.executions.load(id);
+      const loaded = await this.deps.commands.load(executionStream(id));
       const view = this.viewOf(loaded);
       if (!view || view.status !== 'pending' || view.kind !== 'session' || view.actor !== granted.actor || view.agent_process !== granted.agent_process) continue;
       if (!this.deps.mayUse(view.actor, view.tool)) continue;
       if (loaded.state.status === 'none' || effectiveApproval(loaded.state.facts.approval, this.deps.contracts.get(view.tool)?.approval ?? null) === 'per_use') continue;
       try {
-        await this.deps.executions.handle(id, (_loaded, now) => ({ type: 'GrantApproval', data: { approvalId: view.approval_id, approver: admin.id, reason }, metadata: { now } }), { ...cause, actor: admin.id });
+        await this.deps.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'GrantApproval', data: { approvalId: view.approval_id, approver: admin.id, reason }, metadata: { now } }), { ...cause, actor: admin.id });
         this.deps.log('info', 'approval granted with its session', { approvalId: view.approval_id, executionId: id, by: admin.id, sessionApproval: granted.approval_id });
       } catch (error) {
         // Decided or lapsed meanwhile: it stays as recorded.
@@ -174,7 +176,7 @@ export class ApprovalDesk {
 
   private async find(approvalId: string): Promise<{ executionId: string; view: ApproverView }> {
     const executionId = executionIdOfApproval(approvalId);
-    const view = executionId ? this.viewOf(await this.deps.executions.load(executionId)) : null;
+    const view = executionId ? this.viewOf(await this.deps.commands.load(executionStream(executionId))) : null;
     if (!executionId || !view || view.approval_id !== approvalId) {
       throw new Problem(404, 'approval_not_found', 'Approval not found', `There is no approval ${approvalId}.`);
     }

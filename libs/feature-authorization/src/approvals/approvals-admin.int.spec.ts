@@ -1,17 +1,14 @@
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { parseSessionEvent, sessionStreamId } from '@onceport/contracts';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
-import { PostgresEventStore } from '@onceport/event-store';
-import { ExecutionRepository, OnceportRuntime, RuntimeModule, allMigrations, initTracing } from '@onceport/runtime';
+import { CommandHandler, PostgresEventStore, executionStream, loadStream, sessionStream } from '@onceport/event-store';
+import { OnceportRuntime, RuntimeModule, allMigrations, initTracing } from '@onceport/runtime';
 import { AuthorizationModule } from '../authorization.module';
 import { approvalIdFor } from '../authorize-execution/decide-authorization';
-import { SessionGrants } from '../sessions/session-grants';
-import { envelopeOf } from '../shared/new-event';
 import { type Call, KEYS, createHandler, delivered, demoContracts, seedAccepted, silentLog, testDirectory } from '../testing/authorization-fixtures';
-import { VaultRepository } from '../vault/vault.repository';
+import { changeVault } from '../vault/change-vault';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalExpirySweep } from './approval-expiry.sweep';
 import { executionsReadModel } from './executions-read-model';
@@ -51,10 +48,10 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
 
   /** Accepts a call and lets the service's own consumer decide it. */
   async function decided(c: Call): Promise<string> {
-    const event = await seedAccepted(runtime.executions, runtime.store, c);
+    const event = await seedAccepted(runtime.commands, runtime.store, c);
     runtime.delivery.nudge();
     const id = event.stream.id.replace('execution-', '');
-    await waitFor(async () => (await runtime.executions.load(id)).state.status !== 'accepted', 15_000, 'a decision');
+    await waitFor(async () => (await runtime.commands.load(executionStream(id))).state.status !== 'accepted', 15_000, 'a decision');
     return id;
   }
 
@@ -79,17 +76,17 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
     expect(view.body).toMatchObject({ approval_id: approvalId, execution_id: executionId, status: 'pending', kind: 'per_use', actor: 'agent:pay-bot', tool: 'charge_payment', target: { channel: 'http', method: 'POST', url: 'https://deploy.example.com/v1/x' }, known_outcome: null, retries_attached: 0 });
 
     for (const body of [undefined, {}, { reason: '  ' }, { reason: 7 }]) expect(await call('POST', `/approvals/${approvalId}/grant`, body)).toMatchObject({ status: 400, body: { code: 'reason_required', detail: expect.stringContaining('"reason"') } });
-    expect((await runtime.executions.load(executionId)).state.status).toBe('awaiting_approval');
+    expect((await runtime.commands.load(executionStream(executionId))).state.status).toBe('awaiting_approval');
 
     const granted = await call('POST', `/approvals/${approvalId}/grant`, { reason: 'customer confirmed by phone' });
     expect(granted).toMatchObject({ status: 200, body: { status: 'granted', decided_by: 'ops:alice', decision_reason: 'customer confirmed by phone' } });
-    const loaded = await runtime.executions.load(executionId);
+    const loaded = await runtime.commands.load(executionStream(executionId));
     expect(loaded.state).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'approval' } } });
     expect(loaded.events.filter((e) => e.type === 'ApprovalGranted')).toEqual([expect.objectContaining({ data: expect.objectContaining({ approver: 'ops:alice', reason: 'customer confirmed by phone' }), metadata: expect.objectContaining({ actor: 'ops:alice' }) })]);
 
     expect(await call('POST', `/approvals/${approvalId}/grant`, { reason: 'clicked twice' })).toMatchObject({ status: 200, body: { status: 'granted', decision_reason: 'customer confirmed by phone' } });
     expect(await call('POST', `/approvals/${approvalId}/reject`, { reason: 'changed my mind' })).toMatchObject({ status: 409, body: { code: 'approval_already_decided' } });
-    expect((await runtime.executions.load(executionId)).version).toBe(loaded.version);
+    expect((await runtime.commands.load(executionStream(executionId))).version).toBe(loaded.version);
     expect((await call('GET', '/approvals?status=granted')).body['approvals']).toEqual(expect.arrayContaining([expect.objectContaining({ approval_id: approvalId })]));
     expect((await call('GET', '/approvals')).body['approvals']).not.toEqual(expect.arrayContaining([expect.objectContaining({ approval_id: approvalId })]));
   });
@@ -98,7 +95,7 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
     const executionId = await decided({ actor: 'agent:pay-bot', tool: 'charge_payment' });
     const approvalId = approvalIdFor(executionId);
     expect(await call('POST', `/approvals/${approvalId}/reject`, { reason: 'wrong customer' })).toMatchObject({ status: 200, body: { status: 'rejected', decided_by: 'ops:alice' } });
-    expect((await runtime.executions.load(executionId)).state).toMatchObject({ status: 'denied', denial: { code: 'approval_rejected', reason: 'Rejected by ops:alice: wrong customer' } });
+    expect((await runtime.commands.load(executionStream(executionId))).state).toMatchObject({ status: 'denied', denial: { code: 'approval_rejected', reason: 'Rejected by ops:alice: wrong customer' } });
     expect(await call('POST', `/approvals/${approvalId}/reject`, { reason: 'again' })).toMatchObject({ status: 200, body: { status: 'rejected', decision_reason: 'wrong customer' } });
     expect(await call('POST', `/approvals/${approvalId}/grant`, { reason: 'oops' })).toMatchObject({ status: 409, body: { code: 'approval_already_decided' } });
     expect((await call('GET', '/approvals?status=rejected')).body['approvals']).toEqual(expect.arrayContaining([expect.objectContaining({ approval_id: approvalId })]));
@@ -119,11 +116,11 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
     const approvalId = approvalIdFor(first);
     expect(await call('GET', `/approvals/${approvalId}`)).toMatchObject({ body: { kind: 'session', agent_process: 'runtime-42', reason: 'New agent process needs a session grant: runtime-42 of agent:human-bot.' } });
     await call('POST', `/approvals/${approvalId}/grant`, { reason: 'known runtime' });
-    const grants = (await runtime.store.readStream(sessionStreamId('agent:human-bot', 'runtime-42'))).map((e) => parseSessionEvent(envelopeOf(e)));
+    const grants = (await loadStream(runtime.store, sessionStream('agent:human-bot', 'runtime-42'))).events;
     expect(grants).toEqual([expect.objectContaining({ data: expect.objectContaining({ basis: 'human', grantedBy: 'ops:alice', agentProcess: 'runtime-42' }) })]);
     const second = await decided({ actor: 'agent:human-bot', tool: 'get_build_status', agentProcess: 'runtime-42' });
-    expect((await runtime.executions.load(second)).state).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'policy' } } });
-    expect(await new SessionGrants(runtime.store).load('agent:human-bot', 'runtime-42')).toMatchObject({ version: 1 });
+    expect((await runtime.commands.load(executionStream(second))).state).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'policy' } } });
+    expect(await loadStream(runtime.store, sessionStream('agent:human-bot', 'runtime-42'))).toMatchObject({ version: 1 });
   });
 
   it('calls the new process made while it waited are covered by the session once granted; a per-use one still waits for its human', async () => {
@@ -137,40 +134,39 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
     expect(await call('GET', `/approvals/${approvalIdFor(c)}`)).toMatchObject({ body: { kind: 'session', reason: expect.stringContaining('also uses a per-use credential') } });
     expect(await call('POST', `/approvals/${approvalIdFor(a)}/grant`, { reason: 'our nightly runtime' })).toMatchObject({ status: 200, body: { status: 'granted' } });
     expect(await call('GET', `/approvals/${approvalIdFor(b)}`)).toMatchObject({ body: { status: 'granted', decided_by: 'ops:alice', decision_reason: `Covered by the session grant of ${process}, given with approval ${approvalIdFor(a)}.` } });
-    expect((await runtime.executions.load(b)).state).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'approval' } } });
-    expect((await runtime.executions.load(c)).state.status).toBe('awaiting_approval');
-    expect((await runtime.executions.load(other)).state.status).toBe('awaiting_approval');
+    expect((await runtime.commands.load(executionStream(b))).state).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'approval' } } });
+    expect((await runtime.commands.load(executionStream(c))).state.status).toBe('awaiting_approval');
+    expect((await runtime.commands.load(executionStream(other))).state.status).toBe('awaiting_approval');
     expect(await call('POST', `/approvals/${approvalIdFor(c)}/grant`, { reason: 'this charge is fine' })).toMatchObject({ status: 200, body: { status: 'granted' } });
-    expect(await new SessionGrants(runtime.store).load('agent:human-bot', process)).toMatchObject({ version: 1 });
+    expect(await loadStream(runtime.store, sessionStream('agent:human-bot', process))).toMatchObject({ version: 1 });
     await call('POST', `/approvals/${approvalIdFor(other)}/reject`, { reason: 'unknown runtime' });
   });
 
   it('a locked vault refuses a grant (409 vault_locked) but still takes a rejection', async () => {
     const [a, b] = [await decided({ actor: 'agent:pay-bot', tool: 'charge_payment' }), await decided({ actor: 'agent:pay-bot', tool: 'charge_payment' })];
-    const vault = new VaultRepository(runtime.store);
-    await vault.change('LockVault', 'ops:alice', 'incident', { causationId: 'test' });
+    await changeVault(runtime.commands, 'LockVault', 'ops:alice', 'incident', { causationId: 'test' });
     try {
       expect(await call('POST', `/approvals/${approvalIdFor(a)}/grant`, { reason: 'go' })).toMatchObject({ status: 409, body: { code: 'vault_locked', detail: expect.stringContaining('The vault is locked: incident (by ops:alice).') } });
-      expect((await runtime.executions.load(a)).state.status).toBe('awaiting_approval');
+      expect((await runtime.commands.load(executionStream(a))).state.status).toBe('awaiting_approval');
       expect(await call('POST', `/approvals/${approvalIdFor(b)}/reject`, { reason: 'incident' })).toMatchObject({ status: 200, body: { status: 'rejected' } });
     } finally {
-      await vault.change('UnlockVault', 'ops:alice', 'over', { causationId: 'test' });
+      await changeVault(runtime.commands, 'UnlockVault', 'ops:alice', 'over', { causationId: 'test' });
     }
   });
 
   it('revert: a finished execution is reverted once (who and why recorded); an open one is 409, an unknown one 404', async () => {
     const executionId = await decided({ actor: 'agent:deploy-bot', tool: 'get_build_status' });
     const cause = { causationId: 'test:dispatcher', actor: 'svc:dispatcher' };
-    await runtime.executions.handle(executionId, (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-1', leaseMs: 30_000 }, metadata: { now } }), cause);
+    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-1', leaseMs: 30_000 }, metadata: { now } }), cause);
     expect(await call('POST', `/executions/${executionId}/revert`, { reason: 'rolled back' })).toMatchObject({ status: 409, body: { code: 'not_revertible', detail: expect.stringContaining('dispatched') } });
-    await runtime.executions.handle(executionId, (_l, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: 200, succeeded: true, result: null }, metadata: { now } }), cause);
+    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: 200, succeeded: true, result: null }, metadata: { now } }), cause);
 
     expect(await call('POST', `/executions/${executionId}/revert`, {})).toMatchObject({ status: 400, body: { code: 'reason_required' } });
     expect(await call('POST', `/executions/${executionId}/revert`, { reason: 'build record deleted upstream' })).toEqual({ status: 200, type: expect.stringContaining('application/json'), body: { execution_id: executionId, state: 'reverted', reverted_by: 'ops:alice' } });
-    const loaded = await runtime.executions.load(executionId);
+    const loaded = await runtime.commands.load(executionStream(executionId));
     expect(loaded.events.at(-1)).toMatchObject({ type: 'ExecutionReverted', data: { by: 'ops:alice', reason: 'build record deleted upstream' }, metadata: { actor: 'ops:alice' } });
     expect(await call('POST', `/executions/${executionId}/revert`, { reason: 'again' })).toMatchObject({ status: 200, body: { reverted_by: 'ops:alice' } });
-    expect((await runtime.executions.load(executionId)).version).toBe(loaded.version);
+    expect((await runtime.commands.load(executionStream(executionId))).version).toBe(loaded.version);
 
     expect(await call('POST', '/executions/exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K/revert', { reason: 'x' })).toMatchObject({ status: 404, body: { code: 'execution_not_found' } });
     expect(await call('POST', '/executions/not-an-id/revert', { reason: 'x' })).toMatchObject({ status: 404 });
@@ -181,41 +177,41 @@ describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
 describe('approval expiry (real PostgreSQL)', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
-  let executions: ExecutionRepository;
+  let commands: CommandHandler;
 
   beforeAll(() => initTracing({ serviceName: 'authorization-test', env: {} }));
   beforeEach(async () => {
     db = await createTestDatabase(allMigrations.filter((m) => !m.id.startsWith('00')));
     store = new PostgresEventStore(db.pool);
-    executions = new ExecutionRepository(store);
+    commands = new CommandHandler(store);
   });
   afterEach(() => db.drop());
 
   it('an approval nobody decides in time: the sweep denies it as approval_expired; grant and reject then answer 409', async () => {
     // Long enough that the first sweep surely runs before the deadline, even on a loaded machine.
-    const handler = await createHandler(store, executions, { approvalTtlMs: 4_000 });
-    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
+    const handler = await createHandler(store, commands, { approvalTtlMs: 4_000 });
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), commands, contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
     const sweep = new ApprovalExpirySweep(desk, 60_000, silentLog);
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
     const cause = { causationId: 'test' };
-    const swept = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
-    const unswept = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
+    const swept = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
+    const unswept = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
     await handler.handle(swept, delivered);
     await handler.handle(unswept, delivered);
     const [sweptId, unsweptId] = [swept, unswept].map((e) => e.stream.id.replace('execution-', '')) as [string, string];
     expect(await sweep.sweepOnce()).toBe(0);
-    const { state: waiting } = await executions.load(unsweptId);
+    const { state: waiting } = await commands.load(executionStream(unsweptId));
     if (waiting.status !== 'awaiting_approval') throw new Error(`expected awaiting_approval, got ${waiting.status}`);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(waiting.approvalRequest.expiresAt) - Date.now() + 100)));
 
     // The approver sees it expired at once; a late grant records the expiry and is refused.
     expect(await desk.get(approvalIdFor(unsweptId))).toMatchObject({ status: 'expired', decided_by: null });
     await expect(desk.decide(approvalIdFor(unsweptId), 'grant', admin, 'late', cause)).rejects.toMatchObject({ status: 409, code: 'approval_expired' });
-    expect((await executions.load(unsweptId)).state).toMatchObject({ status: 'denied', denial: { code: 'approval_expired' } });
+    expect((await commands.load(executionStream(unsweptId))).state).toMatchObject({ status: 'denied', denial: { code: 'approval_expired' } });
 
     expect(await sweep.sweepOnce()).toBe(1);
     expect(await sweep.sweepOnce()).toBe(0);
-    expect((await executions.load(sweptId)).state).toMatchObject({ status: 'denied', denial: { code: 'approval_expired', reason: expect.stringContaining(`Approval ${approvalIdFor(sweptId)} expired at`) } });
+    expect((await commands.load(executionStream(sweptId))).state).toMatchObject({ status: 'denied', denial: { code: 'approval_expired', reason: expect.stringContaining(`Approval ${approvalIdFor(sweptId)} expired at`) } });
     await expect(desk.decide(approvalIdFor(sweptId), 'reject', admin, 'late', cause)).rejects.toMatchObject({ status: 409, code: 'approval_expired' });
     expect(await desk.get(approvalIdFor(sweptId))).toMatchObject({ status: 'expired', decided_by: 'svc:authorization' });
     expect((await desk.list('expired', 100)).map((v) => v.execution_id).sort()).toEqual([sweptId, unsweptId].sort());
@@ -223,11 +219,11 @@ describe('approval expiry (real PostgreSQL)', () => {
   });
 
   it('lists by status before the limit: the one granted approval is found behind newer rejected ones', async () => {
-    const handler = await createHandler(store, executions);
-    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
+    const handler = await createHandler(store, commands);
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), commands, contracts: await demoContracts(), policyVersion: () => 'v', mayUse: () => true, log: silentLog });
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
     const ask = async (): Promise<string> => {
-      const call = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
+      const call = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
       await handler.handle(call, delivered);
       // Apart in time, so "most recent" is unambiguous.
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -247,9 +243,9 @@ describe('approval expiry (real PostgreSQL)', () => {
   });
 
   it('a grant is refused (409 actor_not_allowed) once the actors file in force no longer lets the actor call the tool', async () => {
-    const handler = await createHandler(store, executions);
-    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), executions, sessions: new SessionGrants(store), vault: new VaultRepository(store), contracts: await demoContracts(), policyVersion: () => 'v2', mayUse: () => false, log: silentLog });
-    const call = await seedAccepted(executions, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
+    const handler = await createHandler(store, commands);
+    const desk = new ApprovalDesk({ db: db.pool, readModel: executionsReadModel(db.pool, silentLog), commands, contracts: await demoContracts(), policyVersion: () => 'v2', mayUse: () => false, log: silentLog });
+    const call = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
     await handler.handle(call, delivered);
     const approvalId = approvalIdFor(call.stream.id.replace('execution-', ''));
     const admin = { id: 'ops:alice', apiKeysSha256: [] };

@@ -43,7 +43,7 @@ type Decision = { readonly status: Exclude<ApprovalStatus, 'pending'>; readonly 
  * execution never asked for one. Pure: `now` decides whether an undecided approval has lapsed
  * (shown `expired` at once, even before the sweep records it).
  *
- * @example approverViewOf(await executions.load(id), contracts.get(tool), new Date())
+ * @example approverViewOf(await commands.load(executionStream(id)), contracts.get(tool), new Date())
  */
 export function approverViewOf(history: ExecutionHistory, contract: ToolContract | undefined, now: Date): ApproverView | null {
   const { state, events } = history;

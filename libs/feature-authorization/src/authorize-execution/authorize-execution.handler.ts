@@ -3,16 +3,13 @@ import { type ActorDirectory } from '@onceport/config';
 import { type ApprovalMode, type ExecutionAcceptedData, parseEvent } from '@onceport/contracts';
 import { type ExecutionFacts, effectiveAgentProcess } from '@onceport/domain';
 import { type DeliveryContext, type WireEvent } from '@onceport/messaging';
-import { type CausationContext, type ExecutionRepository, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
-import { type SessionGrants } from '../sessions/session-grants';
+import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
 import { type Log } from '../shared/log';
-import { type VaultRepository } from '../vault/vault.repository';
 import { AUTHORIZATION_SERVICE, type AuthorizationDecision, type AuthorizationRung, decideAuthorization } from './decide-authorization';
+import { type CommandHandler, type EventCause, executionStream, sessionStream, vaultStream } from '@onceport/event-store';
 
 export interface AuthorizeExecutionDependencies {
-  readonly executions: ExecutionRepository;
-  readonly vault: VaultRepository;
-  readonly sessions: SessionGrants;
+  readonly commands: CommandHandler;
   readonly directory: ActorDirectory;
   /** Tool contracts by name, as configured now (only the approval mode is read). */
   readonly contracts: ReadonlyMap<string, { readonly approval: ApprovalMode }>;
@@ -28,9 +25,6 @@ export type AuthorizationOutcome =
   | { readonly decided: true; readonly rung: AuthorizationRung; readonly grantRecorded: boolean; readonly appended: readonly string[] }
   /** A redelivery (the execution is past `accepted`), or an event no version of us can read. */
   | { readonly decided: false; readonly reason: string };
-
-/** How often a lost race on a session stream is retried; each loss means a grant now exists. */
-const GRANT_ATTEMPTS = 5;
 
 /**
  * Decides one accepted execution (DESIGN.md §6): loads it, its vault and session, runs the ladder,
@@ -60,13 +54,12 @@ export class AuthorizeExecutionHandler {
   }
 
   private async decide(executionId: string, causationId: string): Promise<AuthorizationOutcome> {
-    const loaded = await this.deps.executions.load(executionId);
+    const loaded = await this.deps.commands.load(executionStream(executionId));
     if (loaded.state.status !== 'accepted') return { decided: false, reason: `execution is ${loaded.state.status}` };
     const facts = loaded.state.facts;
-    const cause: CausationContext = { causationId, actor: AUTHORIZATION_SERVICE, ...currentTraceContext() };
+    const cause: EventCause = { causationId, actor: AUTHORIZATION_SERVICE, ...currentTraceContext() };
     const { decision, grantRecorded } = await this.decideRecordingGrant(facts, cause);
-    const handled = await this.deps.executions.handle(
-      executionId,
+    const handled = await this.deps.commands.handle(executionStream(executionId),
       (current, now) => (current.state.status === 'accepted' ? { ...decision.command, metadata: { now } } : null),
       cause,
     );
@@ -75,28 +68,33 @@ export class AuthorizeExecutionHandler {
   }
 
   /** Runs the ladder; when it grants a session, records the grant first. A lost race means another replica granted it: decide again on that grant. */
-  private async decideRecordingGrant(facts: ExecutionFacts, cause: CausationContext): Promise<{ decision: AuthorizationDecision; grantRecorded: boolean }> {
+  private async decideRecordingGrant(facts: ExecutionFacts, cause: EventCause): Promise<{ decision: AuthorizationDecision; grantRecorded: boolean }> {
     const agentProcess = effectiveAgentProcess(facts.actor, facts.agentProcess);
-    const vault = (await this.deps.vault.load()).state;
-    for (let attempt = 1; ; attempt++) {
-      const session = await this.deps.sessions.load(facts.actor, agentProcess);
-      const now = this.clock();
-      const decision = decideAuthorization({
-        execution: facts,
-        contractApproval: this.deps.contracts.get(facts.tool)?.approval ?? null,
-        vault,
-        actor: this.deps.directory.actor(facts.actor),
-        sessionGrant: session.grant,
-        policyVersion: this.deps.directory.policyVersion,
-        approvalTtlMs: this.deps.approvalTtlMs,
-        now,
-      });
-      if (!decision.grant) return { decision, grantRecorded: false };
-      const recorded = await this.deps.sessions.record(decision.grant, session.version, { ...cause, correlationId: facts.executionId }, now);
-      if (recorded) return { decision, grantRecorded: true };
-      this.deps.log('info', 'session grant lost the race: another replica granted it', { executionId: facts.executionId, actor: facts.actor, agentProcess });
-      if (attempt >= GRANT_ATTEMPTS) throw new Error(`session stream of ${facts.actor} / ${agentProcess} kept changing under ${GRANT_ATTEMPTS} attempts to grant it`);
-    }
+    const vault = (await this.deps.commands.load(vaultStream())).state;
+    let decision: AuthorizationDecision | undefined;
+    const handled = await this.deps.commands.handle(
+      sessionStream(facts.actor, agentProcess),
+      (session, now) => {
+        decision = decideAuthorization({
+          execution: facts,
+          contractApproval: this.deps.contracts.get(facts.tool)?.approval ?? null,
+          vault,
+          actor: this.deps.directory.actor(facts.actor),
+          sessionGrant: session.state,
+          policyVersion: this.deps.directory.policyVersion,
+          approvalTtlMs: this.deps.approvalTtlMs,
+          now: this.clock(),
+        });
+        return decision.grant ? { type: 'GrantSession', data: decision.grant, metadata: { now } } : null;
+      },
+      { ...cause, correlationId: facts.executionId },
+      {
+        onConflict: () =>
+          this.deps.log('info', 'session grant lost the race: another replica granted it', { executionId: facts.executionId, actor: facts.actor, agentProcess }),
+      },
+    );
+    if (!decision) throw new Error('unreachable: the session command function always decides');
+    return { decision, grantRecorded: handled.appended.length > 0 };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { type IncomingMessage } from 'node:http';
 import { type Admin } from '@onceport/config';
-import { type CausationContext, currentTraceContext, requestIdOrFresh } from '@onceport/runtime';
+import { currentTraceContext, requestIdOrFresh } from '@onceport/runtime';
+import { type EventCause } from '@onceport/event-store';
 
 export function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
@@ -8,6 +9,6 @@ export function headerOf(request: IncomingMessage, name: string): string | undef
 }
 
 /** An admin request as the cause of the events it appends: who, which request, which trace. */
-export function adminCause(request: IncomingMessage, admin: Admin): CausationContext {
+export function adminCause(request: IncomingMessage, admin: Admin): EventCause {
   return { causationId: `admin:${requestIdOrFresh(headerOf(request, 'x-request-id'))}`, actor: admin.id, ...currentTraceContext() };
 }

@@ -7,6 +7,7 @@ import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorizati
 import { adminCause, headerOf } from '../http/admin-request';
 import { reasonOf } from '../vault/vault-reason';
 import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
+import { executionStream } from '@onceport/event-store';
 
 export interface RevertView {
   readonly execution_id: string;
@@ -37,8 +38,7 @@ export class RevertAdminController {
     return inSpan(this.runtime.tracer, 'execution revert', parent, { 'onceport.admin': admin.id, 'onceport.execution_id': executionId }, async () => {
       let handled;
       try {
-        handled = await this.runtime.executions.handle(
-          executionId,
+        handled = await this.runtime.commands.handle(executionStream(executionId),
           (loaded, now) => (loaded.state.status === 'none' ? null : { type: 'RevertExecution', data: { by: admin.id, reason }, metadata: { now } }),
           adminCause(request, admin),
         );

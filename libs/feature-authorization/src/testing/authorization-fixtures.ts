@@ -5,13 +5,10 @@ import { trace } from '@opentelemetry/api';
 import { ActorDirectory, hashApiKey, loadToolContracts, parseActorsFile } from '@onceport/config';
 import { type ApprovalMode, executionStreamId } from '@onceport/contracts';
 import { type AcceptExecution, type ToolContract, newExecutionId } from '@onceport/domain';
-import { type EventStore } from '@onceport/event-store';
+import { type EventStore, executionStream, type CommandHandler } from '@onceport/event-store';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
-import { type ExecutionRepository } from '@onceport/runtime';
 import { AuthorizeExecutionHandler } from '../authorize-execution/authorize-execution.handler';
-import { SessionGrants } from '../sessions/session-grants';
 import { type Log } from '../shared/log';
-import { VaultRepository } from '../vault/vault.repository';
 
 export const KEYS = { deployBot: 'op_deploy-bot-key-1', humanBot: 'op_human-bot-key-1', payBot: 'op_pay-bot-key-1', alice: 'op_alice-admin-key-1' } as const;
 
@@ -81,9 +78,9 @@ export function acceptCommand(call: Call, now = new Date()): AcceptExecution {
 }
 
 /** Accepts a call through the repository, as intake would, and returns its ExecutionAccepted as delivered. */
-export async function seedAccepted(executions: ExecutionRepository, store: EventStore, call: Call, traceparent?: string): Promise<WireEvent> {
+export async function seedAccepted(commands: CommandHandler, store: EventStore, call: Call, traceparent?: string): Promise<WireEvent> {
   const command = acceptCommand(call);
-  await executions.handle(command.data.executionId, (_loaded, now) => ({ ...command, metadata: { now } }), { causationId: 'test:intake', traceparent: traceparent ?? null });
+  await commands.handle(executionStream(command.data.executionId), (_loaded, now) => ({ ...command, metadata: { now } }), { causationId: 'test:intake', traceparent: traceparent ?? null });
   const [stored] = await store.readStream(executionStreamId(command.data.executionId));
   if (!stored) throw new Error('seeded execution not found');
   return toWireEvent(stored);
@@ -97,11 +94,9 @@ export async function demoContracts(): Promise<ReadonlyMap<string, ToolContract>
   return (await loadToolContracts(DEMO_CONTRACTS_DIR)).byName;
 }
 
-export async function createHandler(store: EventStore, executions: ExecutionRepository, options: { directory?: ActorDirectory; approvalTtlMs?: number; log?: Log } = {}): Promise<AuthorizeExecutionHandler> {
+export async function createHandler(store: EventStore, commands: CommandHandler, options: { directory?: ActorDirectory; approvalTtlMs?: number; log?: Log } = {}): Promise<AuthorizeExecutionHandler> {
   return new AuthorizeExecutionHandler({
-    executions,
-    vault: new VaultRepository(store),
-    sessions: new SessionGrants(store),
+    commands,
     directory: options.directory ?? testDirectory(),
     contracts: await demoContracts(),
     approvalTtlMs: options.approvalTtlMs ?? 15 * 60_000,

@@ -1,18 +1,19 @@
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { type ExecutionCommand, type ExecutionFacts, IllegalTransitionError, type VaultState, vaultLockedReason } from '@onceport/domain';
-import { type CausationContext, type ExecutionRepository, type LoadedExecution, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
 import type { DispatcherLog } from '../logging/dispatcher-log';
 import type { AttemptOutcomeKind, AttemptVerdict } from './attempt-verdict';
 import type { DispatchCause } from './dispatch-trigger';
 import type { OutcomeRecorder, RecordedOutcome } from './outcome-recorder';
 import type { TargetSender } from './target-sender';
+import { executionStream, type EventCause, type CommandHandler, type LoadedExecution } from '@onceport/event-store';
 
 /** Who the dispatcher's events are written by. */
 export const DISPATCHER_ACTOR = 'svc:dispatcher';
 
 export interface AttemptDeps {
-  readonly executions: ExecutionRepository;
+  readonly commands: CommandHandler;
   /** The vault as its stream says it is now, read fresh: checked right before every send. */
   readonly vault: () => Promise<VaultState>;
   readonly sender: TargetSender;
@@ -50,7 +51,7 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
   const attributes = { 'onceport.execution_id': facts.executionId, 'onceport.tool': facts.tool };
   return inSpan(deps.tracer, `dispatch ${facts.tool}`, contextFromTraceparent(cause.traceparent, cause.tracestate), attributes, async (span) => {
     const trace = currentTraceContext();
-    const causedBy = (causationId: string): CausationContext => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
+    const causedBy = (causationId: string): EventCause => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
     const started = await startDispatch(deps, facts, causedBy(cause.eventId));
     if (started !== null && 'denied' in started) {
       span.setAttribute('onceport.outcome', 'vault_locked');
@@ -84,11 +85,11 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
 async function startDispatch(
   deps: AttemptDeps,
   facts: ExecutionFacts,
-  context: CausationContext,
+  context: EventCause,
 ): Promise<{ attempt: number; eventId: string } | { denied: string } | null> {
   const leaseMs = deps.leaseMsFor(facts.tool);
   try {
-    const handled = await deps.executions.handle(facts.executionId, (loaded, now) => startOrDeny(deps, leaseMs, loaded, now), context);
+    const handled = await deps.commands.handle(executionStream(facts.executionId), (loaded, now) => startOrDeny(deps, leaseMs, loaded, now), context);
     const denied = handled.appended.find((event) => event.type === 'ExecutionDenied');
     if (denied?.type === 'ExecutionDenied') {
       deps.onAppended();

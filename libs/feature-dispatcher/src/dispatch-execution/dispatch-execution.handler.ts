@@ -5,6 +5,7 @@ import { type AttemptDeps, type AttemptReport, runAttempt } from './dispatch-att
 import { type DispatchCause, type DispatchTrigger, dispatchTriggerOf } from './dispatch-trigger';
 import { DispatcherStoppingError } from './dispatcher-stopping.error';
 import { type RetryPolicy, waitBeforeNextTry } from './retry-policy';
+import { executionStream } from '@onceport/event-store';
 
 export interface DispatchExecutionDeps extends AttemptDeps {
   readonly policy: RetryPolicy;
@@ -53,7 +54,7 @@ export class DispatchExecutionHandler {
     let cause = firstCause;
     for (;;) {
       if (this.stopping.signal.aborted) throw new DispatcherStoppingError(executionId);
-      const loaded = await this.deps.executions.load(executionId);
+      const loaded = await this.deps.commands.load(executionStream(executionId));
       if (loaded.state.status !== 'authorized') return attempts;
       const wait = waitBeforeNextTry(this.deps.policy, loaded.events, this.now());
       if (wait > 0) {

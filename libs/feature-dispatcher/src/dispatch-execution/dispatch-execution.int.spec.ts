@@ -7,6 +7,7 @@ import { waitFor } from '@onceport/messaging/testing';
 import { type Tracing, initTracing } from '@onceport/runtime';
 import { DispatchHarness, NO_HEADERS } from '../../test/dispatch-harness';
 import { newTraceparent } from '../../test/seed-execution';
+import { executionStream } from '@onceport/event-store';
 
 describe('DispatchExecutionHandler against a real target (real PostgreSQL, real HTTP)', () => {
   let harness: DispatchHarness;
@@ -100,7 +101,7 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
 
     const handling = handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
     while (!(await harness.events(executionId)).some((e) => e.type === 'DispatchStarted')) await sleep(10);
-    await harness.executions.handle(executionId, (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), { causationId: 'reconciler' });
+    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), { causationId: 'reconciler' });
     const summary = await handling;
 
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', outcome: 'observed' })]);

@@ -1,4 +1,5 @@
 import { DispatchHarness, NO_HEADERS, deadOrigin } from '../../test/dispatch-harness';
+import { executionStream } from '@onceport/event-store';
 
 describe('dispatch retries (real PostgreSQL, real HTTP)', () => {
   let harness: DispatchHarness;
@@ -76,10 +77,9 @@ describe('dispatch retries (real PostgreSQL, real HTTP)', () => {
     harness.target.setBehavior({ route: 'deployments', fail_status: 503, times: 1 });
     const executionId = await harness.seed();
     // Attempt 1 as the reconciler will have left it: unknown, probed, not applied.
-    await harness.executions.handle(executionId, (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }), { causationId: 'test' });
-    await harness.executions.handle(executionId, (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), { causationId: 'test' });
-    await harness.executions.handle(
-      executionId,
+    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }), { causationId: 'test' });
+    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), { causationId: 'test' });
+    await harness.commands.handle(executionStream(executionId),
       (_l, now) => ({ type: 'SettleOutcome', data: { attempt: 1, settlement: 'not_applied', reason: 'probe: 404', targetStatus: 404, result: null }, metadata: { now } }),
       { causationId: 'test' },
     );

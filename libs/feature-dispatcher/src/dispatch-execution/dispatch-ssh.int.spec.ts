@@ -23,7 +23,7 @@ describe('dispatching SSH tools (real PostgreSQL, real OpenSSH server)', () => {
 
   async function dispatch(options: SshContractOptions, args: Record<string, string> = {}): Promise<{ executionId: string; contract: SshToolContract; events: readonly ExecutionEventEnvelope[] }> {
     const contract = sshContract(sshd, options);
-    const executionId = await seedExecution(harness.executions, contract, { arguments: args });
+    const executionId = await seedExecution(harness.commands, contract, { arguments: args });
     const { handler } = harness.dispatcher({ contracts: [contract], credentialEnv: { ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey } });
     await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
     return { executionId, contract, events: await harness.events(executionId) };

@@ -24,8 +24,7 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
 
   it('dispatches what the store says was authorized, and on shutdown lets the attempt in flight be recorded', async () => {
     const dispatcher = createDispatcher({
-      executions: runtime.executions,
-      store: runtime.store,
+      commands: runtime.commands,
       results: runtime.results,
       tracer: runtime.tracer,
       contracts: harness.contracts,

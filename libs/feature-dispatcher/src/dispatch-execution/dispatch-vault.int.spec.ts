@@ -1,4 +1,5 @@
 import { DispatchHarness, NO_HEADERS, deadOrigin } from '../../test/dispatch-harness';
+import { executionStream } from '@onceport/event-store';
 
 const LOCKED = 'The vault is locked: deploy key leaked (by ops:alice). Every call is denied until an operator unlocks it.';
 
@@ -13,7 +14,7 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
   afterEach(() => harness.close());
 
   const denial = async (executionId: string) => {
-    const { state } = await harness.executions.load(executionId);
+    const { state } = await harness.commands.load(executionStream(executionId));
     return state.status === 'denied' ? state.denial : state.status;
   };
   const started = async (executionId: string) => (await harness.events(executionId)).filter((e) => e.type === 'DispatchStarted').length;
@@ -50,10 +51,9 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
   it('denies the re-dispatch after a not_applied settlement: nothing of it was applied, and no new send goes out', async () => {
     const executionId = await harness.seed();
     const cause = { causationId: 'test' };
-    await harness.executions.handle(executionId, (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }), cause);
-    await harness.executions.handle(executionId, (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), cause);
-    await harness.executions.handle(
-      executionId,
+    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }), cause);
+    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), cause);
+    await harness.commands.handle(executionStream(executionId),
       (_l, now) => ({ type: 'SettleOutcome', data: { attempt: 1, settlement: 'not_applied', reason: 'probe: 404', targetStatus: 404, result: null }, metadata: { now } }),
       cause,
     );

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExecutionCommand } from '@onceport/domain';
 import { DispatchHarness, NO_HEADERS } from '../../test/dispatch-harness';
+import { executionStream } from '@onceport/event-store';
 
 /**
  * A dispatcher whose answer comes back after the reconciler took the execution over: its outcome
@@ -24,7 +25,7 @@ describe('a late dispatcher (real PostgreSQL, real HTTP target)', () => {
 
   /** What the reconciler appends, fenced like any other writer. */
   async function asReconciler(executionId: string, ...commands: ((now: Date) => ExecutionCommand)[]): Promise<void> {
-    for (const command of commands) await harness.executions.handle(executionId, (_loaded, now) => command(now), { causationId: 'test:reconciler', actor: 'svc:reconciler:r1' });
+    for (const command of commands) await harness.commands.handle(executionStream(executionId), (_loaded, now) => command(now), { causationId: 'test:reconciler', actor: 'svc:reconciler:r1' });
   }
   const markUnknown = (now: Date): ExecutionCommand => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: "the dispatcher's lease ran out" } });
   const probe = (verdict: 'applied' | 'not_applied') => (now: Date): ExecutionCommand => ({ type: 'RecordProbe', metadata: { now }, data: { attempt: 1, probeNumber: 1, verdict, detail: `probe said ${verdict}` } });
@@ -39,12 +40,12 @@ describe('a late dispatcher (real PostgreSQL, real HTTP target)', () => {
     const handling = handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
     await whenDispatched(executionId);
     await asReconciler(executionId, markUnknown, probe('applied'), (now) => ({ type: 'SettleOutcome', metadata: { now }, data: { attempt: 1, settlement: 'completed', reason: 'probe 1 found the effect applied', targetStatus: 200, result: null } }));
-    const settledVersion = (await harness.executions.load(executionId)).version;
+    const settledVersion = (await harness.commands.load(executionStream(executionId))).version;
 
     const summary = await handling;
 
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'superseded', attempt: 1, outcome: 'observed' })]);
-    const after = await harness.executions.load(executionId);
+    const after = await harness.commands.load(executionStream(executionId));
     expect(after.version).toBe(settledVersion);
     expect(after.events.map((e) => e.type)).not.toContain('OutcomeObserved');
     expect(after.state.status).toBe('completed_result_not_delivered');
@@ -64,13 +65,13 @@ describe('a late dispatcher (real PostgreSQL, real HTTP target)', () => {
       (now) => ({ type: 'SettleOutcome', metadata: { now }, data: { attempt: 1, settlement: 'not_applied', reason: 'probe 1 found no effect', targetStatus: null, result: null } }),
     );
     // Another dispatcher takes the re-dispatch: attempt 2 is open.
-    await harness.executions.handle(executionId, (_loaded, now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'replica-b', leaseMs: 60_000 } }), { causationId: 'test:replica-b' });
-    const secondStarted = (await harness.executions.load(executionId)).version;
+    await harness.commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'replica-b', leaseMs: 60_000 } }), { causationId: 'test:replica-b' });
+    const secondStarted = (await harness.commands.load(executionStream(executionId))).version;
 
     const summary = await handling;
 
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'superseded', attempt: 1 })]);
-    const after = await harness.executions.load(executionId);
+    const after = await harness.commands.load(executionStream(executionId));
     expect(after.version).toBe(secondStarted);
     expect(after.state.status).toBe('dispatched');
     expect(supersededLog(executionId)).toHaveLength(1);

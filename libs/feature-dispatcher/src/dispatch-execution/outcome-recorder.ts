@@ -1,17 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExecutionEventEnvelope } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
-import type { CausationContext, ExecutionRepository, ResultStore } from '@onceport/runtime';
+import type { ResultStore } from '@onceport/runtime';
 import type { SecretScrubber } from '../secrets/secret-scrubber';
 import type { AttemptVerdict } from './attempt-verdict';
 import { type RecordableVerdict, outcomeCommand } from './outcome-command';
 import type { RetryPolicy } from './retry-policy';
+import { executionStream, type EventCause, type CommandHandler } from '@onceport/event-store';
 
 /** Tries of a write that failed for a reason other than the execution's rules (a database hiccup). */
 const WRITE_TRIES = 5;
 
 export interface OutcomeRecorderDeps {
-  readonly executions: ExecutionRepository;
+  readonly commands: CommandHandler;
   readonly results: ResultStore;
   readonly policy: RetryPolicy;
   readonly secrets: SecretScrubber;
@@ -32,11 +33,11 @@ export type RecordedOutcome =
 export class OutcomeRecorder {
   constructor(private readonly deps: OutcomeRecorderDeps) {}
 
-  async record(executionId: string, attempt: number, verdict: AttemptVerdict, context: CausationContext): Promise<RecordedOutcome> {
+  async record(executionId: string, attempt: number, verdict: AttemptVerdict, context: EventCause): Promise<RecordedOutcome> {
     const recordable = await this.recordable(verdict);
     try {
       const handled = await persistently(() =>
-        this.deps.executions.handle(executionId, (loaded, now) => outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, now), context),
+        this.deps.commands.handle(executionStream(executionId), (loaded, now) => outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, now), context),
       );
       this.deps.onAppended();
       const event = handled.appended[0] ?? null;

@@ -1,23 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
-import { executionStreamId } from '@onceport/contracts';
 import {
   type ExecutionCommand,
   type KnownExecutionState,
   type ToolContract,
-  decide,
+  type ClaimIntent,
+  type IntentClaim,
   fingerprintIntent,
-  initialState,
   matchRetry,
   newExecutionId,
   retryCandidateOf,
   sealSensitiveArguments,
   validateArguments,
 } from '@onceport/domain';
-import { WrongExpectedVersionError, inTransaction } from '@onceport/event-store';
+import {
+  type CommandAttempt,
+  type EventCause,
+  type IntentStream,
+  type LoadedExecution,
+  emptyStream,
+  executionStream,
+  intentStream,
+} from '@onceport/event-store';
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
-import { type CausationContext, type LoadedExecution, contextFromTraceparent, currentTraceContext, inSpan, toNewEvent } from '@onceport/runtime';
+import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
@@ -25,10 +32,16 @@ import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependen
 import { InFlightCapReached, IntakeLimits } from '../limits';
 import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
 import { type ToolCallRequest, defaultIntentScope } from './call-tool.request';
-import { type IntentClaim, claimIntent, intentStreamId, readIntentClaims } from './intent-stream';
 
 /** How many of an intent's newest executions matching looks at. */
 const CANDIDATES = 10;
+
+interface IntentOfCall {
+  readonly intentScope: string;
+  readonly intent: ReturnType<typeof fingerprintIntent>;
+  readonly streams: readonly IntentStream[];
+  readonly context: EventCause;
+}
 
 export interface CallOutcome {
   readonly answer: AgentAnswer;
@@ -50,7 +63,7 @@ export class CallToolService {
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
     private readonly watcher: ExecutionWatcher,
   ) {
-    this.limits = new IntakeLimits(deps.limits, deps.runtime.pool, deps.runtime.executions);
+    this.limits = new IntakeLimits(deps.limits, deps.runtime.pool, deps.runtime.commands);
   }
 
   /** Accepts or attaches, then waits for the answer (MCP and REST without an idempotency key). */
@@ -99,70 +112,85 @@ export class CallToolService {
   private async acceptOrAttach(request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>): Promise<{ executionId: string; created: boolean }> {
     const intentScope = request.intentScope ?? defaultIntentScope(request.actor);
     const intent = fingerprintIntent({ contract, actor: request.actor, intentScope, arguments: args }, this.deps.keyring);
-    const streams = intent.matching.map((fingerprint) => intentStreamId(fingerprint, request.actor, intentScope));
+    const streams = intent.matching.map((fingerprint) => intentStream(fingerprint, request.actor, intentScope));
     const context = this.causation(request);
-    const receivedAt = request.receivedAt;
     let released = false;
     for (;;) {
-      const { claims, version } = await readIntentClaims(this.deps.runtime.store, streams);
-      const candidates = await this.loadCandidates(claims.slice(-CANDIDATES), receivedAt);
-      const now = new Date();
-      const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);
-      if (match.kind !== 'new') {
-        await this.deps.runtime.executions.handle(match.executionId, (_loaded, at) => attachCommand(request, at), context, { appendAnywhere: true });
-        return { executionId: match.executionId, created: false };
-      }
-      const executionId = newExecutionId(now.getTime(), randomBytes(10));
-      const accept: ExecutionCommand = {
-        type: 'AcceptExecution',
-        metadata: { now },
-        data: {
-          executionId,
-          tool: contract.name,
-          channel: contract.channel,
-          actor: request.actor,
-          agentProcess: request.agentProcess,
-          intentScope,
-          fingerprint: intent.fingerprint,
-          record: intent.record,
-          // Sensitive values are stored sealed, never in clear (the dispatcher opens them to send).
-          arguments: sealSensitiveArguments(contract, executionId, args as Record<string, never>, this.deps.sealer),
-          effectClass: contract.effect,
-          approval: contract.approval,
-          correlationWindowMs: contract.correlationWindowMs,
-          ledgerRetentionMs: contract.ledgerRetentionMs,
-          clientIdempotencyKey: request.clientIdempotencyKey,
-        },
-      };
-      // The claim, the in-flight place and the acceptance commit together: a lost race or a refusal
-      // leaves nothing behind, and no caller ever sees a claim whose execution is not written yet.
-      // The claim goes first: identical calls that lose the race fail on it and never queue for the
-      // actor's in-flight turn.
-      const newEvents = decide(accept, initialState()).map((event) => toNewEvent(executionId, event, context, now));
       try {
-        await inTransaction(this.deps.runtime.pool, async (tx) => {
-          await claimIntent(this.deps.runtime.store, streams[0] ?? '', version, executionId, now, tx);
-          await this.limits.reserve(tx, request.actor, executionId, now);
-          await this.deps.runtime.store.append(executionStreamId(executionId), newEvents, { expectedVersion: 0, tx });
-        });
+        // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
+        const on: IntentOfCall = { intentScope, intent, streams, context };
+        const started = await this.deps.runtime.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
+        if (!started.created) {
+          const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, at);
+          await this.deps.runtime.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
+          return started;
+        }
+        faultPoint(FAULT_POINTS.intakeAfterAccept);
+        this.deps.runtime.delivery.nudge();
+        return started;
       } catch (error) {
-        if (error instanceof WrongExpectedVersionError) continue;
         if (!(error instanceof InFlightCapReached)) throw error;
         // At the cap as counted: free the places of executions that settled since, then try once more
         // (from the top: the intent may have been claimed meanwhile, and then this call attaches).
         await this.limits.releaseOrRefuse(request.actor, released ? error.inFlight : null);
         released = true;
-        continue;
       }
-      faultPoint(FAULT_POINTS.intakeAfterAccept);
-      this.deps.runtime.delivery.nudge();
-      return { executionId, created: true };
     }
+  }
+
+  /** Matches the call to an execution of its intent, or decides a new one: claim, in-flight place and acceptance, to commit together. */
+  private async claimOrMatch(
+    attempt: CommandAttempt,
+    request: ToolCallRequest,
+    contract: ToolContract,
+    args: Record<string, unknown>,
+    on: IntentOfCall,
+  ): Promise<{ executionId: string; created: boolean }> {
+    const { intentScope, intent, streams, context } = on;
+    const loaded = await Promise.all(streams.map((stream) => attempt.load(stream)));
+    const candidates = await this.loadCandidates(loaded.flatMap((claims) => claims.state).slice(-CANDIDATES), request.receivedAt);
+    const now = attempt.now();
+    const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);
+    if (match.kind !== 'new') return { executionId: match.executionId, created: false };
+    const executionId = newExecutionId(now.getTime(), randomBytes(10));
+    const accept: ExecutionCommand = {
+      type: 'AcceptExecution',
+      metadata: { now },
+      data: {
+        executionId,
+        tool: contract.name,
+        channel: contract.channel,
+        actor: request.actor,
+        agentProcess: request.agentProcess,
+        intentScope,
+        fingerprint: intent.fingerprint,
+        record: intent.record,
+        // Sensitive values are stored sealed, never in clear (the dispatcher opens them to send).
+        arguments: sealSensitiveArguments(contract, executionId, args as Record<string, never>, this.deps.sealer),
+        effectClass: contract.effect,
+        approval: contract.approval,
+        correlationWindowMs: contract.correlationWindowMs,
+        ledgerRetentionMs: contract.ledgerRetentionMs,
+        clientIdempotencyKey: request.clientIdempotencyKey,
+      },
+    };
+    // The claim, the in-flight place and the acceptance commit together: a lost race or a refusal
+    // leaves nothing behind, and no caller ever sees a claim whose execution is not written yet.
+    // The claim goes first: identical calls that lose the race fail on it and never queue for the
+    // actor's in-flight turn.
+    const [claiming, claims] = [streams[0], loaded[0]];
+    if (!claiming || !claims) throw new Error('an intent has at least one fingerprint to claim under');
+    const claim: ClaimIntent = { type: 'ClaimIntent', data: { executionId }, metadata: { now } };
+    attempt.decide(claiming, claims, claim, { correlationId: executionId, causationId: executionId });
+    attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
+    const execution = executionStream(executionId);
+    attempt.decide(execution, emptyStream(execution), accept, context);
+    return { executionId, created: true };
   }
 
   /** The claimed executions' states, each as it was when this call arrived. */
   private async loadCandidates(claims: readonly IntentClaim[], receivedAt: number): Promise<KnownExecutionState[]> {
-    const loaded = await Promise.all(claims.map((claim) => this.deps.runtime.executions.load(claim.executionId)));
+    const loaded = await Promise.all(claims.map((claim) => this.deps.runtime.commands.load(executionStream(claim.executionId))));
     return loaded.filter((execution) => execution.state.status !== 'none').map((execution) => asSeenWhenReceived(execution, receivedAt));
   }
 
@@ -173,7 +201,7 @@ export class CallToolService {
       // Listen before reading, so a change between the read and the wait is not missed.
       const change = this.watcher.nextChange(executionId, deadline);
       try {
-        const { state } = await this.deps.runtime.executions.load(executionId);
+        const { state } = await this.deps.runtime.commands.load(executionStream(executionId));
         if (state.status === 'none') throw new Error(`execution ${executionId} has no events`);
         if (ANSWERABLE_STATES.has(state.status) || this.watcher.waitIsOver(deadline)) return state;
         await change.next;
@@ -183,7 +211,7 @@ export class CallToolService {
     }
   }
 
-  private causation(request: ToolCallRequest): CausationContext {
+  private causation(request: ToolCallRequest): EventCause {
     const trace = currentTraceContext();
     return { causationId: requestIdOf(request), actor: request.actor, traceparent: trace.traceparent, tracestate: trace.tracestate };
   }

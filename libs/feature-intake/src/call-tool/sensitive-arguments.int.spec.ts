@@ -3,6 +3,7 @@ import { type ExecutionCommand, isSealedValue, newExecutionId } from '@onceport/
 import { acceptCommand } from '@onceport/domain/testing';
 import { randomBytes } from 'node:crypto';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
+import { executionStream } from '@onceport/event-store';
 
 const CARD = 'tok_visa_4242424242424242';
 const CHARGE = { customer_id: 'cus_sealed', amount_cents: 4200, card_token: CARD, description: 'March' };
@@ -43,7 +44,7 @@ describe('sensitive arguments at intake (real PostgreSQL)', () => {
     // Written the way intake wrote it before sealing existed: every argument as the agent sent it.
     const record = { ...sample.data.record, tool: 'charge_payment', actor: 'agent:a' };
     const accept: ExecutionCommand = acceptCommand({ executionId, tool: 'charge_payment', actor: 'agent:a', record, arguments: CHARGE });
-    await harness.runtime.executions.handle(executionId, (_loaded, now) => ({ ...accept, metadata: { now } }), { causationId: 'test:old-event' });
+    await harness.runtime.commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), { causationId: 'test:old-event' });
     expect(JSON.stringify((await harness.runtime.store.readStream(executionStreamId(executionId))).map((event) => event.data))).toContain(CARD);
 
     const { timeline } = await harness.query.status(executionId, 'agent:a');

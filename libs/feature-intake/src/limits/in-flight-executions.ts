@@ -1,6 +1,5 @@
 import type { ExecutionStatus } from '@onceport/contracts';
-import type { Queryable } from '@onceport/event-store';
-import type { ExecutionRepository } from '@onceport/runtime';
+import { type CommandHandler, type Queryable, executionStream } from '@onceport/event-store';
 
 /**
  * Accepted and not yet settled: the states in which an execution still holds a place. A human's
@@ -30,7 +29,7 @@ export type Reservation = { readonly reserved: true } | { readonly reserved: fal
 export class InFlightExecutions {
   constructor(
     private readonly db: Queryable,
-    private readonly executions: Pick<ExecutionRepository, 'load'>,
+    private readonly commands: Pick<CommandHandler, 'load'>,
   ) {}
 
   async reserve(tx: Queryable, actor: string, executionId: string, maxInFlight: number, now: Date): Promise<Reservation> {
@@ -49,7 +48,7 @@ export class InFlightExecutions {
     const settled: string[] = [];
     for (let i = 0; i < ids.length; i += RELEASE_READS) {
       const batch = ids.slice(i, i + RELEASE_READS);
-      const states = await Promise.all(batch.map(async (id) => (await this.executions.load(id)).state.status));
+      const states = await Promise.all(batch.map(async (id) => (await this.commands.load(executionStream(id))).state.status));
       batch.forEach((id, j) => {
         const status = states[j];
         // 'none' cannot happen (the row commits with the acceptance); if it did, it holds nothing.

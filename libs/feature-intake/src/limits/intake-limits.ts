@@ -1,6 +1,5 @@
 import type { ActorLimits } from '@onceport/config';
-import type { Queryable } from '@onceport/event-store';
-import type { ExecutionRepository } from '@onceport/runtime';
+import { type Queryable, type CommandHandler } from '@onceport/event-store';
 import type { ActorLimitsSource } from './actor-limits.port';
 import { CallRateLimiter } from './call-rate-limiter';
 import { InFlightExecutions, type Reservation } from './in-flight-executions';
@@ -26,11 +25,11 @@ export class IntakeLimits {
   constructor(
     private readonly source: ActorLimitsSource,
     db: Queryable,
-    executions: Pick<ExecutionRepository, 'load'>,
+    commands: Pick<CommandHandler, 'load'>,
     clock: () => number = Date.now,
   ) {
     this.rate = new CallRateLimiter(clock);
-    this.inFlight = new InFlightExecutions(db, executions);
+    this.inFlight = new InFlightExecutions(db, commands);
   }
 
   limitsOf(actor: string): ActorLimits {

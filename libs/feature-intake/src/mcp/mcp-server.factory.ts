@@ -75,7 +75,7 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
         return { task: taskOf(answer, timeline) };
       }
       // Delivered means written: the answer counts once this HTTP response has finished.
-      scope.response.once('finish', () => void services.delivery.delivered(answer, 'mcp', correlation).catch(() => undefined));
+      scope.response.once('finish', () => services.delivery.recordAfterResponse(answer, 'mcp', correlation));
       return toCallToolResult(answer);
     } catch (error) {
       throw toMcpError(error);

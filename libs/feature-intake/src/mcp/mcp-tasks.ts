@@ -125,7 +125,7 @@ export function registerTaskHandlers(server: Server, services: McpServices, scop
     }
     // Delivered means written, as for a tool call: the answer counts once this HTTP response has finished.
     const correlation = { transport: 'mcp' as const, jsonRpcId: extra.requestId, sessionId: scope.sessionId(), requestId: null };
-    scope.response.once('finish', () => void services.delivery.delivered(answer, 'mcp', correlation).catch(() => undefined));
+    scope.response.once('finish', () => services.delivery.recordAfterResponse(answer, 'mcp', correlation));
     const result = options.toCallToolResult(answer);
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   });

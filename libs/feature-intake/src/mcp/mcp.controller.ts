@@ -162,7 +162,7 @@ export class McpController implements OnApplicationShutdown {
   private recordDelivery(response: JSONRPCResponse, sessionId: string): void {
     const answer = answerIn(response);
     if (!answer) return;
-    void this.delivery.delivered(answer, 'mcp', { transport: 'mcp', jsonRpcId: response.id ?? null, sessionId, requestId: null }).catch(() => undefined);
+    this.delivery.recordAfterResponse(answer, 'mcp', { transport: 'mcp', jsonRpcId: response.id ?? null, sessionId, requestId: null });
   }
 }
 

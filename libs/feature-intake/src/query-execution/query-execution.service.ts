@@ -5,6 +5,7 @@ import type { AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionNotFoundError, ExecutionOfAnotherActorError } from '../call-tool/call-tool.errors';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
+import { executionStream } from '@onceport/event-store';
 
 export interface TimelineEntry {
   readonly version: number;
@@ -24,7 +25,7 @@ export class QueryExecutionService {
    */
   async status(executionId: string, actor: string, how: { attached: boolean } = { attached: true }): Promise<{ answer: AgentAnswer; timeline: TimelineEntry[] }> {
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(executionId)) throw new ExecutionNotFoundError(executionId);
-    const loaded = await this.deps.runtime.executions.load(executionId);
+    const loaded = await this.deps.runtime.commands.load(executionStream(executionId));
     if (loaded.state.status === 'none') throw new ExecutionNotFoundError(executionId);
     if (loaded.state.facts.actor !== actor) throw new ExecutionOfAnotherActorError(executionId);
     const answer = await buildAnswer(loaded.state, this.deps.runtime.results, how);

@@ -36,7 +36,7 @@ export class ExecutionsController {
     private readonly delivery: RecordDeliveryService,
     @Inject(RestAgentProcesses) private readonly agentProcesses: RestAgentProcesses,
   ) {
-    this.keys = new IdempotencyKeys(deps.runtime.store, deps.keyring);
+    this.keys = new IdempotencyKeys(deps.runtime.commands, deps.keyring);
     this.responses = new IdempotentResponses(deps.em);
   }
 
@@ -139,13 +139,13 @@ export class ExecutionsController {
   /** The response first sent for this key, byte for byte, marked as a replay in a header only. */
   private sendStored(res: ServerResponse, stored: StoredResponse, correlation: RequestCorrelation): void {
     const answer = JSON.parse(stored.body) as AgentAnswer;
-    res.once('finish', () => void this.delivery.delivered({ ...answer, replay: true }, 'rest', correlation).catch(() => undefined));
+    res.once('finish', () => this.delivery.recordAfterResponse({ ...answer, replay: true }, 'rest', correlation));
     res.writeHead(stored.status, { 'Content-Type': 'application/json', Location: `/v1/executions/${stored.executionId}`, 'Idempotent-Replayed': 'true' }).end(stored.body);
   }
 
   private answer(res: ServerResponse, answer: AgentAnswer, correlation: RequestCorrelation): void {
     const status = ANSWERABLE_STATES.has(answer.state) ? 200 : 202;
-    res.once('finish', () => void this.delivery.delivered(answer, 'rest', correlation).catch(() => undefined));
+    res.once('finish', () => this.delivery.recordAfterResponse(answer, 'rest', correlation));
     sendJson(res, status, answer, { Location: `/v1/executions/${answer.execution_id}` });
   }
 

@@ -1,12 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { IdempotencyKeyBoundEvent, canonicalJson } from '@onceport/contracts';
-import { type Keyring, requestDigestWithKey } from '@onceport/domain';
-import { type EventStore, WrongExpectedVersionError } from '@onceport/event-store';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@onceport/contracts';
+import { type KeyBinding, type Keyring, requestDigestWithKey } from '@onceport/domain';
+import { type CommandHandler, emptyStream, idempotencyKeyStream } from '@onceport/event-store';
 
-export interface KeyBinding {
-  readonly executionId: string;
-  readonly requestDigest: string;
-}
+export type { KeyBinding };
 
 /** What a keyed REST request is compared by: the same key with another payload is refused (422). */
 export interface KeyedPayload {
@@ -20,7 +17,7 @@ const KEYED_DIGEST = /^hmac-sha256:([A-Za-z0-9._-]{1,64}):[0-9a-f]{64}$/;
 /** A client `Idempotency-Key` per actor (IETF httpapi draft), bound once to one execution and one payload. */
 export class IdempotencyKeys {
   constructor(
-    private readonly store: EventStore,
+    private readonly commands: Pick<CommandHandler, 'load' | 'handle'>,
     private readonly keyring: Keyring,
   ) {}
 
@@ -43,30 +40,16 @@ export class IdempotencyKeys {
   }
 
   async lookup(actor: string, key: string): Promise<KeyBinding | null> {
-    const [bound] = await this.store.readStream(streamOf(actor, key));
-    if (!bound) return null;
-    return { executionId: String(bound.data['executionId']), requestDigest: String(bound.data['requestDigest']) };
+    return (await this.commands.load(idempotencyKeyStream(actor, key))).state;
   }
 
   /** Binds the key; false when another request bound it first (look it up again). */
   async bind(actor: string, key: string, binding: KeyBinding): Promise<boolean> {
-    const now = new Date().toISOString();
-    const data = IdempotencyKeyBoundEvent.data.parse({ ...binding, boundAt: now });
-    const eventId = randomUUID();
-    try {
-      await this.store.append(
-        streamOf(actor, key),
-        [{ eventId, type: IdempotencyKeyBoundEvent.type, schemaVersion: IdempotencyKeyBoundEvent.schemaVersion, data, metadata: { eventId, correlationId: binding.executionId, causationId: binding.executionId, occurredAt: now } }],
-        { expectedVersion: 0 },
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) return false;
-      throw error;
-    }
+    const stream = idempotencyKeyStream(actor, key);
+    const cause = { correlationId: binding.executionId, causationId: binding.executionId };
+    // Just looked up and found unbound: the first try appends without reading it again.
+    const bind = (_bound: unknown, now: Date) => ({ type: 'BindIdempotencyKey' as const, data: binding, metadata: { now } });
+    const handled = await this.commands.handle(stream, bind, cause, { known: emptyStream(stream) });
+    return handled.appended.length > 0;
   }
-}
-
-function streamOf(actor: string, key: string): string {
-  return `idempotency-${createHash('sha256').update(`${actor}\n${key}`).digest('hex')}`;
 }

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { canonicalJson } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
-import type { EventStore } from '@onceport/event-store';
+import type { CommandHandler } from '@onceport/event-store';
 import { IdempotencyKeys } from './idempotency-keys';
 
 const payload = { tool: 'charge_payment', arguments: { card_token: '4242', amount: 10 }, intent_scope: null };
 const k1 = `k1:${randomBytes(32).toString('base64')}`;
 const k2 = `k2:${randomBytes(32).toString('base64')}`;
 // Only digest and sameRequest are under test: neither touches the store.
-const keysWith = (spec: string): IdempotencyKeys => new IdempotencyKeys({} as EventStore, parseKeyring(spec));
+const keysWith = (spec: string): IdempotencyKeys => new IdempotencyKeys({} as CommandHandler, parseKeyring(spec));
 
 describe('IdempotencyKeys request digests', () => {
   it('are keyed: no plain hash of the payload (which may hold a sensitive value) is stored', () => {

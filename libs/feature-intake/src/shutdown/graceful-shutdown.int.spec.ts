@@ -6,6 +6,7 @@ import { type TestDatabase, createTestDatabase } from '@onceport/event-store/tes
 import { TestNatsServer } from '@onceport/messaging/testing';
 import { OnceportRuntime } from '@onceport/runtime';
 import { type AppProcess, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { executionStream } from '@onceport/event-store';
 
 const KEY = 'key-shutdown-a';
 // Long enough for the outcome written during the drain to reach the waiting call on a loaded machine.
@@ -65,10 +66,10 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
   /** Plays authorization and dispatcher: the target answered 201. */
   async function complete(executionId: string): Promise<void> {
     const context = { causationId: 'shutdown-test' };
-    await runtime.executions.handle(executionId, (_l, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
-    await runtime.executions.handle(executionId, (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
+    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
+    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
     const result = await runtime.results.put(Buffer.from(JSON.stringify({ id: 'dep_1' })), 'application/json');
-    await runtime.executions.handle(executionId, (_l, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: 201, succeeded: true, result }, metadata: { now } }), context);
+    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: 201, succeeded: true, result }, metadata: { now } }), context);
   }
 
   /** Resolves once the process no longer takes connections (SIGTERM handled). */
@@ -116,6 +117,6 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
 
     expect(await exited).toBe(0);
     // Nothing was lost: the executions are in the store, where a retry or a status call finds them.
-    expect((await runtime.executions.load(restId)).state.status).toBe('accepted');
+    expect((await runtime.commands.load(executionStream(restId))).state.status).toBe('accepted');
   }, 120_000);
 });

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { BUILT_IN_ACTOR_LIMITS, loadToolContracts } from '@onceport/config';
 import type { RequestCorrelation } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
-import { type StoredEvent, openOrm } from '@onceport/event-store';
+import { type StoredEvent, executionStream, openOrm } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { type AesGcmArgumentSealer, OnceportRuntime, allMigrations } from '@onceport/runtime';
+import { type AesGcmArgumentSealer, OnceportRuntime, type RuntimeConfig, allMigrations } from '@onceport/runtime';
 import { testArgumentSealer } from '@onceport/runtime/testing';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { ToolCallRequest } from '../call-tool/call-tool.request';
@@ -50,9 +50,10 @@ export interface IntakeHarness {
 
 let calls = 0;
 
-export async function startIntakeHarness(): Promise<IntakeHarness> {
+/** `log`: where the runtime's log lines go (default: nowhere). */
+export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] } = {}): Promise<IntakeHarness> {
   const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), ...intakeMigrations]);
-  const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: () => undefined });
+  const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: options.log ?? (() => undefined) });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const sealer = testArgumentSealer();
   const orm = await openOrm({ databaseUrl: db.url, entities: intakeEntities, poolSize: 10 });
@@ -108,12 +109,11 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
     },
     async complete(executionId, answer = { status: 201, body: { id: 'dep_1', state: 'live' } }) {
       const context = { causationId: 'test-pipeline' };
-      const executions = runtime.executions;
-      await executions.handle(executionId, (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
-      await executions.handle(executionId, (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
+      const commands = runtime.commands;
+      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
+      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
       const result = await runtime.results.put(Buffer.from(JSON.stringify(answer.body)), 'application/json');
-      await executions.handle(
-        executionId,
+      await commands.handle(executionStream(executionId),
         (_loaded, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: answer.status, succeeded: answer.status < 400, result }, metadata: { now } }),
         context,
       );

@@ -8,6 +8,7 @@ import { BodyTooLargeError, Problem, readJsonBody, requireAdmin, sendProblem, wr
 import { ADMINS } from '../reconciler.tokens';
 import { catchUpReadModel, executionsInReview } from './review-queries';
 import { type ReviewView, reviewViewOf } from './review-view';
+import { executionStream } from '@onceport/event-store';
 
 const MAX_BODY = 16 * 1024;
 const LIST_LIMIT = 500;
@@ -29,7 +30,7 @@ export class ReviewController {
   async list(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     if (!this.admin(req, res)) return;
     await catchUpReadModel(this.runtime.pool);
-    const loaded = await Promise.all((await executionsInReview(this.em, LIST_LIMIT)).map((id) => this.runtime.executions.load(id)));
+    const loaded = await Promise.all((await executionsInReview(this.em, LIST_LIMIT)).map((id) => this.runtime.commands.load(executionStream(id))));
     const reviews = loaded.map((execution) => reviewViewOf(execution.state, execution.events)).filter((view): view is ReviewView => view !== null);
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ reviews }));
   }
@@ -50,8 +51,7 @@ export class ReviewController {
     if (typeof reason !== 'string' || reason.trim() === '' || reason.length > 1000) return problem(res, 400, 'reason_required', '"reason": a sentence of 1–1000 characters saying why');
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) return problem(res, 404, 'execution_not_found', `no execution ${id}`);
     try {
-      const handled = await this.runtime.executions.handle(
-        id,
+      const handled = await this.runtime.commands.handle(executionStream(id),
         (loaded, now) => (loaded.state.status === 'none' ? null : { type: 'ResolveReview', data: { resolution, reviewer: admin.id, reason }, metadata: { now } }),
         { causationId: `admin:${admin.id}`, actor: admin.id },
       );

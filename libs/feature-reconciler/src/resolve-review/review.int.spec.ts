@@ -5,7 +5,7 @@ import { ActorDirectory, parseActorsFile } from '@onceport/config';
 import { type ExecutionCommand, newExecutionId } from '@onceport/domain';
 import { acceptCommand } from '@onceport/domain/testing';
 import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { ProjectionRunner, openOrm } from '@onceport/event-store';
+import { ProjectionRunner, executionStream, openOrm } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
 import { OnceportRuntime, RuntimeModule } from '@onceport/runtime';
@@ -61,7 +61,7 @@ describe('review API (real PostgreSQL, HTTP)', () => {
       (now) => ({ type: 'RecordProbe', data: { attempt: 1, probeNumber: 1, verdict: 'cant_tell', detail: 'GET /v1/invoices/… answered 503' }, metadata: { now } }),
       (now) => ({ type: 'SettleOutcome', data: { attempt: 1, settlement: 'needs_review', reason: 'Probes could not tell; an irreversible effect is never re-sent blindly.', targetStatus: null, result: null }, metadata: { now } }),
     ];
-    for (const step of steps) await runtime.executions.handle(id, (_l, now) => step(now), { causationId: 'test' });
+    for (const step of steps) await runtime.commands.handle(executionStream(id), (_l, now) => step(now), { causationId: 'test' });
     return id;
   }
 

@@ -1,11 +1,12 @@
 import type { ResultReference, Settlement } from '@onceport/contracts';
 import { type ArgumentSealer, type ExecutionCommand, type HttpToolContract, type KnownExecutionState, type SshToolContract, type ToolContract, openSealedArguments } from '@onceport/domain';
-import { type CausationContext, type LoadedExecution, type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
+import { type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
 import { type CredentialResolver, type HttpChannel, SshChannel } from '@onceport/target-channels';
 import { movedOnSince } from './moved-on-since';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { type MarkerStep, markerStep } from './marker-step';
 import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
+import { executionStream, type EventCause, type LoadedExecution } from '@onceport/event-store';
 
 export interface SettleDependencies {
   readonly runtime: OnceportRuntime;
@@ -57,7 +58,7 @@ export class SettleExecutionHandler {
   }
 
   async settle(executionId: string, causation: { causationId: string; traceparent?: string | null }): Promise<SettleOutcome> {
-    let loaded = await this.deps.runtime.executions.load(executionId);
+    let loaded = await this.deps.runtime.commands.load(executionStream(executionId));
     if (loaded.state.status === 'none') return { done: 'nothing', status: 'none', nextCheckAtMs: null, version: loaded.version };
     const parent = contextFromTraceparent(causation.traceparent ?? traceOf(loaded), null);
     return inSpan(this.deps.runtime.tracer, `reconcile ${loaded.state.facts.tool}`, parent ?? ROOT_CONTEXT, { 'onceport.execution_id': executionId }, async (span) => {
@@ -178,10 +179,9 @@ export class SettleExecutionHandler {
   /** Appends only if the stream is still at the version the plan saw; null when someone else moved it. */
   private async appendFenced(executionId: string, seenVersion: number, command: ExecutionCommand, causationId: string): Promise<LoadedExecution | null> {
     const trace = currentTraceContext();
-    const context: CausationContext = { causationId, actor: `svc:reconciler:${this.deps.reconcilerId}`, traceparent: trace.traceparent, tracestate: trace.tracestate };
+    const context: EventCause = { causationId, actor: `svc:reconciler:${this.deps.reconcilerId}`, traceparent: trace.traceparent, tracestate: trace.tracestate };
     let changed = false;
-    const handled = await this.deps.runtime.executions.handle(
-      executionId,
+    const handled = await this.deps.runtime.commands.handle(executionStream(executionId),
       (loaded, now) => {
         if (movedOnSince(loaded.events, seenVersion)) {
           changed = true;

@@ -10,6 +10,7 @@ import { testArgumentSealer } from '@onceport/runtime/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { STOOD_DOWN_MESSAGE, SettleExecutionHandler } from './settle-execution.handler';
+import { executionStream } from '@onceport/event-store';
 
 const DEMO = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
 /**
@@ -94,10 +95,10 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: how.leaseMs ?? 60_000 } }),
     ];
     if (how.unknown) steps.push((now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'reset after the request was written' } }));
-    for (const step of steps) await runtime.executions.handle(executionId, (_l, now) => step(now), { causationId: 'test' });
+    for (const step of steps) await runtime.commands.handle(executionStream(executionId), (_l, now) => step(now), { causationId: 'test' });
     return executionId;
   }
-  const types = async (id: string) => (await runtime.executions.load(id)).events.map((e) => e.type);
+  const types = async (id: string) => (await runtime.commands.load(executionStream(id))).events.map((e) => e.type);
   const deploy = (project: string) => ({ project, environment: 'staging', version: '1', strategy: 'rolling' });
   /** The request reached the target before the connection died: the effect is there under the execution id. */
   const applyAtTarget = (id: string, project: string) => channel.send({ contract: contracts.get('create_deployment') as HttpToolContract, executionId: id, arguments: deploy(project), credential: 't' });
@@ -142,7 +143,7 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
         if (outcome.done === 'settle') break;
         await new Promise((resolve) => setTimeout(resolve, 30));
       }
-      expect((await runtime.executions.load(id)).state.status).toBe('needs_review');
+      expect((await runtime.commands.load(executionStream(id))).state.status).toBe('needs_review');
       expect((await types(id)).filter((t) => t === 'ProbeAttempted')).toHaveLength(2);
     } finally {
       target.setBehavior({ route: 'deployments.status', normal: true });
@@ -156,14 +157,14 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
     const events = await types(id);
     expect(events.filter((t) => t === 'OutcomeSettled')).toHaveLength(1);
     expect(events.filter((t) => t === 'ProbeAttempted')).toHaveLength(1);
-    expect((await runtime.executions.load(id)).state.status).toBe('completed_result_not_delivered');
+    expect((await runtime.commands.load(executionStream(id))).state.status).toBe('completed_result_not_delivered');
   });
 
   it('a probe that finds the effect applied keeps its answer as the result (by reference, with its digest) and says how it was settled', async () => {
     const id = await dispatched('create_deployment', deploy('probe-result'), { unknown: true });
     await applyAtTarget(id, 'probe-result');
     await handler().settle(id, { causationId: 'test' });
-    const loaded = await runtime.executions.load(id);
+    const loaded = await runtime.commands.load(executionStream(id));
     const settled = loaded.events.find((e) => e.type === 'OutcomeSettled');
     expect(settled?.data).toMatchObject({ settlement: 'completed', targetStatus: 200, reason: expect.stringMatching(/^probe 1 found the effect applied \(probe answered 200.*\); its answer is kept as the result$/) });
     const reference = loaded.state.status === 'none' ? null : loaded.state.progress.lastResult;
@@ -192,7 +193,7 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       const settling = handler('r1', 3, held).settle(id, { causationId: 'test' });
       await probing;
       const correlation = { transport: 'mcp' as const, jsonRpcId: 7, sessionId: 'sess-retry', requestId: null };
-      await runtime.executions.handle(id, (_loaded, now) => ({ type: 'AttachRetry', metadata: { now }, data: { correlation, agentProcess: null, clientIdempotencyKey: null } }), { causationId: 'retry' }, { appendAnywhere: true });
+      await runtime.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'AttachRetry', metadata: { now }, data: { correlation, agentProcess: null, clientIdempotencyKey: null } }), { causationId: 'retry' }, { appendAnywhere: true });
       releaseProbe();
       expect(await settling).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
     } finally {
@@ -228,7 +229,7 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       expect((await handler().settle(id, { causationId: 'test' })).status).toBe('authorized');
       // Asked again (a redelivered OutcomeUnknown, the sweep): nothing more happens.
       expect((await handler().settle(id, { causationId: 'again' })).done).toBe('nothing');
-      const events = (await runtime.executions.load(id)).events;
+      const events = (await runtime.commands.load(executionStream(id))).events;
       expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([expect.objectContaining({ settlement: 'not_applied', result: null })]);
       expect(events.filter((e) => e.type === 'ProbeAttempted').map((e) => e.data)).toEqual([expect.objectContaining({ verdict: 'not_applied' })]);
       expect(target.effectCount({ idempotencyKey: id })).toBe(0);
@@ -239,7 +240,7 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       await promoteAtTarget(id, 'cond-gone');
       const outcome = await handler().settle(id, { causationId: 'test' });
       expect(outcome.status).toBe('completed_result_not_delivered');
-      const events = (await runtime.executions.load(id)).events;
+      const events = (await runtime.commands.load(executionStream(id))).events;
       expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([expect.objectContaining({ settlement: 'completed', targetStatus: 200 })]);
       expect(target.effectCount({ idempotencyKey: id })).toBe(1);
     });

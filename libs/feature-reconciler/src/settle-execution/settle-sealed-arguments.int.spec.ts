@@ -10,6 +10,7 @@ import { OnceportRuntime } from '@onceport/runtime';
 import { testArgumentSealer, testEncryptionKeys } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { SettleExecutionHandler } from './settle-execution.handler';
+import { executionStream } from '@onceport/event-store';
 
 /** An idempotent tool whose probe renders a sensitive argument: the provider's reference for the call. */
 const TOOL = `tools:
@@ -93,7 +94,7 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
       (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'reset after the request was written' } }),
     ];
-    for (const step of steps) await runtime.executions.handle(executionId, (_l, now) => step(now), { causationId: 'test' });
+    for (const step of steps) await runtime.commands.handle(executionStream(executionId), (_l, now) => step(now), { causationId: 'test' });
     // The request reached the target before the connection died.
     await channel.send({ contract, executionId, arguments: args, credential: 't' });
     return executionId;
@@ -111,9 +112,9 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
 
     await handler(testArgumentSealer(testEncryptionKeys('other'))).settle(id, { causationId: 'test' });
 
-    const probes = (await runtime.executions.load(id)).events.filter((event) => event.type === 'ProbeAttempted');
+    const probes = (await runtime.commands.load(executionStream(id))).events.filter((event) => event.type === 'ProbeAttempted');
     expect(probes[0]).toMatchObject({ data: { verdict: 'cant_tell', detail: expect.stringContaining('sealed under key "t1", which ONCEPORT_ENCRYPTION_KEYS does not hold') } });
-    expect((await runtime.executions.load(id)).state.status).not.toBe('completed_result_not_delivered');
+    expect((await runtime.commands.load(executionStream(id))).state.status).not.toBe('completed_result_not_delivered');
     expect(target.effectCount({ idempotencyKey: id })).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import { type TestDatabase, createTestDatabase } from '@onceport/event-store/tes
 import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
 import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '@onceport/target-channels/testing';
 import { SettleExecutionHandler } from './settle-execution.handler';
+import { executionStream } from '@onceport/event-store';
 
 const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
 
@@ -63,10 +64,10 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
       (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'connection_lost: test' } }),
     ];
-    for (const step of steps) await runtime.executions.handle(executionId, (_l, now) => step(now), { causationId: 'test' });
+    for (const step of steps) await runtime.commands.handle(executionStream(executionId), (_l, now) => step(now), { causationId: 'test' });
     return executionId;
   }
-  const load = (id: string) => runtime.executions.load(id);
+  const load = (id: string) => runtime.commands.load(executionStream(id));
   const types = async (id: string) => (await load(id)).events.map((e) => e.type);
 
   it('the command completed: settled completed from the marker, exit status and output kept (1 run)', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
 import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm, runMigrations } from '@onceport/event-store';
+import { executionStream, openOrm, runMigrations } from '@onceport/event-store';
 import { readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
@@ -102,7 +102,7 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
       // A dispatcher that died after DispatchStarted: the lease is over at once.
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'dead', leaseMs: 1 } }),
     ];
-    for (const step of steps) await runtime.executions.handle(id, (_l, now) => step(now), { causationId: 't' });
+    for (const step of steps) await runtime.commands.handle(executionStream(id), (_l, now) => step(now), { causationId: 't' });
     return id;
   }
 
@@ -114,7 +114,7 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
 
     await Promise.all([a.sweeper.sweepOnce(), b.sweeper.sweepOnce()]);
 
-    const loaded = await Promise.all(ids.map((id) => a.runtime.executions.load(id)));
+    const loaded = await Promise.all(ids.map((id) => a.runtime.commands.load(executionStream(id))));
     expect(loaded.map((l) => l.state.status)).toEqual(ids.map(() => 'completed_result_not_delivered'));
     expect(ids.map((id) => probes.get(id) ?? 0)).toEqual(ids.map(() => 1));
     const settledBy = new Set(loaded.map((l) => l.events.find((e) => e.type === 'OutcomeSettled')?.metadata.actor));

@@ -6,7 +6,7 @@ import { loadToolContracts } from '@onceport/config';
 import { executionStreamId } from '@onceport/contracts';
 import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, matchRetry, newExecutionId, parseKeyring, retryCandidateOf, type KnownExecutionState } from '@onceport/domain';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { ProjectionRunner, openOrm, runMigrations } from '@onceport/event-store';
+import { ProjectionRunner, executionStream, openOrm, runMigrations } from '@onceport/event-store';
 import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
@@ -55,11 +55,11 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     const id = newExecutionId(Date.now(), randomBytes(10));
     const intent = fingerprintIntent({ contract, actor: 'agent:s', intentScope: 'scope', arguments: args }, keyring);
     const accept = (now: Date): ExecutionCommand => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId: id, tool: contract.name, channel: 'http', actor: 'agent:s', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: args, effectClass: contract.effect, approval: 'none', correlationWindowMs: windowMs, ledgerRetentionMs: null, clientIdempotencyKey: null } });
-    await runtime.executions.handle(id, (_l, now) => accept(now), { causationId: 't' });
-    for (const command of commands) await runtime.executions.handle(id, (_l, now) => command(id, now), { causationId: 't' });
+    await runtime.commands.handle(executionStream(id), (_l, now) => accept(now), { causationId: 't' });
+    for (const command of commands) await runtime.commands.handle(executionStream(id), (_l, now) => command(id, now), { causationId: 't' });
     return { id, fingerprint: intent.fingerprint };
   }
-  const status = async (id: string) => (await runtime.executions.load(id)).state.status;
+  const status = async (id: string) => (await runtime.commands.load(executionStream(id))).state.status;
   const dispatchedWithLease = (leaseMs: number) => [
     (_id: string, now: Date): ExecutionCommand => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
     (_id: string, now: Date): ExecutionCommand => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: leaseMs > 1 ? 'busy' : 'dead', leaseMs } }),
@@ -70,7 +70,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     await sweeper.sweepOnce();
     expect(await status(id)).toBe('expired');
-    const state = (await runtime.executions.load(id)).state as KnownExecutionState;
+    const state = (await runtime.commands.load(executionStream(id))).state as KnownExecutionState;
     const match = matchRetry([retryCandidateOf(state)], { fingerprints: [fingerprint as never], actor: 'agent:s', intentScope: 'scope' }, new Date());
     expect(match.kind).toBe('new');
   });
@@ -85,7 +85,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 10));
     await sweeper.sweepOnce();
-    const events = (await runtime.executions.load(id)).events.map((e) => e.type);
+    const events = (await runtime.commands.load(executionStream(id))).events.map((e) => e.type);
     expect(events).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
     // The probe reached nobody: after its one allowed try the execution waits for a human.
     expect(await status(id)).toBe('needs_review');
@@ -100,7 +100,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     const { id: dead } = await seed(dispatchedWithLease(1), 3_600_000);
     await new Promise((resolve) => setTimeout(resolve, 10));
     await sweeper.sweepOnce();
-    expect((await runtime.executions.load(dead)).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
+    expect((await runtime.commands.load(executionStream(dead))).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
     // The in-flight ones are not due: left alone, not even claimed.
     expect(new Set(await Promise.all(busy.map(status)))).toEqual(new Set(['dispatched']));
     const claimed = await runtime.pool.query('SELECT count(*)::int AS n FROM onceport.reconcile_checks WHERE execution_id = ANY($1)', [busy]);
@@ -120,7 +120,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     const stuck = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-stuck' }, (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }));
     await stuck.sweepOnce();
     expect(lines).toContainEqual({ message: 'sweep step failed', fields: expect.objectContaining({ step: 'projection catch-up' }) });
-    expect((await runtime.executions.load(dead)).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
+    expect((await runtime.commands.load(executionStream(dead))).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
     expect(await status(lapsed)).toBe('expired');
   });
 });

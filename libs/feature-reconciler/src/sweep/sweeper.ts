@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executionStreamId } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
-import { ProjectionRunner } from '@onceport/event-store';
+import { ProjectionRunner, executionStream } from '@onceport/event-store';
 import { executionMatchesProjection } from '@onceport/read-models';
 import type { OnceportRuntime } from '@onceport/runtime';
 import type { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
@@ -73,7 +73,7 @@ export class Sweeper {
 
   private async expireWindows(): Promise<void> {
     for (const id of await expiredWindows(this.em, this.settings.batch)) {
-      await this.guard(id, () => this.runtime.executions.handle(id, (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
+      await this.guard(id, () => this.runtime.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
     }
   }
 

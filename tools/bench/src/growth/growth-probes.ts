@@ -1,18 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import {
-  CHECKPOINT_START,
-  type Checkpoint,
-  PostgresEventStore,
-  inTransaction,
-  readChainsFromDatabase,
-  readCommittedAfter,
-  saveCheckpoint,
-  verifyChains,
-  type StoredEvent,
-} from '@onceport/event-store';
+import { CHECKPOINT_START, type Checkpoint, PostgresEventStore, inTransaction, readChainsFromDatabase, readCommittedAfter, saveCheckpoint, verifyChains, type StoredEvent, CommandHandler, executionStream } from '@onceport/event-store';
 import { type KnownExecutionState, matchRetry, newExecutionId, retryCandidateOf } from '@onceport/domain';
 import { executionMatchesProjection } from '@onceport/read-models';
-import { ExecutionRepository } from '@onceport/runtime';
 import type { Pool } from 'pg';
 import { timed } from '../callers/callers';
 import type { ExecutionTemplate } from './template';
@@ -62,10 +51,10 @@ export async function appendLatency(pool: Pool, template: ExecutionTemplate): Pr
  */
 export async function retryMatchingLatency(pool: Pool, sample: Sample): Promise<number> {
   const store = new PostgresEventStore(pool);
-  const repository = new ExecutionRepository(store);
+  const repository = new CommandHandler(store);
   const { ms } = await timed(async () => {
     const claims = (await store.readStream(sample.intentStream)).filter((event) => event.type === 'IntentClaimed');
-    const loaded = await Promise.all(claims.map((claim) => repository.load(String(claim.data['executionId']))));
+    const loaded = await Promise.all(claims.map((claim) => repository.load(executionStream(String(claim.data['executionId'])))));
     const candidates = loaded.filter((l) => l.state.status !== 'none').map((l) => retryCandidateOf(l.state as KnownExecutionState));
     const first = candidates[0];
     return first ? matchRetry(candidates, { fingerprints: [first.fingerprint], actor: first.actor, intentScope: first.intentScope }, new Date()) : null;
@@ -75,8 +64,8 @@ export async function retryMatchingLatency(pool: Pool, sample: Sample): Promise<
 
 /** Rebuilding one execution's state from its stream (what every service does before deciding). */
 export async function rebuildOneLatency(pool: Pool, sample: Sample): Promise<number> {
-  const repository = new ExecutionRepository(new PostgresEventStore(pool));
-  const { ms } = await timed(() => repository.load(sample.executionId));
+  const repository = new CommandHandler(new PostgresEventStore(pool));
+  const { ms } = await timed(() => repository.load(executionStream(sample.executionId)));
   return ms;
 }
 

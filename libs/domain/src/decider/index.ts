@@ -1,0 +1,1 @@
+export type { Decider } from './decider';
