@@ -60,7 +60,7 @@ export interface Gateway {
   readonly reconcilerUrl: string;
   /** Where the spans go with `trace: true`. */
   readonly traceFile: string;
-  /** Every running replica's URL of one service, replica 0 first. */
+  /** Every started replica's URL of one service (a killed one's too), replica 0 first. */
   urls(service: GatewayService): string[];
   /** One replica's process (processes mode). */
   process(service: GatewayService, replica?: number): AppProcess;
