@@ -102,7 +102,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const gateway = new ProcessGateway(fixture, { ...options, env }, traceFile, removeFixture);
   try {
     for (const stage of options.startOrder ?? CONSUMERS_FIRST) {
-      await Promise.all(stage.map((service) => gateway.startReplicas(service, options.replicas?.[service] ?? 1)));
+      // Settled, not raced: a failed start is stopped with every process of its stage, none left half-started.
+      const started = await Promise.allSettled(stage.map((service) => gateway.startReplicas(service, options.replicas?.[service] ?? 1)));
+      const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed) throw failed.reason;
     }
   } catch (error) {
     await gateway.stop({ kill: true });

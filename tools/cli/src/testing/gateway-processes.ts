@@ -36,9 +36,15 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
       actors: [{ id: 'agent:cli-test', key: AGENT_KEY, tools: '*' }],
       database: db,
       nats,
-      env: { ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay', ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy', ONCEPORT_ANSWER_WAIT_MS: '3000', ...extraEnv },
+      env: {
+        ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay',
+        ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy',
+        ONCEPORT_ANSWER_WAIT_MS: '3000',
+        ...extraEnv,
+      },
     });
-    const [fixture, intake, authorization, reconciler] = [gateway.fixture, gateway.process('intake'), gateway.process('authorization'), gateway.process('reconciler')];
+    const { fixture } = gateway;
+    const [intake, authorization, reconciler] = [gateway.process('intake'), gateway.process('authorization'), gateway.process('reconciler')];
     const stop = async (): Promise<void> => {
       await gateway.stop();
       await stopServers();
