@@ -7,7 +7,7 @@ import { type AcceptExecution, type ExecutionState, newExecutionId } from '@once
 import { PostgresEventStore, executionStream, CommandHandler } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer, waitFor } from '@onceport/messaging/testing';
-import { type AppProcess, startAppProcess } from '@onceport/runtime/testing';
+import { type AppProcess, startAppProcess } from '@onceport/gateway-harness';
 
 const ADMIN_KEY = `op_${randomBytes(24).toString('base64url')}`;
 const AGENT_KEY = `op_${randomBytes(24).toString('base64url')}`;

@@ -11,7 +11,8 @@ import { type TestDatabase, createTestDatabase } from '@onceport/event-store/tes
 import { toWireEvent } from '@onceport/messaging';
 import { type NatsKit, TestNatsServer, connectKit, waitFor } from '@onceport/messaging/testing';
 import { allMigrations } from '@onceport/runtime';
-import { type AppProcess, startAppProcess, testEncryptionKeys } from '@onceport/runtime/testing';
+import { type AppProcess, startAppProcess } from '@onceport/gateway-harness';
+import { testEncryptionKeys } from '@onceport/runtime/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { DEPLOY_ARGUMENTS, newTraceparent, seedAuthorized, tablesHolding, writeDemoContracts } from '../test/e2e-fixtures';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { bannerValue, freePort, portOpen, spawnNpmStart, waitFor, writeGatewayFixture } from '@onceport/runtime/testing';
+import { bannerValue, freePort, portOpen, spawnNpmStart, waitFor, writeGatewayFixture } from '@onceport/gateway-harness';
 import { startTestTarget } from '@onceport/test-target';
 import { isRunning } from './process-facts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type GatewayFixture, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type GatewayFixture, writeGatewayFixture } from '@onceport/gateway-harness';
 import { healthcheckProgram } from './support/dockerfile';
 import { PRUNED_FROM_IMAGE, linkProductionModules } from './support/production-modules';
 import { type ServiceProcess, startService } from './support/service-process';

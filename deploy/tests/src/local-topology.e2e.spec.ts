@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type GatewayFixture, LOCAL_APPS, LocalTopology, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type GatewayFixture, LOCAL_APPS, LocalTopology, writeGatewayFixture } from '@onceport/gateway-harness';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { presentApps } from './support/workspace';
 

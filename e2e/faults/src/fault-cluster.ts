@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -10,10 +10,10 @@ import { type TestDatabase, createTestDatabase } from '@onceport/event-store/tes
 import { type FaultProxy, NatsServer, type PostgresCluster, startFaultProxy } from '@onceport/fault-kit';
 import { Pool } from 'pg';
 import { FAULT_ACTION_ENV, FAULT_POINT_ENV, type FaultAction } from '@onceport/fault-points';
-import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type Gateway, type GatewayService, startGateway } from '@onceport/gateway-harness';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
-export type AppName = 'intake' | 'authorization' | 'dispatcher' | 'reconciler';
+export type AppName = GatewayService;
 const APPS: readonly AppName[] = ['authorization', 'dispatcher', 'reconciler', 'intake'];
 export const AGENT_KEY = 'fault-agent-key-1';
 const UNSETTLED = new Set(['accepted', 'authorized', 'dispatched', 'dispatched_unknown']);
@@ -58,16 +58,33 @@ export interface Verdict {
   readonly states: Record<string, number>;
 }
 
+/** Settings of every app: quick leases, sweeps and redeliveries, so a scenario heals within seconds. */
+const FAST_HEALING = {
+  ONCEPORT_CREDENTIAL_DEPLOY_API: 'fault-secret',
+  ONCEPORT_ANSWER_WAIT_MS: '3000',
+  ONCEPORT_DISPATCH_LEASE: '1500',
+  ONCEPORT_RECONCILE_SWEEP_MS: '250',
+  ONCEPORT_REDELIVER_AFTER_MS: '2000',
+  ONCEPORT_PROBE_BACKOFF_MS: '100',
+  ONCEPORT_DISPATCH_RETRY_BACKOFF: '100',
+  // Consumers without their own ack wait see a redelivery after 2 s instead of 30 s.
+  ONCEPORT_ACK_WAIT_MS: '2000',
+};
+
+function faultPointEnv(armed?: ArmedPoint): Record<string, string> {
+  const point = typeof armed === 'string' ? { point: armed, action: 'kill' as const } : armed;
+  return point ? { [FAULT_POINT_ENV]: point.point, [FAULT_ACTION_ENV]: point.action } : {};
+}
+
 /** Four services as processes over a private NATS, a fresh database and a real target; parts die on demand. */
 export class FaultCluster {
-  readonly apps = new Map<AppName, AppProcess>();
   readonly history: Operation[] = [];
 
   private constructor(
     readonly db: TestDatabase,
     readonly nats: NatsServer,
     readonly target: TestTarget,
-    readonly fixture: GatewayFixture,
+    readonly gateway: Gateway,
     readonly proxy: FaultProxy | null,
     private readonly appEnv: Partial<Record<AppName, Record<string, string>>>,
   ) {}
@@ -78,52 +95,47 @@ export class FaultCluster {
     // be one effect, and a duplicate dispatch could never show up as a duplicate.
     target.setBehavior({ route: '*', honour_idempotency: false });
     const proxy = options.proxyTarget ? await startFaultProxy({ upstream: { host: '127.0.0.1', port: Number(new URL(target.url).port) } }) : null;
-    const fixture = writeGatewayFixture(target.url, [{ id: 'agent:fault', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
     const faultOrigin = proxy ? proxy.url('http') : target.url;
-    const extra = readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', faultOrigin);
-    writeFileSync(join(fixture.contractsDir, 'faults.yaml'), extra);
-    const cluster = new FaultCluster(db, nats, target, fixture, proxy, options.appEnv ?? {});
+    const appEnv = options.appEnv ?? {};
+    const serviceEnv = Object.fromEntries(APPS.map((app) => [app, { ...faultPointEnv(options.faults?.[app]), ...appEnv[app] }]));
     try {
-      await Promise.all(APPS.map((app) => cluster.startApp(app, options.faults?.[app])));
+      const gateway = await startGateway({
+        targetUrl: target.url,
+        actors: [{ id: 'agent:fault', key: AGENT_KEY, tools: '*' }],
+        database: db,
+        nats,
+        contracts: { 'faults.yaml': readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', faultOrigin) },
+        env: FAST_HEALING,
+        serviceEnv,
+        startOrder: [APPS],
+      });
+      return new FaultCluster(db, nats, target, gateway, proxy, appEnv);
     } catch (error) {
-      await cluster.stop(); // no server or process left behind by a start that failed half-way
+      // no server left behind by a start that failed half-way (the gateway stopped its own processes)
+      await Promise.all([target.stop(), nats.stop(), proxy?.stop()]);
+      await db.drop();
       throw error;
     }
-    return cluster;
   }
 
-  env(armed?: ArmedPoint): Record<string, string> {
-    const point = typeof armed === 'string' ? { point: armed, action: 'kill' as const } : armed;
-    return this.fixture.env({
-      ONCEPORT_CREDENTIAL_DEPLOY_API: 'fault-secret',
-      ONCEPORT_ANSWER_WAIT_MS: '3000',
-      ONCEPORT_DISPATCH_LEASE: '1500',
-      ONCEPORT_RECONCILE_SWEEP_MS: '250',
-      ONCEPORT_REDELIVER_AFTER_MS: '2000',
-      ONCEPORT_PROBE_BACKOFF_MS: '100',
-      ONCEPORT_DISPATCH_RETRY_BACKOFF: '100',
-      // Consumers without their own ack wait see a redelivery after 2 s instead of 30 s.
-      ONCEPORT_ACK_WAIT_MS: '2000',
-      ...(point ? { [FAULT_POINT_ENV]: point.point, [FAULT_ACTION_ENV]: point.action } : {}),
-    });
+  /** The app's process now (replica 0). */
+  app(app: AppName): AppProcess {
+    return this.gateway.process(app);
   }
 
   async startApp(app: AppName, armed?: ArmedPoint): Promise<AppProcess> {
-    const process = await startAppProcess(app, { ...this.env(armed), ...this.appEnv[app] });
-    this.apps.set(app, process);
-    return process;
+    return this.gateway.start(app, 0, { ...faultPointEnv(armed), ...this.appEnv[app] });
   }
 
   /** Starts the app again without a fault point (after it died at one, or was killed). */
   async restart(app: AppName): Promise<void> {
-    await this.apps.get(app)?.kill('SIGKILL');
-    await this.startApp(app);
+    await this.gateway.restart(app, { env: { ...this.appEnv[app] } });
   }
 
   async waitForExit(app: AppName, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!(await alive(this.apps.get(app)))) return;
+      if (!(await alive(this.app(app)))) return;
       await sleep(50);
     }
     throw new Error(`${app} did not die at its fault point`);
@@ -131,7 +143,7 @@ export class FaultCluster {
 
   /** Waits until the app is parked by SIGSTOP (a fault point with the `stop` action, or `pause`). */
   async waitForStopped(app: AppName | AppProcess, timeoutMs = 20_000): Promise<void> {
-    const pid = typeof app === 'string' ? this.apps.get(app)?.pid : app.pid;
+    const pid = typeof app === 'string' ? this.app(app).pid : app.pid;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (pid !== undefined && processState(pid) === 'T') return;
@@ -142,7 +154,7 @@ export class FaultCluster {
 
   /** SIGSTOP / SIGCONT: the process keeps its sockets and state but does nothing meanwhile. */
   signal(app: AppName | AppProcess, signal: 'SIGSTOP' | 'SIGCONT'): void {
-    const pid = typeof app === 'string' ? this.apps.get(app)?.pid : app.pid;
+    const pid = typeof app === 'string' ? this.app(app).pid : app.pid;
     if (pid !== undefined) process.kill(pid, signal);
   }
 
@@ -196,7 +208,7 @@ export class FaultCluster {
   }
 
   /** A REST call recorded in the history; a dropped connection or a 5xx is an unknown outcome. */
-  async call(tool: string, args: Record<string, unknown>, intent: string, intake = this.apps.get('intake')): Promise<Operation> {
+  async call(tool: string, args: Record<string, unknown>, intent: string, intake = this.app('intake')): Promise<Operation> {
     let op: Operation;
     try {
       const response = await fetch(`${intake?.url}/v1/executions`, {
@@ -277,7 +289,7 @@ export class FaultCluster {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.apps.values()].map((app) => app.kill('SIGKILL')));
+    await this.gateway.stop({ kill: true });
     await Promise.all([this.target.stop(), this.nats.stop(), this.proxy?.stop()]);
     await this.db.drop();
   }

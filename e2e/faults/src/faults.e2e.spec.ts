@@ -1,6 +1,5 @@
 import { FAULT_POINTS } from '@onceport/fault-points';
 import { PostgresCluster } from '@onceport/fault-kit';
-import { startAppProcess } from '@onceport/runtime/testing';
 import { type ClusterOptions, FaultCluster, type StoredEventRow, type Verdict, databaseOn, printTable, sleep } from './fault-cluster';
 
 /**
@@ -116,7 +115,7 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     await c.waitForStopped('dispatcher');
     // The dispatcher is alive but frozen: only its lease running out lets the reconciler in.
     await c.waitForEvents('the reconciler to settle', (events) => ofType(events, 'OutcomeSettled').length > 0);
-    const dispatcher = c.apps.get('dispatcher');
+    const dispatcher = c.app('dispatcher');
     c.signal('dispatcher', 'SIGCONT');
     await waitFor(() => /dispatch outcome not recorded: the execution moved on/.test(dispatcher?.output() ?? ''), 'the late dispatcher to stand down');
     const verdict = await judge('3b dispatcher SIGSTOPped after send');
@@ -253,10 +252,9 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
   it('8. two reconcilers race on the same stale dispatch (both frozen until the lease is gone, then let go together): exactly one settles', async () => {
     cluster = await startCluster({ faults: { dispatcher: FAULT_POINTS.dispatcherAfterSend } });
     const c = cluster;
-    const first = c.apps.get('reconciler');
-    const second = await startAppProcess('reconciler', c.env());
+    const first = c.app('reconciler');
+    const second = await c.gateway.start('reconciler', 1, {});
     try {
-      if (!first) throw new Error('no reconciler');
       const calling = c.call('fast_deployment', deploy('s8'), 's8');
       await c.waitForExit('dispatcher');
       // Frozen only now, with the lease still running (nothing to settle before it ends): a frozen

@@ -1,4 +1,4 @@
-import type { FixtureActor } from '@onceport/runtime/testing';
+import type { FixtureActor } from '@onceport/gateway-harness';
 
 /**
  * The actors the hostile suite's gateway knows: the one place to raise per-actor limits (rate,

@@ -1,10 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { bannerValue, freePort, spawnNpmStart, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
+import { startGateway } from '@onceport/gateway-harness';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { HOSTILE_ACTORS, HOSTILE_KEYS, HOSTILE_SECRETS } from './hostile-actors';
 
@@ -94,55 +91,40 @@ export async function startHostileGateway(delivery: Delivery): Promise<HostileGa
 
 async function startProcesses(target: TestTarget, delivery: 'jetstream' | 'in_process'): Promise<Started> {
   const [db, nats] = await Promise.all([createTestDatabase(), delivery === 'jetstream' ? TestNatsServer.start() : null]);
-  // in_process never connects to NATS; the variable is only required to be a URL.
-  const fixture = writeGatewayFixture(target.url, HOSTILE_ACTORS, db.url, nats?.url ?? 'nats://127.0.0.1:1');
-  const services = await startGatewayProcesses(fixture.env({ ...HOSTILE_SECRETS, ...SETTLE_FAST, ONCEPORT_DELIVERY: delivery }));
+  const gateway = await startGateway({
+    targetUrl: target.url,
+    actors: HOSTILE_ACTORS,
+    database: db,
+    ...(nats ? { nats } : {}),
+    env: { ...HOSTILE_SECRETS, ...SETTLE_FAST, ONCEPORT_DELIVERY: delivery },
+  });
   return {
     pool: db.pool,
-    intakeUrl: services.intake.url,
-    authorizationUrl: services.authorization.url,
-    adminKey: fixture.adminKey,
-    intakeLog: () => services.intake.output(),
+    intakeUrl: gateway.intakeUrl,
+    authorizationUrl: gateway.authorizationUrl,
+    adminKey: gateway.adminKey,
+    intakeLog: () => gateway.output('intake'),
     async stop() {
-      await services.stop();
+      await gateway.stop();
       await nats?.stop();
       await db.drop();
-      rmSync(fixture.dir, { recursive: true, force: true });
     },
   };
 }
 
 /** `npm start` with this suite's contracts and actors (no demo), on free ports and a private data dir. */
 async function startEmbedded(target: TestTarget): Promise<Started> {
-  const fixture = writeGatewayFixture(target.url, HOSTILE_ACTORS, 'unused', 'unused');
-  const parent = mkdtempSync(join(tmpdir(), 'onceport-hostile-'));
-  const dataDir = join(parent, 'data');
-  const pgPort = await freePort();
-  const start = spawnNpmStart({
-    ...HOSTILE_SECRETS,
-    ...SETTLE_FAST,
-    PORT: '0',
-    ONCEPORT_DATA_DIR: dataDir,
-    ONCEPORT_EMBEDDED_PG_PORT: String(pgPort),
-    ONCEPORT_CONTRACTS_DIR: fixture.contractsDir,
-    ONCEPORT_ACTORS_FILE: fixture.actorsFile,
-    ONCEPORT_HMAC_KEYS: fixture.hmacKeys,
-    ONCEPORT_ENCRYPTION_KEYS: fixture.encryptionKeys,
-  });
-  const url = await start.listening;
-  const clusterDir = bannerValue(start.output(), 'postgres data');
-  const password = readFileSync(join(dataDir, 'postgres-password'), 'utf8').trim();
-  const pool = new Pool({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/onceport`, max: 4 });
+  const gateway = await startGateway({ mode: 'embedded', targetUrl: target.url, actors: HOSTILE_ACTORS, env: { ...HOSTILE_SECRETS, ...SETTLE_FAST } });
+  const pool = new Pool({ connectionString: gateway.databaseUrl, max: 4 });
   return {
     pool,
-    intakeUrl: url,
-    authorizationUrl: url,
-    adminKey: fixture.adminKey,
-    intakeLog: () => start.output(),
+    intakeUrl: gateway.intakeUrl,
+    authorizationUrl: gateway.authorizationUrl,
+    adminKey: gateway.adminKey,
+    intakeLog: () => gateway.output('intake'),
     async stop() {
       await pool.end();
-      await start.stop();
-      for (const dir of [parent, clusterDir, fixture.dir]) if (dir) rmSync(dir, { recursive: true, force: true });
+      await gateway.stop();
     },
   };
 }

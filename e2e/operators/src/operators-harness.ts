@@ -1,6 +1,6 @@
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startAppProcess, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type Gateway, type GatewayFixture, startGateway } from '@onceport/gateway-harness';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
 /** Secrets for the demo contracts' credential refs: the approver's view must never show them. */
@@ -20,6 +20,7 @@ export interface Operators {
   readonly db: TestDatabase;
   readonly nats: TestNatsServer;
   readonly target: TestTarget;
+  readonly gateway: Gateway;
   readonly fixture: GatewayFixture;
   readonly intake: AppProcess;
   readonly dispatcher: AppProcess;
@@ -33,35 +34,35 @@ export interface Operators {
 
 export async function startOperators(): Promise<Operators> {
   const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
-  const fixture = writeGatewayFixture(target.url, [
-    { id: 'agent:ops', key: AGENT_KEY, tools: '*' },
-    { id: 'agent:supervised', key: SUPERVISED_KEY, tools: '*', sessionGrant: 'human' },
-  ], db.url, nats.url);
+  const actors = [
+    { id: 'agent:ops', key: AGENT_KEY, tools: '*' as const },
+    { id: 'agent:supervised', key: SUPERVISED_KEY, tools: '*' as const, sessionGrant: 'human' as const },
+  ];
   // One dispatch at a time: the vault scenario queues a call, authorized, behind a dispatch the target holds.
-  const env = fixture.env({
+  const env = {
     ...SECRETS,
     ONCEPORT_ANSWER_WAIT_MS: '8000',
     ONCEPORT_RECONCILE_SWEEP_MS: '300',
     ONCEPORT_APPROVAL_SWEEP_MS: '200',
     ONCEPORT_DISPATCH_CONCURRENCY: '1',
-  });
-  const { intake, authorization, dispatcher, reconciler } = await startGatewayProcesses(env);
+  };
+  const gateway = await startGateway({ targetUrl: target.url, actors, database: db, nats, env });
   const operators: Operators = {
     db,
     nats,
     target,
-    fixture,
-    intake,
-    authorization,
-    dispatcher,
-    reconciler,
+    gateway,
+    fixture: gateway.fixture,
+    intake: gateway.process('intake'),
+    authorization: gateway.process('authorization'),
+    dispatcher: gateway.process('dispatcher'),
+    reconciler: gateway.process('reconciler'),
     async restartAuthorization(extra) {
-      await operators.authorization.stop();
-      operators.authorization = await startAppProcess('authorization', { ...env, ...extra });
+      operators.authorization = await gateway.restart('authorization', { env: extra, graceful: true });
     },
     async stop() {
-      // authorization may have been restarted: stop the one running now.
-      await Promise.all([intake.stop(), operators.authorization.stop(), dispatcher.stop(), reconciler.stop()]);
+      // authorization may have been restarted: the gateway stops the one running now.
+      await gateway.stop();
       await Promise.all([target.stop(), nats.stop()]);
       await db.drop();
     },

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startAppProcess, startGatewayProcesses, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type Gateway, type GatewayFixture, startGateway } from '@onceport/gateway-harness';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
 /** Secrets configured for the demo contracts' credential refs; scenario 8 looks for leaks of these. */
@@ -23,6 +22,7 @@ export interface Pipeline {
   readonly db: TestDatabase;
   readonly nats: TestNatsServer;
   readonly target: TestTarget;
+  readonly gateway: Gateway;
   readonly fixture: GatewayFixture;
   readonly intake: AppProcess;
   readonly authorization: AppProcess;
@@ -34,36 +34,33 @@ export interface Pipeline {
 
 export async function startPipeline(): Promise<Pipeline> {
   const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
-  const fixture = writeGatewayFixture(
-    target.url,
-    [
-      { id: 'agent:a', key: KEYS.a, tools: '*' },
-      { id: 'agent:b', key: KEYS.b, tools: '*' },
-      { id: 'agent:limited', key: KEYS.limited, tools: ['get_build_status'] },
-    ],
-    db.url,
-    nats.url,
-  );
-  const traceFile = join(fixture.dir, 'spans.jsonl');
-  const env = fixture.env({
+  const actors = [
+    { id: 'agent:a', key: KEYS.a, tools: '*' as const },
+    { id: 'agent:b', key: KEYS.b, tools: '*' as const },
+    { id: 'agent:limited', key: KEYS.limited, tools: ['get_build_status'] },
+  ];
+  const env = {
     ...SECRETS,
-    ONCEPORT_TRACE_FILE: traceFile,
     ONCEPORT_ANSWER_WAIT_MS: '8000',
     ONCEPORT_RECONCILE_SWEEP_MS: '300',
     ONCEPORT_PROBE_BACKOFF_MS: '100',
     ONCEPORT_PROBE_MAX: '2',
-  });
-  const services = await startGatewayProcesses(env);
+  };
+  const gateway = await startGateway({ targetUrl: target.url, actors, database: db, nats, env, trace: true });
   noTargetDedupe(target);
   return {
     db,
     nats,
     target,
-    fixture,
-    ...services,
-    traceFile,
+    gateway,
+    fixture: gateway.fixture,
+    intake: gateway.process('intake'),
+    authorization: gateway.process('authorization'),
+    dispatcher: gateway.process('dispatcher'),
+    reconciler: gateway.process('reconciler'),
+    traceFile: gateway.traceFile,
     async stop() {
-      await services.stop();
+      await gateway.stop();
       await Promise.all([target.stop(), nats.stop()]);
       await db.drop();
     },
@@ -170,20 +167,24 @@ export async function startTwoIntakes(): Promise<TwoIntakes> {
     { id: 'agent:a', key: KEYS.a, tools: '*' as const },
     { id: 'agent:b', key: KEYS.b, tools: '*' as const },
   ];
-  const env = writeGatewayFixture(target.url, actors, db.url, nats.url).env({ ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000' });
   noTargetDedupe(target);
-  const processes = await Promise.all([startAppProcess('authorization', env), startAppProcess('dispatcher', env)]);
-  // One after the other: both run the same migrations and create the same JetStream consumers.
-  const intake1 = await startAppProcess('intake', env);
-  const intake2 = await startAppProcess('intake', env);
-  processes.push(intake1, intake2);
+  const gateway = await startGateway({
+    targetUrl: target.url,
+    actors,
+    database: db,
+    nats,
+    env: { ...SECRETS, ONCEPORT_ANSWER_WAIT_MS: '8000' },
+    replicas: { intake: 2 },
+    startOrder: [['authorization', 'dispatcher'], ['intake']],
+  });
+  const [intake1, intake2] = [gateway.process('intake', 0), gateway.process('intake', 1)];
   return {
     db,
     target,
     intake1,
     intake2,
     async stop() {
-      await Promise.all(processes.map((p) => p.stop()));
+      await gateway.stop();
       await Promise.all([target.stop(), nats.stop()]);
       await db.drop();
     },

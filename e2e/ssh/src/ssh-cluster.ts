@@ -1,14 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { executionStreamId } from '@onceport/contracts';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type Gateway, type GatewayService, startGateway } from '@onceport/gateway-harness';
 import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshToolEntry, startCutProxy, startTestSshd } from '@onceport/target-channels/testing';
 import { stringify } from 'yaml';
 
 export const AGENT_KEY = 'ssh-agent-key-9f2c';
-type AppName = 'intake' | 'authorization' | 'dispatcher' | 'reconciler';
 
 export interface Answer {
   readonly httpStatus: number;
@@ -24,50 +21,45 @@ export interface Answer {
  * aimed at a real OpenSSH server on loopback (one of them through a proxy that can cut sessions).
  */
 export class SshCluster {
-  readonly apps = new Map<AppName, AppProcess>();
-
   private constructor(
     readonly db: TestDatabase,
     readonly nats: TestNatsServer,
     readonly sshd: TestSshd,
     readonly proxy: CutProxy,
-    readonly fixture: GatewayFixture,
+    readonly gateway: Gateway,
   ) {}
 
   static async start(tools: (ctx: { sshd: TestSshd; proxy: CutProxy; recordRun: string }) => Record<string, SshContractOptions>): Promise<SshCluster> {
     const [db, nats, sshd] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestSshd()]);
     const proxy = await startCutProxy(sshd.port);
     const recordRun = installRecordRun(sshd.dir);
-    // No HTTP tool is called here; the demo contracts only need an origin to parse.
-    const fixture = writeGatewayFixture('http://127.0.0.1:9', [{ id: 'agent:ssh', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
     const entries = Object.entries(tools({ sshd, proxy, recordRun })).map(([name, options]) => sshToolEntry(sshd, { ...options, name }));
-    writeFileSync(join(fixture.contractsDir, 'ssh.yaml'), stringify({ tools: entries }));
-    const cluster = new SshCluster(db, nats, sshd, proxy, fixture);
-    for (const app of ['authorization', 'dispatcher', 'reconciler'] as const) await cluster.startApp(app);
-    await cluster.startApp('intake');
-    return cluster;
-  }
-
-  async startApp(app: AppName): Promise<AppProcess> {
-    const started = await startAppProcess(
-      app,
-      this.fixture.env({
-        ONCEPORT_CREDENTIAL_TEST_SSH_KEY: this.sshd.clientPrivateKey,
+    const gateway = await startGateway({
+      // No HTTP tool is called here; the demo contracts only need an origin to parse.
+      targetUrl: 'http://127.0.0.1:9',
+      actors: [{ id: 'agent:ssh', key: AGENT_KEY, tools: '*' }],
+      database: db,
+      nats,
+      contracts: { 'ssh.yaml': stringify({ tools: entries }) },
+      env: {
+        ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey,
         ONCEPORT_DISPATCH_LEASE: '1500',
         ONCEPORT_RECONCILE_SWEEP_MS: '250',
         ONCEPORT_REDELIVER_AFTER_MS: '2000',
         ONCEPORT_PROBE_BACKOFF_MS: '100',
         ONCEPORT_PROBE_BACKOFF_MAX_MS: '500',
-      }),
-    );
-    this.apps.set(app, started);
-    return started;
+      },
+      startOrder: [['authorization'], ['dispatcher'], ['reconciler'], ['intake']],
+    });
+    return new SshCluster(db, nats, sshd, proxy, gateway);
   }
 
-  app(name: AppName): AppProcess {
-    const found = this.apps.get(name);
-    if (!found) throw new Error(`${name} is not running`);
-    return found;
+  startApp(app: GatewayService): Promise<AppProcess> {
+    return this.gateway.start(app);
+  }
+
+  app(name: GatewayService): AppProcess {
+    return this.gateway.process(name);
   }
 
   /** How many times the command tagged `tag` really ran on the host. */
@@ -104,13 +96,13 @@ export class SshCluster {
     for (;;) {
       const value = await probe();
       if (value !== null) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${[...this.apps.values()].map((a) => `--- ${a.name}\n${a.output().slice(-3000)}`).join('\n')}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${this.gateway.outputs()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.apps.values()].map((app) => app.stop()));
+    await this.gateway.stop();
     await this.proxy.close();
     await Promise.all([this.sshd.stop(), this.nats.stop()]);
     await this.db.drop();

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
 import { OnceportRuntime } from '@onceport/runtime';
-import { type AppProcess, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, startAppProcess, writeGatewayFixture } from '@onceport/gateway-harness';
 import { executionStream } from '@onceport/event-store';
 
 const KEY = 'key-shutdown-a';

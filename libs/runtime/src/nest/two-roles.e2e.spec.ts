@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { TEST_DATABASE_SERVER_URL, type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { Pool } from 'pg';
-import { startAppProcess } from '../testing/app-process';
-import { writeGatewayFixture } from '../testing/gateway-fixture';
+import { startAppProcess, writeGatewayFixture } from '@onceport/gateway-harness';
 
 const WORKSPACE_ROOT = join(__dirname, '../../../..');
 const AGENT_KEY = `key-roles-${randomBytes(6).toString('hex')}`;
@@ -55,7 +54,7 @@ describe('intake as a process with two database roles (real PostgreSQL)', () => 
     expect(grants.rows.map((row) => row.privilege_type)).toEqual(['INSERT', 'SELECT']);
 
     const fixture = writeGatewayFixture('http://127.0.0.1:9', [{ id: 'agent:roles', key: AGENT_KEY, tools: '*' }], serviceUrl, 'nats://127.0.0.1:9');
-    const intake = await startAppProcess('intake', fixture.env({ ONCEPORT_DELIVERY: 'in_process', ONCEPORT_ANSWER_WAIT_MS: '0' }), 120_000);
+    const intake = await startAppProcess('intake', fixture.env({ ONCEPORT_DELIVERY: 'in_process', ONCEPORT_ANSWER_WAIT_MS: '0' }), { timeoutMs: 120_000 });
     try {
       const response = await fetch(`${intake.url}/v1/executions`, {
         method: 'POST',

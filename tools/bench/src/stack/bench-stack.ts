@@ -1,7 +1,6 @@
 import { NatsServer } from '@onceport/fault-kit';
-import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type GatewayFixture, startGateway } from '@onceport/gateway-harness';
 import { type BenchDatabase, createBenchDatabase } from './bench-database';
-import { startProfiledApp } from './profiled-app';
 import { type TargetProcess, startTargetProcess } from './target-process';
 
 export const AGENT_KEY = 'bench-agent-key-7f3a9c';
@@ -47,19 +46,31 @@ export interface BenchStackOptions {
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const [db, nats, target] = await Promise.all([createBenchDatabase(options.serverUrl, options.label), NatsServer.start(), startTargetProcess()]);
-  const fixture = writeGatewayFixture(target.url, [{ id: AGENT_ID, key: AGENT_KEY, tools: '*', limits: BENCH_LIMITS }], db.url, nats.url);
-  const env = fixture.env({
-    ...CREDENTIALS,
-    ONCEPORT_ANSWER_WAIT_MS: '30000',
-    // The storm holds 1,000 callers on one execution; the dispatcher must keep up with 256 agents.
-    ONCEPORT_DISPATCH_CONCURRENCY: '256',
-    LOG_LEVEL: 'warn',
-    ...options.env,
+  const gateway = await startGateway({
+    targetUrl: target.url,
+    actors: [{ id: AGENT_ID, key: AGENT_KEY, tools: '*', limits: BENCH_LIMITS }],
+    database: db,
+    nats,
+    env: {
+      ...CREDENTIALS,
+      ONCEPORT_ANSWER_WAIT_MS: '30000',
+      // The storm holds 1,000 callers on one execution; the dispatcher must keep up with 256 agents.
+      ONCEPORT_DISPATCH_CONCURRENCY: '256',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    // Authorization alone first: it migrates the fresh database while the others would wait on its lock anyway.
+    startOrder: [['authorization'], ['dispatcher', 'reconciler'], ['intake']],
+    // V8 writes the profile (`--cpu-prof`, not allowed in NODE_OPTIONS) into the directory when intake exits.
+    ...(options.profileIntakeTo ? { nodeArgs: { intake: ['--cpu-prof', '--cpu-prof-dir', options.profileIntakeTo] } } : {}),
   });
-  // Sequentially: the first one migrates the fresh database while the others would wait on its lock anyway.
-  const authorization = await startAppProcess('authorization', env);
-  const [dispatcher, reconciler] = await Promise.all([startAppProcess('dispatcher', env), startAppProcess('reconciler', env)]);
-  const intake = options.profileIntakeTo ? await startProfiledApp('intake', env, options.profileIntakeTo) : await startAppProcess('intake', env);
+  const [fixture, intake, authorization, dispatcher, reconciler] = [
+    gateway.fixture,
+    gateway.process('intake'),
+    gateway.process('authorization'),
+    gateway.process('dispatcher'),
+    gateway.process('reconciler'),
+  ];
   return {
     db,
     nats,
@@ -78,7 +89,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       target: target.pid,
     }),
     async stop() {
-      await Promise.all([intake.stop(), authorization.stop(), dispatcher.stop(), reconciler.stop()]);
+      await gateway.stop();
       await Promise.all([target.stop(), nats.stop()]);
       await db.drop();
     },

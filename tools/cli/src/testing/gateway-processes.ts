@@ -1,6 +1,6 @@
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
+import { type AppProcess, type GatewayFixture, startGateway as startGatewayServices } from '@onceport/gateway-harness';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
@@ -26,22 +26,29 @@ export interface Gateway {
 /** `extraEnv`: settings a test needs on every service (short approval TTLs, quarantine attempts). */
 export async function startGateway(extraEnv: Record<string, string> = {}): Promise<Gateway> {
   const [db, nats, target] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestTarget()]);
-  const fixture = writeGatewayFixture(target.url, [{ id: 'agent:cli-test', key: AGENT_KEY, tools: '*' }], db.url, nats.url);
-  const env = fixture.env({ ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay', ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy', ONCEPORT_ANSWER_WAIT_MS: '3000', ...extraEnv });
-  const started: AppProcess[] = [];
-  const start = async (name: string): Promise<AppProcess> => {
-    const app = await startAppProcess(name, env);
-    started.push(app);
-    return app;
-  };
-  const stop = async (): Promise<void> => {
-    await Promise.all(started.map((app) => app.stop()));
+  const stopServers = async (): Promise<void> => {
     await Promise.all([target.stop(), nats.stop()]);
     await db.drop();
   };
   try {
-    const [authorization, , reconciler] = await Promise.all([start('authorization'), start('dispatcher'), start('reconciler')]);
-    const intake = await start('intake');
+    const gateway = await startGatewayServices({
+      targetUrl: target.url,
+      actors: [{ id: 'agent:cli-test', key: AGENT_KEY, tools: '*' }],
+      database: db,
+      nats,
+      env: {
+        ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay',
+        ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy',
+        ONCEPORT_ANSWER_WAIT_MS: '3000',
+        ...extraEnv,
+      },
+    });
+    const { fixture } = gateway;
+    const [intake, authorization, reconciler] = [gateway.process('intake'), gateway.process('authorization'), gateway.process('reconciler')];
+    const stop = async (): Promise<void> => {
+      await gateway.stop();
+      await stopServers();
+    };
     return {
       db,
       fixture,
@@ -66,7 +73,7 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
       stop,
     };
   } catch (error) {
-    await stop();
+    await stopServers();
     throw error;
   }
 }

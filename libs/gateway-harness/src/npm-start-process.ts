@@ -6,8 +6,8 @@ import { freePort } from '@onceport/messaging/testing';
 
 export { freePort };
 
-/** The repository root (this file is libs/runtime/src/testing/…), where `npm start` runs. */
-const ROOT = join(__dirname, '../../../..');
+/** The repository root (this file is libs/gateway-harness/src/…), where `npm start` runs. */
+const ROOT = join(__dirname, '../../..');
 
 /** One `npm start` as a person runs it, in its own process group, with everything it printed. */
 export interface NpmStart {
@@ -32,7 +32,7 @@ export function spawnNpmStart(env: Record<string, string>, timeoutMs = 150_000):
       clearTimeout(timer);
       reject(new Error(`npm start exited with ${code}:\n${output}`));
     });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       output += `${line}\n`;
       if (line.startsWith('{"service":"onceport"')) {
         clearTimeout(timer);

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const WORKSPACE_ROOT = join(__dirname, '../../../..');
+const WORKSPACE_ROOT = join(__dirname, '../../..');
 
 export interface AppProcess {
   readonly name: string;
@@ -15,12 +15,21 @@ export interface AppProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+export interface AppProcessOptions {
+  /** Default 60 s. */
+  readonly timeoutMs?: number;
+  /** Options for `node` itself, before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  readonly nodeArgs?: readonly string[];
+}
+
 /**
  * Starts `apps/<name>/src/main.ts` as its own process (through @swc-node/register, so tests run the
  * sources) on a free port and resolves once it reports listening.
  */
-export async function startAppProcess(name: string, env: Record<string, string>, timeoutMs = 60_000): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(WORKSPACE_ROOT, 'apps', name, 'src/main.ts')], {
+export async function startAppProcess(name: string, env: Record<string, string>, options: AppProcessOptions = {}): Promise<AppProcess> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const args = [...(options.nodeArgs ?? []), '-r', '@swc-node/register', join(WORKSPACE_ROOT, 'apps', name, 'src/main.ts')];
+  const child = spawn(process.execPath, args, {
     cwd: WORKSPACE_ROOT,
     env: { ...process.env, PORT: '0', SWC_NODE_PROJECT: join(WORKSPACE_ROOT, 'tsconfig.base.json'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,7 +42,7 @@ export async function startAppProcess(name: string, env: Record<string, string>,
       clearTimeout(timer);
       reject(new Error(`${name} exited with ${code} before listening:\n${output}`));
     });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       output += `${line}\n`;
       try {
         const parsed = JSON.parse(line) as { event?: string; port?: number };

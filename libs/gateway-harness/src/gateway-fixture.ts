@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testEncryptionKeys } from './test-encryption-keys';
 
-const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
+const DEMO_CONTRACTS = join(__dirname, '../../domain/test/fixtures/contracts/demo.yaml');
 
 export interface FixtureActor {
   readonly id: string;
@@ -48,7 +47,9 @@ export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureA
   lines.push('admins:', '  - id: "ops:test-admin"', `    api_keys_sha256: [${hash(adminKey)}]`);
   writeFileSync(actorsFile, `${lines.join('\n')}\n`);
   const hmacKeys = `k1:${randomBytes(32).toString('base64')}`;
-  const encryptionKeys = testEncryptionKeys();
+  // One random AES-256 key, as runtime's testEncryptionKeys() makes it; not imported, so runtime's own
+  // specs can start the gateway through this harness without a dependency cycle.
+  const encryptionKeys = `t1:${randomBytes(32).toString('base64')}`;
   return {
     dir,
     contractsDir,

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const WORKSPACE_ROOT = join(__dirname, '../../../..');
+const WORKSPACE_ROOT = join(__dirname, '../../..');
 const SCRIPT = join(WORKSPACE_ROOT, 'deploy/local/onceport-local.sh');
 
 /** The services in the script's port order: replica r of app i listens on BASE + i + 1 + 100*r. */
