@@ -25,7 +25,9 @@ export type EmbeddedSettings = z.output<typeof embeddedEnv>;
 /** What this start serves, and whose it is: the banner says which. */
 export interface EmbeddedSetup {
   readonly contracts: { readonly kind: 'own' | 'demo'; readonly dir: string };
-  readonly actors: { readonly kind: 'own'; readonly file: string } | { readonly kind: 'demo'; readonly file: string; readonly agentKey: string; readonly adminKey: string };
+  readonly actors:
+    | { readonly kind: 'own'; readonly file: string }
+    | { readonly kind: 'demo'; readonly file: string; readonly agentKey: string; readonly adminKey: string };
   readonly hmacKeys: 'own' | 'generated';
   /** The environment the features read (never written into process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -34,7 +36,13 @@ export interface EmbeddedSetup {
 /** Where `npm start` listens: one machine's first day, never the network. */
 export const EMBEDDED_HOST = '127.0.0.1';
 
-const featureEnvSchema = z.object({ ...runtimeEnvShape, ...intakeEnvShape, ...authorizationEnvShape, ...dispatcherEnvShape, ...reconcilerEnvShape });
+const featureEnvSchema = z.object({
+  ...runtimeEnvShape,
+  ...intakeEnvShape,
+  ...authorizationEnvShape,
+  ...dispatcherEnvShape,
+  ...reconcilerEnvShape,
+});
 
 /**
  * The user's contracts and actors when given, the demo's for whatever is not (demo contracts need
@@ -42,7 +50,13 @@ const featureEnvSchema = z.object({ ...runtimeEnvShape, ...intakeEnvShape, ...au
  * generated and kept in the data dir.
  * Everything is validated here, before PostgreSQL starts, so a broken file stops the start at once.
  */
-export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, processEnv: NodeJS.ProcessEnv, demoTargetUrl: string | null, warn: (line: string) => void): Promise<EmbeddedSetup> {
+export async function prepareSetup(
+  settings: EmbeddedSettings,
+  dataDir: string,
+  processEnv: NodeJS.ProcessEnv,
+  demoTargetUrl: string | null,
+  warn: (line: string) => void,
+): Promise<EmbeddedSetup> {
   const secrets = demoSecrets(dataDir);
   const ownContracts = settings.ONCEPORT_CONTRACTS_DIR;
   const contractsDir = ownContracts ?? writeDemoContracts(dataDir, demoTargetUrl ?? 'http://demo-target');
@@ -68,11 +82,14 @@ export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, 
   await loadToolContracts(contractsDir);
   await ActorDirectory.load(actorsFile, keysFile);
   for (const file of [ownActors, keysFile]) {
-    if (file && readableByOthers(file)) warn(`onceport: warning: ${file} holds key hashes and is readable by other users; chmod 600 ${file}`);
+    if (file && readableByOthers(file))
+      warn(`onceport: warning: ${file} holds key hashes and is readable by other users; chmod 600 ${file}`);
   }
   return {
     contracts: { kind: ownContracts ? 'own' : 'demo', dir: contractsDir },
-    actors: ownActors ? { kind: 'own', file: ownActors } : { kind: 'demo', file: actorsFile, agentKey: secrets.agentKey, adminKey: secrets.adminKey },
+    actors: ownActors
+      ? { kind: 'own', file: ownActors }
+      : { kind: 'demo', file: actorsFile, agentKey: secrets.agentKey, adminKey: secrets.adminKey },
     hmacKeys: ownHmac ? 'own' : 'generated',
     env,
   };

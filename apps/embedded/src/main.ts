@@ -45,13 +45,24 @@ async function main(): Promise<void> {
   const contractsDir = setup.contracts.dir;
   const base = loadEnvConfig(z.object(runtimeEnvShape), env);
   configureLogging({ level: base.LOG_LEVEL });
-  const runtime = await OnceportRuntime.create({ serviceName: 'onceport', databaseUrl: database.url, natsUrl: base.NATS_URL, delivery: 'in_process', quarantineAfterAttempts: base.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS });
+  const runtime = await OnceportRuntime.create({
+    serviceName: 'onceport',
+    databaseUrl: database.url,
+    natsUrl: base.NATS_URL,
+    delivery: 'in_process',
+    quarantineAfterAttempts: base.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS,
+  });
   undo.push(() => runtime.close());
   const features = [
     await IntakeModule.forRoot(runtime, loadEnvConfig(z.object(intakeEnvShape), env), contractsDir),
     AuthorizationModule.forRoot(await loadAuthorizationOptions(loadEnvConfig(z.object(authorizationEnvShape), env), contractsDir)),
     // The dispatcher resolves credentials from this environment, not from a mutated process.env.
-    await DispatcherModule.forRoot({ runtime, env: loadEnvConfig(z.object(dispatcherEnvShape), env), base: { ...base, PORT: settings.PORT }, credentialsEnv: env }),
+    await DispatcherModule.forRoot({
+      runtime,
+      env: loadEnvConfig(z.object(dispatcherEnvShape), env),
+      base: { ...base, PORT: settings.PORT },
+      credentialsEnv: env,
+    }),
     // So do the reconciler's probes (they read the demo credentials too).
     await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), contractsDir, env),
   ];
@@ -91,7 +102,9 @@ main().catch(async (error: unknown) => {
     try {
       await step();
     } catch (cleanupError) {
-      process.stderr.write(`onceport: while stopping after the failed start: ${cleanupError instanceof Error ? cleanupError.message : String(cleanupError)}\n`);
+      process.stderr.write(
+        `onceport: while stopping after the failed start: ${cleanupError instanceof Error ? cleanupError.message : String(cleanupError)}\n`,
+      );
     }
   }
   process.exit(exitCode);

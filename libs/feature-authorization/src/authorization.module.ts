@@ -23,7 +23,13 @@ export class AuthorizationModule {
   static forRoot(options: AuthorizationOptions): DynamicModule {
     return {
       module: AuthorizationModule,
-      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController, ExecutionAcceptedConsumer],
+      controllers: [
+        VaultAdminController,
+        ApprovalsAdminController,
+        RevertAdminController,
+        QuarantineAdminController,
+        ExecutionAcceptedConsumer,
+      ],
       providers: [
         { provide: AUTHORIZATION_OPTIONS, useValue: options },
         { provide: SERVICE_LOG, useValue: options.log },

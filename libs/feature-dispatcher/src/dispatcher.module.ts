@@ -48,7 +48,10 @@ export class DispatcherModule {
     return {
       module: DispatcherModule,
       controllers: [DispatchTriggersConsumer],
-      providers: [{ provide: DISPATCHER, useValue: dispatcher }, { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings }],
+      providers: [
+        { provide: DISPATCHER, useValue: dispatcher },
+        { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings },
+      ],
     };
   }
 }

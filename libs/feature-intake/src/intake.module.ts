@@ -1,5 +1,13 @@
 import type { Server } from 'node:http';
-import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -94,7 +102,11 @@ export class IntakeModule {
         maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES,
         shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS,
         maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS,
-        hostOrigin: hostOriginPolicyOf({ bindHost: env.HOST, allowedHosts: env.ONCEPORT_ALLOWED_HOSTS, allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS }),
+        hostOrigin: hostOriginPolicyOf({
+          bindHost: env.HOST,
+          allowedHosts: env.ONCEPORT_ALLOWED_HOSTS,
+          allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS,
+        }),
         sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
         resumedStreamsPerActor: env.ONCEPORT_MCP_RESUMED_STREAMS_PER_ACTOR,
       },
@@ -115,7 +127,10 @@ export class IntakeModule {
         IntakeLifecycle,
         {
           provide: INTAKE_PRUNER,
-          useValue: new IntakePruner(orm.em, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
+          useValue: new IntakePruner(orm.em, {
+            sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
+            unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS,
+          }),
         },
         { provide: PRUNE_SCHEDULE_OPTIONS, useValue: { intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log: runtime.log } },
         PruneSchedule,

@@ -1,4 +1,12 @@
-import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import { HttpChannel, TargetChannels } from '@onceport/target-channels';
 import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
@@ -43,7 +51,12 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
 @Module({})
 export class ReconcilerModule {
   /** `credentialsEnv`: where probes read `ONCEPORT_CREDENTIAL_<REF>` (the embedded start passes its own, like the dispatcher's). */
-  static async forRoot(runtime: OnceportRuntime, env: ReconcilerEnv, contractsDir: string, credentialsEnv: NodeJS.ProcessEnv = process.env): Promise<DynamicModule> {
+  static async forRoot(
+    runtime: OnceportRuntime,
+    env: ReconcilerEnv,
+    contractsDir: string,
+    credentialsEnv: NodeJS.ProcessEnv = process.env,
+  ): Promise<DynamicModule> {
     // The reconciler's own table (claims and check times), like intake applies its own.
     await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
     const { byName } = await loadToolContracts(contractsDir);
@@ -67,14 +80,20 @@ export class ReconcilerModule {
         maxAttempts: env.ONCEPORT_DISPATCH_MAX_ATTEMPTS,
       },
     });
-    const sweeper = new Sweeper(runtime, orm.em, settle, {
+    const sweeper = new Sweeper(
+      runtime,
+      orm.em,
+      settle,
+      {
         intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS,
         redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS,
         batch: 200,
         concurrency: env.ONCEPORT_RECONCILE_CONCURRENCY,
         claimMs: env.ONCEPORT_RECONCILE_CLAIM_MS,
         replicaId: env.ONCEPORT_RECONCILER_ID,
-      }, log);
+      },
+      log,
+    );
     return {
       module: ReconcilerModule,
       controllers: [ReviewController, OutcomeUnknownConsumer],

@@ -5,7 +5,13 @@ import { Pool } from 'pg';
 import { ResultStoreMigration } from './results/result-store';
 
 /** Every schema step Onceport owns, in order; safe to run from every replica on every start. */
-export const allMigrations: readonly SchemaStep[] = [...eventStoreMigrations, ...messagingMigrations, ExecutionMatchesMigration, ExecutionMatchesIntentDigestMigration, ResultStoreMigration];
+export const allMigrations: readonly SchemaStep[] = [
+  ...eventStoreMigrations,
+  ...messagingMigrations,
+  ExecutionMatchesMigration,
+  ExecutionMatchesIntentDigestMigration,
+  ResultStoreMigration,
+];
 
 export function createPool(databaseUrl: string, max = 20): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max });

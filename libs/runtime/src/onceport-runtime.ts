@@ -1,5 +1,11 @@
 import type { Tracer } from '@opentelemetry/api';
-import { CommandHandler, type EventStore, PostgresEventStore, configureQuarantineDefaults, reportOpenQuarantine } from '@onceport/event-store';
+import {
+  CommandHandler,
+  type EventStore,
+  PostgresEventStore,
+  configureQuarantineDefaults,
+  reportOpenQuarantine,
+} from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { createPool, migrate } from './database';
 import { type AckWaitSettings, type EventDelivery, InProcessDelivery, JetStreamDelivery } from '@onceport/messaging';
@@ -49,10 +55,25 @@ export class OnceportRuntime {
     const onError = (error: unknown): void => log('warn', 'event delivery error', { error: String(error) });
     const delivery: EventDelivery =
       config.delivery === 'jetstream'
-        ? new JetStreamDelivery(pool, { natsUrl: config.natsUrl, connectionName: config.serviceName, onError, ackWait: config.ackWait ?? {}, ...(config.streamReplicas ? { streamReplicas: config.streamReplicas } : {}) })
+        ? new JetStreamDelivery(pool, {
+            natsUrl: config.natsUrl,
+            connectionName: config.serviceName,
+            onError,
+            ackWait: config.ackWait ?? {},
+            ...(config.streamReplicas ? { streamReplicas: config.streamReplicas } : {}),
+          })
         : new InProcessDelivery(pool, onError);
     await delivery.start();
-    return new OnceportRuntime(config, pool, store, new CommandHandler(store, { pool }), new ResultStore(pool), delivery, tracing, reportOpenQuarantine(pool));
+    return new OnceportRuntime(
+      config,
+      pool,
+      store,
+      new CommandHandler(store, { pool }),
+      new ResultStore(pool),
+      delivery,
+      tracing,
+      reportOpenQuarantine(pool),
+    );
   }
 
   get tracer(): Tracer {

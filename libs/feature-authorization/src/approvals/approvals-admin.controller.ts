@@ -24,7 +24,11 @@ export class ApprovalsAdminController {
   ) {}
 
   @Get()
-  async list(@Headers('authorization') authorization: string | undefined, @Query('status') status?: string, @Query('limit') limit?: string): Promise<{ approvals: ApproverView[] }> {
+  async list(
+    @Headers('authorization') authorization: string | undefined,
+    @Query('status') status?: string,
+    @Query('limit') limit?: string,
+  ): Promise<{ approvals: ApproverView[] }> {
     requireAdmin(this.options.directory, authorization);
     return { approvals: await this.desk.list(filterOf(status), limitOf(limit)) };
   }
@@ -37,23 +41,40 @@ export class ApprovalsAdminController {
 
   @Post(':approval_id/grant')
   @HttpCode(200)
-  grant(@Headers('authorization') authorization: string | undefined, @Param('approval_id') approvalId: string, @Req() request: IncomingMessage): Promise<ApproverView> {
+  grant(
+    @Headers('authorization') authorization: string | undefined,
+    @Param('approval_id') approvalId: string,
+    @Req() request: IncomingMessage,
+  ): Promise<ApproverView> {
     return this.decide('grant', authorization, approvalId, request);
   }
 
   @Post(':approval_id/reject')
   @HttpCode(200)
-  reject(@Headers('authorization') authorization: string | undefined, @Param('approval_id') approvalId: string, @Req() request: IncomingMessage): Promise<ApproverView> {
+  reject(
+    @Headers('authorization') authorization: string | undefined,
+    @Param('approval_id') approvalId: string,
+    @Req() request: IncomingMessage,
+  ): Promise<ApproverView> {
     return this.decide('reject', authorization, approvalId, request);
   }
 
-  private async decide(decision: ApprovalDecision, authorization: string | undefined, approvalId: string, request: IncomingMessage): Promise<ApproverView> {
+  private async decide(
+    decision: ApprovalDecision,
+    authorization: string | undefined,
+    approvalId: string,
+    request: IncomingMessage,
+  ): Promise<ApproverView> {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed.
     const admin = requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
     const parent = contextFromTraceparent(headerOf(request, 'traceparent'), headerOf(request, 'tracestate'));
-    return inSpan(this.runtime.tracer, `approval ${decision}`, parent, { 'onceport.admin': admin.id, 'onceport.approval_id': approvalId }, () =>
-      this.desk.decide(approvalId, decision, admin, reason, adminCause(request, admin)),
+    return inSpan(
+      this.runtime.tracer,
+      `approval ${decision}`,
+      parent,
+      { 'onceport.admin': admin.id, 'onceport.approval_id': approvalId },
+      () => this.desk.decide(approvalId, decision, admin, reason, adminCause(request, admin)),
     );
   }
 }
@@ -61,12 +82,23 @@ export class ApprovalsAdminController {
 function filterOf(status: string | undefined): ApprovalFilter {
   if (status === undefined || status === '') return 'pending';
   if ((FILTERS as readonly string[]).includes(status)) return status as ApprovalFilter;
-  throw new Problem(400, 'invalid_status', 'Invalid status', `"status" must be one of ${FILTERS.join(', ')}; got ${JSON.stringify(status)}.`);
+  throw new Problem(
+    400,
+    'invalid_status',
+    'Invalid status',
+    `"status" must be one of ${FILTERS.join(', ')}; got ${JSON.stringify(status)}.`,
+  );
 }
 
 function limitOf(limit: string | undefined): number {
   if (limit === undefined || limit === '') return 200;
   const value = Number(limit);
-  if (!Number.isInteger(value) || value < 1 || value > 1000) throw new Problem(400, 'invalid_limit', 'Invalid limit', `"limit" must be a whole number from 1 to 1000; got ${JSON.stringify(limit)}.`);
+  if (!Number.isInteger(value) || value < 1 || value > 1000)
+    throw new Problem(
+      400,
+      'invalid_limit',
+      'Invalid limit',
+      `"limit" must be a whole number from 1 to 1000; got ${JSON.stringify(limit)}.`,
+    );
   return value;
 }

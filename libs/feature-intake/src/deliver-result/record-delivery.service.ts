@@ -53,7 +53,11 @@ export class RecordDeliveryService {
         const delay = RETRY_DELAYS_MS[attempt - 1];
         const fields = { executionId: answer.execution_id, transport, attempt, error: String(error) };
         if (delay === undefined) {
-          this.deps.runtime.log('error', 'result delivery not recorded: the next retry of this call is answered with the result again', fields);
+          this.deps.runtime.log(
+            'error',
+            'result delivery not recorded: the next retry of this call is answered with the result again',
+            fields,
+          );
           return;
         }
         this.deps.runtime.log('warn', 'recording a result delivery failed; trying again', fields);

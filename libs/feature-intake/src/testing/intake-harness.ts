@@ -53,7 +53,14 @@ let calls = 0;
 /** `log`: where the runtime's log lines go (default: nowhere). */
 export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] } = {}): Promise<IntakeHarness> {
   const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), ...intakeMigrations]);
-  const runtime = await OnceportRuntime.create({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: options.log ?? (() => undefined) });
+  const runtime = await OnceportRuntime.create({
+    serviceName: 'intake-test',
+    databaseUrl: db.url,
+    delivery: 'in_process',
+    natsUrl: 'nats://127.0.0.1:1',
+    poolSize: 30,
+    log: options.log ?? (() => undefined),
+  });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const sealer = testArgumentSealer();
   const orm = await openOrm({ databaseUrl: db.url, entities: intakeEntities, poolSize: 10 });
@@ -110,11 +117,24 @@ export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] }
     async complete(executionId, answer = { status: 201, body: { id: 'dep_1', state: 'live' } }) {
       const context = { causationId: 'test-pipeline' };
       const commands = runtime.commands;
-      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
-      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
+      await commands.handle(
+        executionStream(executionId),
+        (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }),
+        context,
+      );
+      await commands.handle(
+        executionStream(executionId),
+        (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }),
+        context,
+      );
       const result = await runtime.results.put(Buffer.from(JSON.stringify(answer.body)), 'application/json');
-      await commands.handle(executionStream(executionId),
-        (_loaded, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: answer.status, succeeded: answer.status < 400, result }, metadata: { now } }),
+      await commands.handle(
+        executionStream(executionId),
+        (_loaded, now) => ({
+          type: 'ObserveOutcome',
+          data: { attempt: 1, targetStatus: answer.status, succeeded: answer.status < 400, result },
+          metadata: { now },
+        }),
         context,
       );
     },

@@ -18,7 +18,11 @@ export interface McpTestServer {
 }
 
 /** Intake's real MCP controller on a loopback HTTP server, over the harness's database; `keys` maps API keys to actors. */
-export async function serveMcp(h: IntakeHarness, keys: Record<string, string>, settings: Partial<IntakeSettings> = {}): Promise<McpTestServer> {
+export async function serveMcp(
+  h: IntakeHarness,
+  keys: Record<string, string>,
+  settings: Partial<IntakeSettings> = {},
+): Promise<McpTestServer> {
   const deps: IntakeDependencies = {
     ...h.deps,
     settings: { ...h.deps.settings, ...settings },
@@ -26,7 +30,13 @@ export async function serveMcp(h: IntakeHarness, keys: Record<string, string>, s
   };
   const watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
   await watcher.start();
-  const controller = new McpController(deps, new CallToolService(deps, watcher), new QueryExecutionService(deps), new RecordDeliveryService(deps), watcher);
+  const controller = new McpController(
+    deps,
+    new CallToolService(deps, watcher),
+    new QueryExecutionService(deps),
+    new RecordDeliveryService(deps),
+    watcher,
+  );
   const server: Server = createServer((req, res) => void controller.handle(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -5,7 +5,16 @@ import { ActorsFileError, EnvConfigError, loadEnvConfig, loadToolContracts } fro
 import { MigrationSetupError, type SchemaStep } from '@onceport/event-store';
 import { startEventConsumers } from '@onceport/messaging';
 import { ToolContractError } from '@onceport/domain';
-import { NestLogger, ServiceLoggingModule, type ServerLimitsEnv, ackWaitOf, configureLogging, hardenHttpServer, migrationEnvShape, runtimeEnvShape } from '@onceport/service-kit';
+import {
+  NestLogger,
+  ServiceLoggingModule,
+  type ServerLimitsEnv,
+  ackWaitOf,
+  configureLogging,
+  hardenHttpServer,
+  migrationEnvShape,
+  runtimeEnvShape,
+} from '@onceport/service-kit';
 import { z } from 'zod';
 import { migrate } from '../database';
 import { OnceportRuntime } from '../onceport-runtime';
@@ -18,7 +27,11 @@ export interface ServiceDefinition<Shape extends z.ZodRawShape> {
   readonly envShape: Shape;
   /** Tables only this service uses, applied by the migrate-only init step as well as at start. */
   readonly migrations?: readonly SchemaStep[];
-  readonly module: (runtime: OnceportRuntime, env: z.output<z.ZodObject<Shape>>, base: RuntimeEnv) => DynamicModule | Promise<DynamicModule>;
+  readonly module: (
+    runtime: OnceportRuntime,
+    env: z.output<z.ZodObject<Shape>>,
+    base: RuntimeEnv,
+  ) => DynamicModule | Promise<DynamicModule>;
 }
 
 export interface RuntimeEnv extends ServerLimitsEnv {
@@ -93,12 +106,21 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
   } catch (error) {
     // A broken contract or actors file is the operator's to fix: the message names the file, the
     // field and the fix; exit like a bad variable does.
-    if (!(error instanceof ToolContractError || error instanceof ActorsFileError || error instanceof EnvConfigError || error instanceof MigrationSetupError)) throw error;
+    if (!(
+      error instanceof ToolContractError ||
+      error instanceof ActorsFileError ||
+      error instanceof EnvConfigError ||
+      error instanceof MigrationSetupError
+    ))
+      throw error;
     process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
     await runtime.close();
     process.exit(78); // EX_CONFIG
   }
-  @Module({ imports: [ServiceLoggingModule.forRoot(definition.serviceName), RuntimeModule.forRoot(runtime), feature], providers: [RuntimeLifecycle] })
+  @Module({
+    imports: [ServiceLoggingModule.forRoot(definition.serviceName), RuntimeModule.forRoot(runtime), feature],
+    providers: [RuntimeLifecycle],
+  })
   class ServiceModule {}
   const app = await NestFactory.create(ServiceModule, { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(NestLogger));
