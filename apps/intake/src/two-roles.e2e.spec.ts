@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { TEST_DATABASE_SERVER_URL, type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { Pool } from 'pg';
-import { startAppProcess } from '../testing/app-process';
-import { writeGatewayFixture } from '../testing/gateway-fixture';
+import { startAppProcess, writeGatewayFixture } from '@onceport/runtime/testing';
 
-const WORKSPACE_ROOT = join(__dirname, '../../../..');
+const WORKSPACE_ROOT = join(__dirname, '../../..');
 const AGENT_KEY = `key-roles-${randomBytes(6).toString('hex')}`;
 
 /** `apps/intake` run to its exit (the migrate-only step exits instead of listening). */
