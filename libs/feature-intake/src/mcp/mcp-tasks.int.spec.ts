@@ -7,12 +7,8 @@ import { type CallToolResult, CallToolResultSchema, CreateTaskResultSchema, McpE
 import { ExecutionStatus } from '@onceport/contracts';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
-import { McpController } from './mcp.controller';
 import { TASK_POLL_INTERVAL_MS, taskStatusOf } from './mcp-tasks';
 import { EXECUTION_STATUS_TOOL } from './mcp-tool-catalog';
 

@@ -3,13 +3,9 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 import { RestAgentProcesses } from './agent-processes';
-import { ExecutionsController } from './executions.controller';
 
 const KEYS: Record<string, string> = { 'key-a': 'agent:a', 'key-b': 'agent:b' };
 
