@@ -13,8 +13,8 @@ import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { type JsonObject, type StoredEvent, openOrm, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { readModelEntities } from '@onceport/read-models';
-import { OnceportRuntime, RuntimeModule, allMigrations } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts, ServiceKitModule, allMigrations } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
 import { type TestSshd, installRecordRun, sshContract, startTestSshd } from '@onceport/target-channels/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
@@ -72,7 +72,7 @@ function expectReadable(event: StoredEvent): void {
 
 describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let target: TestTarget;
   let sshd: TestSshd;
   let recordRun: string;
@@ -89,7 +89,9 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
 
   const handler = () =>
     new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts,
       channel: http,
       ssh,
@@ -103,7 +105,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     target = await startTestTarget();
     sshd = await startTestSshd();
     recordRun = installRecordRun(sshd.dir);
-    runtime = await OnceportRuntime.create({ serviceName: 'reconciler-contract-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', poolSize: 6, log: () => undefined });
+    runtime = await openServicePorts({ serviceName: 'reconciler-contract-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', poolSize: 6, log: () => undefined });
     await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
     orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     for (const { events } of histories) {
@@ -111,7 +113,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
       if (!tool || contracts.has(tool)) continue;
       contracts.set(tool, channel === 'ssh' ? sshContract(sshd, { name: tool, argv: [recordRun, tool, '0', '0', 'migrated'], credentialRef: 'test-ssh-key' }) : httpContract(tool, effectClass ?? 'idempotent', target.url));
     }
-    @Module({ imports: [RuntimeModule.forRoot(runtime)], controllers: [ReviewController], providers: [{ provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) }, { provide: EntityManager, useValue: orm.em }] })
+    @Module({ imports: [ServiceKitModule.forPorts(runtime)], controllers: [ReviewController], providers: [{ provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) }, { provide: EntityManager, useValue: orm.em }] })
     class ReviewService {}
     app = await NestFactory.create(ReviewService, { logger: false, bodyParser: false });
     await app.listen(0, '127.0.0.1');

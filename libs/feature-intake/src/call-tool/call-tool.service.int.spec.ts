@@ -17,7 +17,7 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
   afterEach(() => expect(h.watcherErrors).toEqual([]));
 
   const deploy = (project: string, extra: Record<string, unknown> = {}) => ({ project, environment: 'staging', version: '1.0.0', notes: 'first draft', ...extra });
-  const streamOf = (executionId: string): Promise<StoredEvent[]> => h.runtime.store.readStream(executionStreamId(executionId));
+  const streamOf = (executionId: string): Promise<StoredEvent[]> => h.ports.store.readStream(executionStreamId(executionId));
   const typesOf = async (executionId: string): Promise<string[]> => (await streamOf(executionId)).map((e) => e.type);
   const accepted = async (): Promise<number> => (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').length;
 
@@ -123,7 +123,7 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     const started = Date.now();
     const waiting = h.callTool.call(h.request({ arguments: deploy('woken'), waitMs: 20_000 }));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await h.runtime.commands.handle(executionStream(answer.execution_id), (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'not during the freeze' }, metadata: { now } }), { causationId: 'test' });
+    await h.ports.commands.handle(executionStream(answer.execution_id), (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'not during the freeze' }, metadata: { now } }), { causationId: 'test' });
     const woken = await waiting;
     expect(Date.now() - started).toBeLessThan(15_000); // woken, not answered at its 20 s deadline
     expect(woken.answer).toMatchObject({ execution_id: answer.execution_id, state: 'denied', attached: true, denial: { code: 'policy', reason: 'not during the freeze' } });
@@ -137,7 +137,7 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     // The retry reads claims and candidates and records its attach before it waits: poll for it.
     for (let tries = 0; tries < 1_000 && waiters.get(answer.execution_id)?.size !== 1; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(waiters.get(answer.execution_id)?.size).toBe(1);
-    await h.runtime.commands.handle(executionStream(answer.execution_id), (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'no' }, metadata: { now } }), { causationId: 'test' });
+    await h.ports.commands.handle(executionStream(answer.execution_id), (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'no' }, metadata: { now } }), { causationId: 'test' });
     await waiting;
     expect(waiters.has(answer.execution_id)).toBe(false);
   });

@@ -17,7 +17,7 @@ export function checkProcessId(value: string | null, header: string): Checked<st
   return { ok: false, violations: [{ path: `header ${header}`, bound: `1-${MAX_PROCESS_ID_CHARS} visible ASCII characters`, message: `must be an id Onceport issued (1–${MAX_PROCESS_ID_CHARS} visible ASCII characters)` }] };
 }
 
-export { requestIdOrFresh } from '@onceport/runtime';
+export { requestIdOrFresh } from '@onceport/service-kit';
 
 /** W3C trace context headers, each dropped (null) unless well-formed: they travel into events and spans. */
 export function boundedTraceContext(traceparent: string | null, tracestate: string | null): { traceparent: string | null; tracestate: string | null } {

@@ -6,8 +6,8 @@ import { loadToolContracts } from '@onceport/config';
 import { type ArgumentSealer, type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring, sealSensitiveArguments } from '@onceport/domain';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer, testEncryptionKeys } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer, testEncryptionKeys } from '@onceport/service-kit/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { SettleExecutionHandler } from './settle-execution.handler';
 import { executionStream } from '@onceport/event-store';
@@ -46,7 +46,7 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
   const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
   const sealer = testArgumentSealer();
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let target: TestTarget;
   let contract: HttpToolContract;
   let channel: HttpChannel;
@@ -54,7 +54,7 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
   beforeAll(async () => {
     db = await createTestDatabase();
     target = await startTestTarget();
-    runtime = await OnceportRuntime.create({ serviceName: 'reconciler-sealed-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process', log: () => undefined });
+    runtime = await openServicePorts({ serviceName: 'reconciler-sealed-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process', log: () => undefined });
     const dir = mkdtempSync(join(tmpdir(), 'reconciler-sealed-'));
     writeFileSync(join(dir, 'tool.yaml'), TOOL.replace('{origin}', target.url));
     contract = (await loadToolContracts(dir)).byName.get('deploy_by_ref') as HttpToolContract;
@@ -69,7 +69,9 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
 
   const handler = (opener: Pick<ArgumentSealer, 'open'>) =>
     new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts: new Map<string, ToolContract>([[contract.name, contract]]),
       channel,
       sealer: opener,

@@ -3,8 +3,8 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ExecutionCommand, type SshToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
 import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '@onceport/target-channels/testing';
@@ -15,7 +15,7 @@ const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
 
 describe('settling SSH executions from the durable marker (real PostgreSQL, real OpenSSH server)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let sshd: TestSshd;
   let proxy: CutProxy;
   let recordRun: string;
@@ -25,7 +25,9 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
   const handler = () =>
     new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts,
       channel: http,
       sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
@@ -35,7 +37,7 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await OnceportRuntime.create({ serviceName: 'reconciler-ssh-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    runtime = await openServicePorts({ serviceName: 'reconciler-ssh-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
     sshd = await startTestSshd();
     proxy = await startCutProxy(sshd.port);
     recordRun = installRecordRun(sshd.dir);

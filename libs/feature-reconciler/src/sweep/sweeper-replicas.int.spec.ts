@@ -12,8 +12,8 @@ import { executionStream, openOrm, runMigrations } from '@onceport/event-store';
 import { readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { Sweeper } from './sweeper';
@@ -29,7 +29,7 @@ const PROBE_PATH = /^\/v1\/deployments\/by-key\/([^/?]+)$/;
  */
 describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)', () => {
   let db: TestDatabase;
-  const runtimes: OnceportRuntime[] = [];
+  const runtimes: ServicePorts[] = [];
   const channels: HttpChannel[] = [];
   const orms: MikroORM[] = [];
   let server: Server;
@@ -78,20 +78,20 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
     await db.drop();
   });
 
-  async function replica(name: string): Promise<{ runtime: OnceportRuntime; sweeper: Sweeper }> {
-    const runtime = await OnceportRuntime.create({ serviceName: `sweeper-${name}`, databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+  async function replica(name: string): Promise<{ runtime: ServicePorts; sweeper: Sweeper }> {
+    const runtime = await openServicePorts({ serviceName: `sweeper-${name}`, databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
     await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     const channel = new HttpChannel();
     const orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     orms.push(orm);
     runtimes.push(runtime);
     channels.push(channel);
-    const settle = new SettleExecutionHandler({ runtime, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't' }, null), reconcilerId: name, limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 } });
+    const settle = new SettleExecutionHandler({ commands: runtime.commands, results: runtime.results, tracer: runtime.tracer, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't' }, null), reconcilerId: name, limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 } });
     const sweeper = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 4, claimMs: 60_000, replicaId: name }, () => undefined);
     return { runtime, sweeper };
   }
 
-  async function deadDispatch(runtime: OnceportRuntime): Promise<string> {
+  async function deadDispatch(runtime: ServicePorts): Promise<string> {
     const contract = contracts.get('create_deployment') as HttpToolContract;
     const args = { project: `p${randomBytes(3).toString('hex')}`, environment: 'staging', version: '1', strategy: 'rolling' };
     const id = newExecutionId(Date.now(), randomBytes(10));

@@ -10,8 +10,8 @@ import { ProjectionRunner, executionStream, openOrm, runMigrations } from '@once
 import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { Sweeper } from './sweeper';
@@ -22,7 +22,7 @@ const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
 /** The sweep reads the store, not the broker: what no message announced still gets settled or expired. */
 describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let contracts: ReadonlyMap<string, ToolContract>;
   let channel: HttpChannel;
   let sweeper: Sweeper;
@@ -31,7 +31,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await OnceportRuntime.create({ serviceName: 'sweeper-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    runtime = await openServicePorts({ serviceName: 'sweeper-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
     await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     const dir = mkdtempSync(join(tmpdir(), 'sweeper-contracts-'));
@@ -39,7 +39,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
-    settle = new SettleExecutionHandler({ runtime, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
+    settle = new SettleExecutionHandler({ commands: runtime.commands, results: runtime.results, tracer: runtime.tracer, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
     sweeper = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' }, () => undefined);
   });
   afterAll(async () => {
