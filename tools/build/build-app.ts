@@ -74,7 +74,9 @@ export async function buildApp(options: BuildOptions): Promise<BuildInfo> {
   const notProduction = [...packages].filter(([name]) => !production.has(name));
   if (notProduction.length > 0) {
     const list = notProduction.map(([name, file]) => `${name} (required by ${file})`).join(', ');
-    throw new BuildError(`${options.app} requires packages that are not production dependencies, so the image would not have them: ${list}`);
+    throw new BuildError(
+      `${options.app} requires packages that are not production dependencies, so the image would not have them: ${list}`,
+    );
   }
   const info: BuildInfo = {
     app: options.app,
@@ -83,13 +85,18 @@ export async function buildApp(options: BuildOptions): Promise<BuildInfo> {
     packages: [...packages.keys()].sort(),
   };
   const main = relative(root, entry).split(sep).join('/').replace(/\.ts$/, '.js');
-  writeFileSync(join(outDir, 'main.js'), `'use strict';\n// Onceport ${options.app}: compiled by tools/build; run with plain node.\nrequire('./${main}');\n`);
+  writeFileSync(
+    join(outDir, 'main.js'),
+    `'use strict';\n// Onceport ${options.app}: compiled by tools/build; run with plain node.\nrequire('./${main}');\n`,
+  );
   writeFileSync(join(outDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
   return info;
 }
 
 function compilerOptions(root: string): Options {
-  const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
+  const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
   return {
     swcrc: false,
     configFile: false,
@@ -121,10 +128,14 @@ function resolveSource(root: string, from: string, specifier: string): string {
   const base = resolve(dirname(from), specifier);
   const candidates = [`${base}.ts`, join(base, 'index.ts')];
   const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new BuildError(`${relative(root, from)}: cannot resolve "${specifier}" to a TypeScript source (tried ${candidates.map((c) => relative(root, c)).join(', ')})`);
+  if (!found)
+    throw new BuildError(
+      `${relative(root, from)}: cannot resolve "${specifier}" to a TypeScript source (tried ${candidates.map((c) => relative(root, c)).join(', ')})`,
+    );
   if (relative(root, found).startsWith('..')) throw new BuildError(`${relative(root, from)}: "${specifier}" leaves the workspace`);
   // Test helpers stay out of images (.dockerignore leaves them out of the build context, too).
-  if (TEST_ONLY.test(found)) throw new BuildError(`${relative(root, from)}: "${specifier}" is test code (${relative(root, found)}), not part of a service`);
+  if (TEST_ONLY.test(found))
+    throw new BuildError(`${relative(root, from)}: "${specifier}" is test code (${relative(root, found)}), not part of a service`);
   return found;
 }
 

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { BuildError, buildApp } from './build-app';
 
-const USAGE = 'usage: node -r @swc-node/register tools/build/cli.ts <app>... [--out-root <dir>]  (default out-root: dist; each app lands in <out-root>/<app>)';
+const USAGE =
+  'usage: node -r @swc-node/register tools/build/cli.ts <app>... [--out-root <dir>]  (default out-root: dist; each app lands in <out-root>/<app>)';
 
 /** `build <app>…`: compiles each app into `<out-root>/<app>` (what the Dockerfile's build stage runs). */
 async function main(argv: readonly string[]): Promise<number> {
@@ -19,7 +20,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const started = Date.now();
     try {
       const info = await buildApp({ workspaceRoot, app, outDir: join(resolve(outRoot), app) });
-      process.stdout.write(`${app}: ${info.sources.length} sources → ${join(outRoot, app, info.entry)} (${info.packages.length} packages) in ${Date.now() - started} ms\n`);
+      process.stdout.write(
+        `${app}: ${info.sources.length} sources → ${join(outRoot, app, info.entry)} (${info.packages.length} packages) in ${Date.now() - started} ms\n`,
+      );
     } catch (error) {
       if (!(error instanceof BuildError)) throw error;
       process.stderr.write(`build ${app}: ${error.message}\n`);

@@ -26,7 +26,16 @@ admins:
 `;
 
 function accept(executionId: string, now: Date): AcceptExecution {
-  const record = { actor: 'agent:deploy-bot', tool: 'get_build_status', channel: 'http' as const, target: 'https://ci.example.com', credential_ref: 'ci-readonly', method: 'GET /api/builds/{build_id}', arguments: { build_id: 42 }, intent_scope: 'run:e2e' };
+  const record = {
+    actor: 'agent:deploy-bot',
+    tool: 'get_build_status',
+    channel: 'http' as const,
+    target: 'https://ci.example.com',
+    credential_ref: 'ci-readonly',
+    method: 'GET /api/builds/{build_id}',
+    arguments: { build_id: 42 },
+    intent_scope: 'run:e2e',
+  };
   return {
     type: 'AcceptExecution',
     metadata: { now },
@@ -80,13 +89,23 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
   async function acceptAndWait(): Promise<ExecutionState> {
     const executionId = newExecutionId(Date.now(), randomBytes(10));
     const traceparent = `00-${TRACE_ID}-${randomBytes(8).toString('hex')}-01`;
-    await commands.handle(executionStream(executionId), (_loaded, now) => accept(executionId, now), { causationId: 'e2e:intake', traceparent });
-    await waitFor(async () => (await commands.load(executionStream(executionId))).state.status !== 'accepted', 30_000, `a decision on ${executionId}`);
+    await commands.handle(executionStream(executionId), (_loaded, now) => accept(executionId, now), {
+      causationId: 'e2e:intake',
+      traceparent,
+    });
+    await waitFor(
+      async () => (await commands.load(executionStream(executionId))).state.status !== 'accepted',
+      30_000,
+      `a decision on ${executionId}`,
+    );
     return (await commands.load(executionStream(executionId))).state;
   }
 
   const admin = (path: string, init: RequestInit = {}, key: string | null = ADMIN_KEY) =>
-    fetch(`${app.url}/v1/admin/vault${path}`, { ...init, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) } });
+    fetch(`${app.url}/v1/admin/vault${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    });
 
   it('authorizes an accepted execution of an allowed actor, on the session grant of its new agent process', async () => {
     expect(await acceptAndWait()).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'session_grant' } } });
@@ -108,7 +127,13 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
     expect(locked.status).toBe(200);
     expect(await locked.json()).toMatchObject({ status: 'locked', by: 'ops:alice', reason: 'e2e: incident drill', changed: true });
     expect(await (await admin('')).json()).toMatchObject({ status: 'locked', by: 'ops:alice' });
-    expect(await acceptAndWait()).toMatchObject({ status: 'denied', denial: { code: 'vault_locked', reason: 'The vault is locked: e2e: incident drill (by ops:alice). Every call is denied until an operator unlocks it.' } });
+    expect(await acceptAndWait()).toMatchObject({
+      status: 'denied',
+      denial: {
+        code: 'vault_locked',
+        reason: 'The vault is locked: e2e: incident drill (by ops:alice). Every call is denied until an operator unlocks it.',
+      },
+    });
   });
 
   it('stops cleanly on SIGTERM: consumers first, then connections, well before the kill deadline', async () => {
@@ -119,8 +144,13 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(app.output()).not.toMatch(/"level":"error"|Error during shutdown/);
     // The decisions were traced as `authorize <tool>` in the executions' traces.
-    const spans = (await readFile(env['ONCEPORT_TRACE_FILE']!, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { name: string; traceId: string; service: string });
-    expect(spans.filter((span) => span.name === 'authorize get_build_status' && span.traceId === TRACE_ID && span.service === 'authorization')).toHaveLength(2);
+    const spans = (await readFile(env['ONCEPORT_TRACE_FILE']!, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; traceId: string; service: string });
+    expect(
+      spans.filter((span) => span.name === 'authorize get_build_status' && span.traceId === TRACE_ID && span.service === 'authorization'),
+    ).toHaveLength(2);
   });
 
   it('refuses to start with a broken contract file before it connects anywhere, naming the file, the field and what is expected', async () => {
@@ -128,7 +158,12 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
     await mkdir(brokenDir);
     await writeFile(join(brokenDir, 'deploy.yaml'), 'tools:\n  - name: deploy\n    effect: sometimes\n');
     // PostgreSQL and NATS point at closed ports: the operator still sees the contract error, not a connection error.
-    const start = startAppProcess('authorization', { ...env, ONCEPORT_CONTRACTS_DIR: brokenDir, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' });
+    const start = startAppProcess('authorization', {
+      ...env,
+      ONCEPORT_CONTRACTS_DIR: brokenDir,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      NATS_URL: 'nats://127.0.0.1:1',
+    });
     await expect(start).rejects.toThrow(/exited with 78 before listening/);
     await expect(start).rejects.toThrow(join(brokenDir, 'deploy.yaml'));
     await expect(start).rejects.toThrow(/effect/);
@@ -138,7 +173,9 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
     await writeFile(join(dir, 'broken.yaml'), 'actors:\n  - id: agent:x\n    api_keys_sha256: [plain-key]\n    tools: []\n');
     const start = startAppProcess('authorization', { ...env, ONCEPORT_ACTORS_FILE: join(dir, 'broken.yaml') });
     await expect(start).rejects.toThrow(/exited with 78 before listening/);
-    await expect(start).rejects.toThrow(`${join(dir, 'broken.yaml')}: actors[0].api_keys_sha256[0]: got a value that is not 64 hex characters`);
+    await expect(start).rejects.toThrow(
+      `${join(dir, 'broken.yaml')}: actors[0].api_keys_sha256[0]: got a value that is not 64 hex characters`,
+    );
     await expect(start).rejects.not.toThrow(/plain-key/);
   });
 });

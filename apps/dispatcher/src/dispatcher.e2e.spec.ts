@@ -76,7 +76,8 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     return found;
   };
   const status = async (executionId: string): Promise<string> => (await commands.load(executionStream(executionId))).state.status;
-  const types = async (executionId: string): Promise<string[]> => (await commands.load(executionStream(executionId))).events.map((e) => e.type);
+  const types = async (executionId: string): Promise<string[]> =>
+    (await commands.load(executionStream(executionId))).events.map((e) => e.type);
 
   let first: { executionId: string; traceparent: string };
 
@@ -102,7 +103,9 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     await kit.js.publish(subject, JSON.stringify(toWireEvent(authorized)), { msgID: `redelivery-${authorized.eventId}` });
     // And a copy under a new event id, which the consumer's inbox has never seen: only the stream stops it.
     const copy = toWireEvent(authorized);
-    await kit.js.publish(subject, JSON.stringify({ ...copy, metadata: { ...copy.metadata, eventId: randomUUID() } }), { msgID: `copy-${authorized.eventId}` });
+    await kit.js.publish(subject, JSON.stringify({ ...copy, metadata: { ...copy.metadata, eventId: randomUUID() } }), {
+      msgID: `copy-${authorized.eventId}`,
+    });
     await sleep(2_000);
 
     expect(target.effectCount()).toBe(1);
@@ -120,13 +123,21 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     await waitFor(async () => (await status(executionId)) === 'failed', 30_000, 'the failure');
 
     expect(target.effectCount({ route: 'emails' })).toBe(0);
-    expect((await commands.load(executionStream(executionId))).events.at(-1)).toMatchObject({ type: 'DispatchFailedBeforeSend', data: { retryable: false, reason: expect.stringContaining('ONCEPORT_CREDENTIAL_MAIL_API') } });
+    expect((await commands.load(executionStream(executionId))).events.at(-1)).toMatchObject({
+      type: 'DispatchFailedBeforeSend',
+      data: { retryable: false, reason: expect.stringContaining('ONCEPORT_CREDENTIAL_MAIL_API') },
+    });
   });
 
   it('on SIGTERM lets the dispatch in flight finish and be recorded, then exits', async () => {
     // Held long enough that SIGTERM comes while the dispatch is in flight, on a loaded machine too.
     target.setBehavior({ route: 'deployments', delay_ms: 7_000, times: 1 });
-    const executionId = await seedAuthorized(commands, contract('create_deployment'), { ...DEPLOY_ARGUMENTS, version: '2.0.2' }, newTraceparent());
+    const executionId = await seedAuthorized(
+      commands,
+      contract('create_deployment'),
+      { ...DEPLOY_ARGUMENTS, version: '2.0.2' },
+      newTraceparent(),
+    );
     await waitFor(async () => (await types(executionId)).includes('DispatchStarted'), 30_000, 'the dispatch to start');
 
     const stoppedAt = Date.now();
@@ -154,7 +165,9 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
     const dispatchSpan = spans
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { name: string; traceId: string; parentSpanId: string | null; attributes: Record<string, unknown> })
+      .map(
+        (line) => JSON.parse(line) as { name: string; traceId: string; parentSpanId: string | null; attributes: Record<string, unknown> },
+      )
       .find((span) => span.name === 'dispatch create_deployment' && span.traceId === first.traceparent.split('-')[1]);
     expect(dispatchSpan).toMatchObject({
       parentSpanId: first.traceparent.split('-')[2],
@@ -164,7 +177,11 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
 
   it('refuses to start without its encryption key ring, or with a key that is not 32 bytes, naming the variable (exit 78)', async () => {
     // PostgreSQL and NATS point at closed ports: the environment is judged before anything connects.
-    const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', ONCEPORT_CONTRACTS_DIR: contractsDir.dir };
+    const base = {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      NATS_URL: 'nats://127.0.0.1:1',
+      ONCEPORT_CONTRACTS_DIR: contractsDir.dir,
+    };
     const missing = startAppProcess('dispatcher', base);
     await expect(missing).rejects.toThrow(/exited with 78 before listening/);
     await expect(missing).rejects.toThrow('ONCEPORT_ENCRYPTION_KEYS: missing; expected "<key-id>:<base64 of exactly 32 random bytes>');

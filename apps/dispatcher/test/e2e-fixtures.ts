@@ -39,11 +39,22 @@ export async function seedAuthorized(
     channel: contract.channel,
     arguments: args,
     effectClass: contract.effect,
-    record: { ...sample.data.record, tool: contract.name, channel: contract.channel, target, credential_ref: contract.credentialRef, arguments: args },
+    record: {
+      ...sample.data.record,
+      tool: contract.name,
+      channel: contract.channel,
+      target,
+      credential_ref: contract.credentialRef,
+      arguments: args,
+    },
   });
   const context = { causationId: 'test:e2e', actor: 'agent:e2e', traceparent };
   await commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), context);
-  await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'e2e' }, metadata: { now } }), context);
+  await commands.handle(
+    executionStream(executionId),
+    (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'e2e' }, metadata: { now } }),
+    context,
+  );
   return executionId;
 }
 
@@ -63,7 +74,10 @@ export async function tablesHolding(db: Queryable, needle: string): Promise<stri
   const hex = Buffer.from(needle, 'utf8').toString('hex');
   const holding: string[] = [];
   for (const { schema, name } of tables.rows) {
-    const found = await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."${name}" AS t WHERE strpos(t::text, $1) > 0 OR strpos(t::text, $2) > 0`, [needle, hex]);
+    const found = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${schema}"."${name}" AS t WHERE strpos(t::text, $1) > 0 OR strpos(t::text, $2) > 0`,
+      [needle, hex],
+    );
     if (Number(found.rows[0]?.n) > 0) holding.push(`${schema}.${name}`);
   }
   return holding;

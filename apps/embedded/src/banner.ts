@@ -13,14 +13,20 @@ export interface BannerFacts {
 export function printBanner(facts: BannerFacts): void {
   const { setup } = facts;
   const demo = setup.contracts.kind === 'demo' && setup.actors.kind === 'demo';
-  const what = demo ? 'demo target and contracts' : setup.contracts.kind === 'own' ? 'your contracts' : 'demo target and contracts, your actors';
+  const what = demo
+    ? 'demo target and contracts'
+    : setup.contracts.kind === 'own'
+      ? 'your contracts'
+      : 'demo target and contracts, your actors';
   const lines = [
     '',
     `Onceport is running (embedded: PostgreSQL from npm, in-process delivery, ${what}).`,
     '',
     `  MCP endpoint   ${facts.url}/mcp        (Streamable HTTP; Authorization: Bearer <API key>)`,
     `  REST           ${facts.url}/v1/executions`,
-    setup.contracts.kind === 'own' ? `  contracts      yours: ${setup.contracts.dir} (ONCEPORT_CONTRACTS_DIR)` : `  contracts      demo: ${setup.contracts.dir} (set ONCEPORT_CONTRACTS_DIR for your own)`,
+    setup.contracts.kind === 'own'
+      ? `  contracts      yours: ${setup.contracts.dir} (ONCEPORT_CONTRACTS_DIR)`
+      : `  contracts      demo: ${setup.contracts.dir} (set ONCEPORT_CONTRACTS_DIR for your own)`,
   ];
   if (facts.targetUrl) lines.push(`  demo target    ${facts.targetUrl}   (effects: ${facts.targetUrl}/__control/effects)`);
   if (setup.actors.kind === 'own') {
@@ -39,7 +45,12 @@ export function printBanner(facts: BannerFacts): void {
       `  -H 'Authorization: Bearer ${setup.actors.agentKey}' -H 'Content-Type: application/json' \\`,
       `  -d '{"tool":"send_email","arguments":{"recipient":"ana@example.com","campaign_id":"welcome","subject":"Hi","body":"Hello Ana"}}'`,
     ].join('\n');
-    lines.push('', 'A first call to try. Run it twice: the second answer is the same execution, marked as a replay, and the target saw one e-mail.', '', curl);
+    lines.push(
+      '',
+      'A first call to try. Run it twice: the second answer is the same execution, marked as a replay, and the target saw one e-mail.',
+      '',
+      curl,
+    );
   }
   lines.push('', `${JSON.stringify({ service: 'onceport', event: 'listening', url: facts.url })}`, '');
   process.stdout.write(lines.join('\n'));

@@ -25,18 +25,27 @@ export function preparePrivateDir(dir: string, variable: string): string {
   try {
     mkdirSync(path, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new StartFailure(`the data directory ${path} cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`, `set ${variable} to a directory you can write`);
+    throw new StartFailure(
+      `the data directory ${path} cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      `set ${variable} to a directory you can write`,
+    );
   }
   const stat = statSync(path);
   if (!stat.isDirectory()) throw new StartFailure(`the data directory ${path} is not a directory`, `set ${variable} to a directory`);
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) {
-    throw new StartFailure(`the data directory ${path} belongs to uid ${stat.uid}, not to you (uid ${uid})`, `set ${variable} to a directory of your own`);
+    throw new StartFailure(
+      `the data directory ${path} belongs to uid ${stat.uid}, not to you (uid ${uid})`,
+      `set ${variable} to a directory of your own`,
+    );
   }
   if ((stat.mode & 0o077) !== 0) {
     if (readdirSync(path).length > 0) {
       const mode = (stat.mode & 0o777).toString(8);
-      throw new StartFailure(`the data directory ${path} is readable by others (mode ${mode}); it holds the database password and key hashes`, `chmod 700 ${path}, or set ${variable} to a private directory`);
+      throw new StartFailure(
+        `the data directory ${path} is readable by others (mode ${mode}); it holds the database password and key hashes`,
+        `chmod 700 ${path}, or set ${variable} to a private directory`,
+      );
     }
     chmodSync(path, 0o700);
   }

@@ -25,7 +25,9 @@ export type EmbeddedSettings = z.output<typeof embeddedEnv>;
 /** What this start serves, and whose it is: the banner says which. */
 export interface EmbeddedSetup {
   readonly contracts: { readonly kind: 'own' | 'demo'; readonly dir: string };
-  readonly actors: { readonly kind: 'own'; readonly file: string } | { readonly kind: 'demo'; readonly file: string; readonly agentKey: string; readonly adminKey: string };
+  readonly actors:
+    | { readonly kind: 'own'; readonly file: string }
+    | { readonly kind: 'demo'; readonly file: string; readonly agentKey: string; readonly adminKey: string };
   readonly hmacKeys: 'own' | 'generated';
   /** The environment the features read credentials from (never written into process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -37,7 +39,13 @@ export interface EmbeddedSetup {
 export const EMBEDDED_HOST = '127.0.0.1';
 
 /** The kit's and the four features' variables in one schema, parsed once: a start reports every bad variable at once. */
-const embeddedServiceEnv = z.object({ ...runtimeEnvShape, ...intakeEnvShape, ...authorizationEnvShape, ...dispatcherEnvShape, ...reconcilerEnvShape });
+const embeddedServiceEnv = z.object({
+  ...runtimeEnvShape,
+  ...intakeEnvShape,
+  ...authorizationEnvShape,
+  ...dispatcherEnvShape,
+  ...reconcilerEnvShape,
+});
 export type EmbeddedServiceEnv = z.output<typeof embeddedServiceEnv>;
 
 /**
@@ -46,7 +54,13 @@ export type EmbeddedServiceEnv = z.output<typeof embeddedServiceEnv>;
  * generated and kept in the data dir.
  * Everything is validated here, before PostgreSQL starts, so a broken file stops the start at once.
  */
-export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, processEnv: NodeJS.ProcessEnv, demoTargetUrl: string | null, warn: (line: string) => void): Promise<EmbeddedSetup> {
+export async function prepareSetup(
+  settings: EmbeddedSettings,
+  dataDir: string,
+  processEnv: NodeJS.ProcessEnv,
+  demoTargetUrl: string | null,
+  warn: (line: string) => void,
+): Promise<EmbeddedSetup> {
   const secrets = demoSecrets(dataDir);
   const ownContracts = settings.ONCEPORT_CONTRACTS_DIR;
   const contractsDir = ownContracts ?? writeDemoContracts(dataDir, demoTargetUrl ?? 'http://demo-target');
@@ -72,11 +86,14 @@ export async function prepareSetup(settings: EmbeddedSettings, dataDir: string, 
   await loadToolContracts(contractsDir);
   await ActorDirectory.load(actorsFile, keysFile);
   for (const file of [ownActors, keysFile]) {
-    if (file && readableByOthers(file)) warn(`onceport: warning: ${file} holds key hashes and is readable by other users; chmod 600 ${file}`);
+    if (file && readableByOthers(file))
+      warn(`onceport: warning: ${file} holds key hashes and is readable by other users; chmod 600 ${file}`);
   }
   return {
     contracts: { kind: ownContracts ? 'own' : 'demo', dir: contractsDir },
-    actors: ownActors ? { kind: 'own', file: ownActors } : { kind: 'demo', file: actorsFile, agentKey: secrets.agentKey, adminKey: secrets.adminKey },
+    actors: ownActors
+      ? { kind: 'own', file: ownActors }
+      : { kind: 'demo', file: actorsFile, agentKey: secrets.agentKey, adminKey: secrets.adminKey },
     hmacKeys: ownHmac ? 'own' : 'generated',
     env,
     config,

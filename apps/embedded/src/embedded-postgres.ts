@@ -48,7 +48,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   await ensurePortFree(port);
   const recent: string[] = [];
   const remember = (message: unknown): void => {
-    for (const line of String(message).split('\n').filter((l) => l.trim() !== '')) {
+    for (const line of String(message)
+      .split('\n')
+      .filter((l) => l.trim() !== '')) {
       recent.push(line);
       if (recent.length > 15) recent.shift();
     }
@@ -131,7 +133,10 @@ function prepareRootClusterParent(): void {
   chmodSync(ROOT_CLUSTERS, 0o711);
   for (let dir = ROOT_CLUSTERS; dir !== dirname(dir); dir = dirname(dir)) {
     if ((statSync(dir).mode & 0o001) === 0) {
-      throw new StartFailure(`as root the embedded PostgreSQL runs as the user postgres, which cannot pass through ${dir}`, `chmod o+x ${dir}, or run npm start as an ordinary user`);
+      throw new StartFailure(
+        `as root the embedded PostgreSQL runs as the user postgres, which cannot pass through ${dir}`,
+        `chmod o+x ${dir}, or run npm start as an ordinary user`,
+      );
     }
   }
 }

@@ -27,7 +27,12 @@ describe('npm start (embedded)', () => {
   it('with no config: the demo (target, contracts, keys), private files, a first call through REST and MCP, and a stop on SIGTERM', async () => {
     const dataDir = dataDirs();
     const pgPort = await freePort();
-    const start = spawnNpmStart({ PORT: '0', ONCEPORT_DEMO_TARGET_PORT: '0', ONCEPORT_DATA_DIR: dataDir, ONCEPORT_EMBEDDED_PG_PORT: String(pgPort) });
+    const start = spawnNpmStart({
+      PORT: '0',
+      ONCEPORT_DEMO_TARGET_PORT: '0',
+      ONCEPORT_DATA_DIR: dataDir,
+      ONCEPORT_EMBEDDED_PG_PORT: String(pgPort),
+    });
     try {
       const url = await start.listening;
       const output = start.output();
@@ -40,7 +45,8 @@ describe('npm start (embedded)', () => {
 
       // Private: the data dir 0700, the database password and every file with keys or key hashes 0600.
       expect(modeOf(dataDir)).toBe('700');
-      for (const file of ['postgres-password', 'actors.yaml', 'demo-secrets.json', 'onceport.pid']) expect([file, modeOf(join(dataDir, file))]).toEqual([file, '600']);
+      for (const file of ['postgres-password', 'actors.yaml', 'demo-secrets.json', 'onceport.pid'])
+        expect([file, modeOf(join(dataDir, file))]).toEqual([file, '600']);
       const password = readFileSync(join(dataDir, 'postgres-password'), 'utf8').trim();
       expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
       expect(readFileSync(join(__dirname, 'embedded-postgres.ts'), 'utf8')).not.toContain(password);
@@ -48,7 +54,12 @@ describe('npm start (embedded)', () => {
       // The printed first call, run as printed (twice, as the banner suggests): one execution, the
       // second answer a replay of the first, and the demo target saw one e-mail.
       const curl = output.slice(output.indexOf('curl -s'), output.indexOf("}}'", output.indexOf('curl -s')) + 3);
-      const runCurl = () => JSON.parse(execFileSync('sh', ['-c', curl], { encoding: 'utf8', timeout: 60_000 })) as { execution_id: string; replay: boolean; state: string };
+      const runCurl = () =>
+        JSON.parse(execFileSync('sh', ['-c', curl], { encoding: 'utf8', timeout: 60_000 })) as {
+          execution_id: string;
+          replay: boolean;
+          state: string;
+        };
       const first = runCurl();
       const second = runCurl();
       expect(first.state).toMatch(/^completed/);
@@ -58,10 +69,15 @@ describe('npm start (embedded)', () => {
       expect(effects.count).toBe(1);
 
       const client = new Client({ name: 'npm-start-test', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }),
+      );
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name)).toContain('create_deployment');
-      const result = await client.callTool({ name: 'create_deployment', arguments: { project: 'demo', environment: 'staging', version: '1.0.0' } });
+      const result = await client.callTool({
+        name: 'create_deployment',
+        arguments: { project: 'demo', environment: 'staging', version: '1.0.0' },
+      });
       expect(result.structuredContent).toMatchObject({ state: 'completed_result_not_delivered', target_status: 201 });
       await client.close();
     } finally {
@@ -109,11 +125,19 @@ describe('npm start (embedded)', () => {
       const call = await fetch(`${url}/v1/executions`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${agentKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ tool: 'create_deployment', arguments: { project: 'web', environment: 'staging', version: '2.0.1' }, wait_ms: 0 }),
+        body: JSON.stringify({
+          tool: 'create_deployment',
+          arguments: { project: 'web', environment: 'staging', version: '2.0.1' },
+          wait_ms: 0,
+        }),
       });
       const { execution_id: executionId } = (await call.json()) as { execution_id: string };
       expect(executionId).toMatch(/^exe_/);
-      await waitFor('the target to apply the effect', () => (target.effectCount({ route: 'deployments' }) === 1 ? true : undefined), 60_000);
+      await waitFor(
+        'the target to apply the effect',
+        () => (target.effectCount({ route: 'deployments' }) === 1 ? true : undefined),
+        60_000,
+      );
 
       const gatewayPid = Number(readFileSync(join(dataDir, 'onceport.pid'), 'utf8').split('\n')[0]);
       const clusterDir = bannerValue(banner, 'postgres data');
@@ -131,7 +155,9 @@ describe('npm start (embedded)', () => {
       expect(isRunning(postgresPid)).toBe(false);
 
       const settled = await waitFor('the reconciler to settle the call', async () => {
-        const answer = (await (await fetch(`${again}/v1/executions/${executionId}`, { headers: { Authorization: `Bearer ${agentKey}` } })).json()) as { state: string };
+        const answer = (await (
+          await fetch(`${again}/v1/executions/${executionId}`, { headers: { Authorization: `Bearer ${agentKey}` } })
+        ).json()) as { state: string };
         return /^(completed|failed|needs_review|not_applied)/.test(answer.state) ? answer.state : undefined;
       });
       expect(settled).toBe('completed_result_not_delivered');
@@ -148,7 +174,12 @@ describe('npm start (embedded)', () => {
     const contractsDir = mkdtempSync(join(tmpdir(), 'onceport-broken-contracts-'));
     cleanup.push(contractsDir);
     writeFileSync(join(contractsDir, 'tools.yaml'), 'tools:\n  - name: x\n   description: bad indent\n');
-    const broken = spawnNpmStart({ PORT: '0', ONCEPORT_DATA_DIR: dataDirs(), ONCEPORT_EMBEDDED_PG_PORT: String(pgPort), ONCEPORT_CONTRACTS_DIR: contractsDir });
+    const broken = spawnNpmStart({
+      PORT: '0',
+      ONCEPORT_DATA_DIR: dataDirs(),
+      ONCEPORT_EMBEDDED_PG_PORT: String(pgPort),
+      ONCEPORT_CONTRACTS_DIR: contractsDir,
+    });
     await expect(broken.listening).rejects.toThrow();
     expect(await broken.exited).toBe(78); // npm passes the script's exit code on
     expect(broken.output()).toContain(`${join(contractsDir, 'tools.yaml')}:3: got a YAML syntax error`);
@@ -159,7 +190,12 @@ describe('npm start (embedded)', () => {
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(pgPort, '127.0.0.1', resolve));
     try {
-      const taken = spawnNpmStart({ PORT: '0', ONCEPORT_DEMO_TARGET_PORT: '0', ONCEPORT_DATA_DIR: dataDirs(), ONCEPORT_EMBEDDED_PG_PORT: String(pgPort) });
+      const taken = spawnNpmStart({
+        PORT: '0',
+        ONCEPORT_DEMO_TARGET_PORT: '0',
+        ONCEPORT_DATA_DIR: dataDirs(),
+        ONCEPORT_EMBEDDED_PG_PORT: String(pgPort),
+      });
       await expect(taken.listening).rejects.toThrow();
       expect(await taken.exited).toBe(78);
       expect(taken.output()).toContain(`port ${pgPort} on 127.0.0.1 (the embedded PostgreSQL) is in use by another program`);
@@ -176,7 +212,12 @@ describe('npm start (embedded)', () => {
     const open = join(parent, 'data');
     mkdirSync(open, { mode: 0o755 });
     writeFileSync(join(open, 'something'), '');
-    const refused = spawnNpmStart({ PORT: '0', ONCEPORT_DEMO_TARGET_PORT: '0', ONCEPORT_DATA_DIR: open, ONCEPORT_EMBEDDED_PG_PORT: String(await freePort()) });
+    const refused = spawnNpmStart({
+      PORT: '0',
+      ONCEPORT_DEMO_TARGET_PORT: '0',
+      ONCEPORT_DATA_DIR: open,
+      ONCEPORT_EMBEDDED_PG_PORT: String(await freePort()),
+    });
     await expect(refused.listening).rejects.toThrow();
     expect(refused.output()).toContain(`the data directory ${open} is readable by others (mode 755)`);
     expect(refused.output()).toContain(`fix: chmod 700 ${open}`);

@@ -37,7 +37,10 @@ export function claimDataDir(dataDir: string, log: (line: string) => void): Inst
     log(`onceport: ${file} names pid ${pidText || '?'}, which is gone: a stale lock from an earlier start, taken over`);
     rmSync(file, { force: true });
   }
-  throw new StartFailure(`could not claim the data directory ${dataDir}: ${file} keeps reappearing`, 'make sure only one npm start uses this ONCEPORT_DATA_DIR');
+  throw new StartFailure(
+    `could not claim the data directory ${dataDir}: ${file} keeps reappearing`,
+    'make sure only one npm start uses this ONCEPORT_DATA_DIR',
+  );
 }
 
 /**

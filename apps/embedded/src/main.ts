@@ -7,7 +7,15 @@ import { DispatcherModule } from '@onceport/feature-dispatcher';
 import { IntakeModule } from '@onceport/feature-intake';
 import { ReconcilerModule } from '@onceport/feature-reconciler';
 import { startEventConsumers } from '@onceport/messaging';
-import { NestLogger, ServiceKitModule, ServiceLoggingModule, configureLogging, hardenHttpServer, openServicePorts, serviceConfigOf } from '@onceport/service-kit';
+import {
+  NestLogger,
+  ServiceKitModule,
+  ServiceLoggingModule,
+  configureLogging,
+  hardenHttpServer,
+  openServicePorts,
+  serviceConfigOf,
+} from '@onceport/service-kit';
 import { startDemoTarget } from '@onceport/demo-target';
 import { printBanner } from './banner';
 import { defaultDataDir, preparePrivateDir } from './data-dir';
@@ -92,7 +100,9 @@ main().catch(async (error: unknown) => {
     try {
       await step();
     } catch (cleanupError) {
-      process.stderr.write(`onceport: while stopping after the failed start: ${cleanupError instanceof Error ? cleanupError.message : String(cleanupError)}\n`);
+      process.stderr.write(
+        `onceport: while stopping after the failed start: ${cleanupError instanceof Error ? cleanupError.message : String(cleanupError)}\n`,
+      );
     }
   }
   process.exit(exitCode);

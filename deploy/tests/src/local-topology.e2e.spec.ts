@@ -92,7 +92,10 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
    */
   async function callThroughIntake(call: Call, firstReplica: number): Promise<void> {
     const idempotencyKey = randomUUID();
-    const body = JSON.stringify({ tool: 'create_deployment', arguments: { project: call.project, environment: 'staging', version: '2.0.0' } });
+    const body = JSON.stringify({
+      tool: 'create_deployment',
+      arguments: { project: call.project, environment: 'staging', version: '2.0.0' },
+    });
     for (let attempt = 0; attempt < REPLICAS * 10; attempt += 1) {
       call.attempts += 1;
       const replica = (firstReplica + attempt) % REPLICAS;
@@ -121,7 +124,10 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
     const byStream = new Map<string, StreamEvents>();
     for (const row of rows) {
       const prior = byStream.get(row.stream_id) ?? { counts: {} };
-      byStream.set(row.stream_id, { counts: { ...prior.counts, [row.event_type]: Number(row.n) }, settlement: prior.settlement ?? row.settlement ?? undefined });
+      byStream.set(row.stream_id, {
+        counts: { ...prior.counts, [row.event_type]: Number(row.n) },
+        settlement: prior.settlement ?? row.settlement ?? undefined,
+      });
     }
     return byStream;
   }
@@ -129,7 +135,9 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
   const outcomes = (events: StreamEvents): number => (events.counts['OutcomeObserved'] ?? 0) + (events.counts['OutcomeSettled'] ?? 0);
 
   async function dispatchersNamed(): Promise<string[]> {
-    const { rows } = await db.pool.query<{ id: string }>(`SELECT DISTINCT data->>'dispatcherId' AS id FROM onceport.events WHERE event_type = 'DispatchStarted' ORDER BY 1`);
+    const { rows } = await db.pool.query<{ id: string }>(
+      `SELECT DISTINCT data->>'dispatcherId' AS id FROM onceport.events WHERE event_type = 'DispatchStarted' ORDER BY 1`,
+    );
     return rows.map((row) => row.id);
   }
 
@@ -176,7 +184,14 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
         heldByReplica0: await openDispatchesOf('dispatcher-0'),
         notYetDispatched: byStream.filter((e) => e.counts['ExecutionAccepted'] && !e.counts['DispatchStarted']).length,
       };
-      if (answeredByEach() && before.dispatchers.length === REPLICAS && before.open >= REPLICAS && before.heldByReplica0 > 0 && before.notYetDispatched > 0) break;
+      if (
+        answeredByEach() &&
+        before.dispatchers.length === REPLICAS &&
+        before.open >= REPLICAS &&
+        before.heldByReplica0 > 0 &&
+        before.notYetDispatched > 0
+      )
+        break;
     }
     expect(answeredByEach()).toBe(true);
     expect(before.dispatchers).toEqual(['dispatcher-0', 'dispatcher-1']); // the work was spread over both
@@ -198,14 +213,16 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
 
     // Every execution reaches an outcome on the survivors (an abandoned lease goes to the reconciler).
     let open = calls.length;
-    for (const deadline = Date.now() + 180_000; Date.now() < deadline && open > 0; ) {
+    for (const deadline = Date.now() + 180_000; Date.now() < deadline && open > 0;) {
       const byStream = await eventsByStream();
       open = calls.filter((call) => outcomes(byStream.get(`execution-${call.executionId}`) ?? { counts: {} }) === 0).length;
       if (open > 0) await sleep(500);
     }
     expect(open).toBe(0);
     // The dispatches the dead dispatcher held were taken over by the surviving reconciler.
-    const { rows } = await db.pool.query<{ actor: string }>(`SELECT DISTINCT metadata->>'actor' AS actor FROM onceport.events WHERE metadata->>'actor' LIKE 'svc:reconciler:%'`);
+    const { rows } = await db.pool.query<{ actor: string }>(
+      `SELECT DISTINCT metadata->>'actor' AS actor FROM onceport.events WHERE metadata->>'actor' LIKE 'svc:reconciler:%'`,
+    );
     expect(rows.map((row) => row.actor)).toEqual(['svc:reconciler:reconciler-1']);
   }, 400_000);
 
@@ -214,7 +231,11 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
     expect(new Set(ids).size).toBe(CALLS);
     for (const call of calls) {
       const effects = target.effects({ route: 'deployments' }).filter((effect) => effect.params['project'] === call.project);
-      expect({ project: call.project, effects: effects.length, key: effects[0]?.idempotencyKey }).toEqual({ project: call.project, effects: 1, key: call.executionId });
+      expect({ project: call.project, effects: effects.length, key: effects[0]?.idempotencyKey }).toEqual({
+        project: call.project,
+        effects: 1,
+        key: call.executionId,
+      });
     }
     const byStream = await eventsByStream();
     expect([...byStream.keys()].sort()).toEqual(ids.map((id) => `execution-${id}`).sort()); // no execution beyond the calls
@@ -223,7 +244,10 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
       expect({ stream, ExecutionAccepted, outcomes: outcomes(events) }).toEqual({ stream, ExecutionAccepted: 1, outcomes: 1 });
       // A second dispatch is only allowed for re-dispatchable effects; the single effect above shows it was not a blind re-send.
       const allowed = REDISPATCHABLE.has(EFFECT_CLASS['create_deployment'] as string) ? 2 : 1;
-      expect({ stream, dispatchedOnceOrAllowed: DispatchStarted >= 1 && DispatchStarted <= allowed }).toEqual({ stream, dispatchedOnceOrAllowed: true });
+      expect({ stream, dispatchedOnceOrAllowed: DispatchStarted >= 1 && DispatchStarted <= allowed }).toEqual({
+        stream,
+        dispatchedOnceOrAllowed: true,
+      });
       if (events.counts['OutcomeSettled']) expect({ stream, settlement: events.settlement }).toEqual({ stream, settlement: 'completed' });
     }
   });
@@ -233,7 +257,8 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
     const stopped = await local.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.stdout.split('\n').filter((line) => line.endsWith('stopped (TERM) exit 0'))).toHaveLength(apps.length * REPLICAS);
-    for (const app of apps) for (let r = 0; r < REPLICAS; r += 1) expect({ app, r, exit: local.exitStatus(app, r) }).toEqual({ app, r, exit: 0 });
+    for (const app of apps)
+      for (let r = 0; r < REPLICAS; r += 1) expect({ app, r, exit: local.exitStatus(app, r) }).toEqual({ app, r, exit: 0 });
     const status = await local.status();
     expect(status.stdout.split('\n').filter((line) => /\sdown\s/.test(line))).toHaveLength(apps.length * REPLICAS);
   }, 400_000);

@@ -11,17 +11,27 @@ function policy(name: string, spec: INetworkPolicy['spec']): Policy {
   return { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name, namespace: NS }, spec };
 }
 
-const denyAll = policy('deny', { podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'onceport' } }, policyTypes: ['Ingress', 'Egress'] });
+const denyAll = policy('deny', {
+  podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'onceport' } },
+  policyTypes: ['Ingress', 'Egress'],
+});
 const infrastructure = policy('infra', {
   podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'onceport' } },
   policyTypes: ['Egress'],
   egress: [
     { to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }], ports: [{ protocol: 'UDP', port: 53 }] },
-    { to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'postgresql' } } }], ports: [{ protocol: 'TCP', port: 5432 }] },
+    {
+      to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'postgresql' } } }],
+      ports: [{ protocol: 'TCP', port: 5432 }],
+    },
   ],
 });
 const targetsFor = (names: string[], egress: EgressRules): Policy =>
-  policy('targets', { podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: names }] }, policyTypes: ['Egress'], egress });
+  policy('targets', {
+    podSelector: { matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: names }] },
+    policyTypes: ['Egress'],
+    egress,
+  });
 
 describe('NetworkPolicy egress analysis (what the manifest test relies on)', () => {
   it('a pod no policy isolates can reach anything', () => {
@@ -43,12 +53,26 @@ describe('NetworkPolicy egress analysis (what the manifest test relies on)', () 
   });
 
   it.each<[string, EgressRules, string]>([
-    ['an ipBlock, even on an infrastructure port', [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ protocol: 'TCP', port: 5432 }] }], 'ipBlock 0.0.0.0/0 on TCP/5432'],
-    ['a labelled pod on another port', [{ to: [{ podSelector: { matchLabels: { app: 'x' } } }], ports: [{ protocol: 'TCP', port: 443 }] }], 'the selected pods on TCP/443'],
-    ['a namespace without a pod selector', [{ to: [{ namespaceSelector: { matchLabels: { team: 'x' } } }], ports: [{ protocol: 'TCP', port: 4222 }] }], 'every pod of the selected namespaces on TCP/4222'],
+    [
+      'an ipBlock, even on an infrastructure port',
+      [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }], ports: [{ protocol: 'TCP', port: 5432 }] }],
+      'ipBlock 0.0.0.0/0 on TCP/5432',
+    ],
+    [
+      'a labelled pod on another port',
+      [{ to: [{ podSelector: { matchLabels: { app: 'x' } } }], ports: [{ protocol: 'TCP', port: 443 }] }],
+      'the selected pods on TCP/443',
+    ],
+    [
+      'a namespace without a pod selector',
+      [{ to: [{ namespaceSelector: { matchLabels: { team: 'x' } } }], ports: [{ protocol: 'TCP', port: 4222 }] }],
+      'every pod of the selected namespaces on TCP/4222',
+    ],
     ['any port to a labelled pod', [{ to: [{ podSelector: { matchLabels: { app: 'x' } } }] }], 'the selected pods on any port'],
   ])('counts %s as reaching targets', (_label, egress, reach) => {
-    expect(targetsReachable(egressOf([denyAll, infrastructure, targetsFor(['intake'], egress)], NS, intake))).toEqual([`targets: ${reach}`]);
+    expect(targetsReachable(egressOf([denyAll, infrastructure, targetsFor(['intake'], egress)], NS, intake))).toEqual([
+      `targets: ${reach}`,
+    ]);
   });
 
   it('a policy of another namespace does not apply', () => {

@@ -94,7 +94,9 @@ export class FaultCluster {
     // Every send counts: with the target's own dedupe on, a second send of a keyed request would
     // be one effect, and a duplicate dispatch could never show up as a duplicate.
     target.setBehavior({ route: '*', honour_idempotency: false });
-    const proxy = options.proxyTarget ? await startFaultProxy({ upstream: { host: '127.0.0.1', port: Number(new URL(target.url).port) } }) : null;
+    const proxy = options.proxyTarget
+      ? await startFaultProxy({ upstream: { host: '127.0.0.1', port: Number(new URL(target.url).port) } })
+      : null;
     const faultOrigin = proxy ? proxy.url('http') : target.url;
     const appEnv = options.appEnv ?? {};
     const serviceEnv = Object.fromEntries(APPS.map((app) => [app, { ...faultPointEnv(options.faults?.[app]), ...appEnv[app] }]));
@@ -104,7 +106,9 @@ export class FaultCluster {
         actors: [{ id: 'agent:fault', key: AGENT_KEY, tools: '*' }],
         database: db,
         nats,
-        contracts: { 'faults.yaml': readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', faultOrigin) },
+        contracts: {
+          'faults.yaml': readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', faultOrigin),
+        },
         env: FAST_HEALING,
         serviceEnv,
         startOrder: [APPS],
@@ -192,14 +196,23 @@ export class FaultCluster {
    */
   async consumerInfo(durable: string): Promise<{ name: string; delivered: number; stored: number; ackPending: number }[]> {
     const storedByConsumer = new Map<string, number>();
-    for (const e of await this.events()) storedByConsumer.set(`${durable}--${kebabEventName(e.type)}`, (storedByConsumer.get(`${durable}--${kebabEventName(e.type)}`) ?? 0) + 1);
+    for (const e of await this.events())
+      storedByConsumer.set(
+        `${durable}--${kebabEventName(e.type)}`,
+        (storedByConsumer.get(`${durable}--${kebabEventName(e.type)}`) ?? 0) + 1,
+      );
     const nc = await connect({ servers: this.nats.url, reconnect: false });
     try {
       const jsm = await jetstreamManager(nc);
       const result = [];
       for await (const info of jsm.consumers.list(EXECUTION_STREAM_NAME)) {
         if (!info.name.startsWith(`${durable}--`)) continue;
-        result.push({ name: info.name, delivered: info.delivered.consumer_seq, stored: storedByConsumer.get(info.name) ?? 0, ackPending: info.num_ack_pending });
+        result.push({
+          name: info.name,
+          delivered: info.delivered.consumer_seq,
+          stored: storedByConsumer.get(info.name) ?? 0,
+          ackPending: info.num_ack_pending,
+        });
       }
       return result;
     } finally {
@@ -235,8 +248,14 @@ export class FaultCluster {
     for (const row of rows.rows) byStream.set(row.stream_id, [...(byStream.get(row.stream_id) ?? []), row]);
     const result = new Map<string, { state: ExecutionState; acceptedAt: number; settledAt: number | null }>();
     for (const [stream, events] of byStream) {
-      const parsed = events.map((e) => parseEvent({ type: e.event_type, schemaVersion: e.schema_version, data: e.data, metadata: { ...e.metadata, eventId: e.event_id } }));
-      const settledRow = events.find((e) => ['OutcomeObserved', 'OutcomeSettled', 'ExecutionDenied', 'DispatchFailedBeforeSend'].includes(e.event_type) && !(e.event_type === 'OutcomeSettled' && e.data.settlement === 'not_applied'));
+      const parsed = events.map((e) =>
+        parseEvent({ type: e.event_type, schemaVersion: e.schema_version, data: e.data, metadata: { ...e.metadata, eventId: e.event_id } }),
+      );
+      const settledRow = events.find(
+        (e) =>
+          ['OutcomeObserved', 'OutcomeSettled', 'ExecutionDenied', 'DispatchFailedBeforeSend'].includes(e.event_type) &&
+          !(e.event_type === 'OutcomeSettled' && e.data.settlement === 'not_applied'),
+      );
       result.set(executionIdOfStream(stream) ?? stream, {
         state: foldEvents(parsed),
         acceptedAt: (events[0]?.recorded_at as Date).getTime(),
@@ -353,8 +372,32 @@ export function sleep(ms: number): Promise<void> {
 }
 
 export function printTable(verdicts: readonly Verdict[]): void {
-  const header = ['scenario', 'executions', 'effects', 'duplicates', 'lost', 'stuck', 'settle p50 ms', 'settle p99 ms', 'chain', 'final states'];
-  const rows = verdicts.map((v) => [v.scenario, v.executions, v.effects, v.duplicates, v.lost, v.stuck, v.settleP50Ms, v.settleP99Ms, v.chainOk ? 'ok' : 'BROKEN', JSON.stringify(v.states)].map(String));
+  const header = [
+    'scenario',
+    'executions',
+    'effects',
+    'duplicates',
+    'lost',
+    'stuck',
+    'settle p50 ms',
+    'settle p99 ms',
+    'chain',
+    'final states',
+  ];
+  const rows = verdicts.map((v) =>
+    [
+      v.scenario,
+      v.executions,
+      v.effects,
+      v.duplicates,
+      v.lost,
+      v.stuck,
+      v.settleP50Ms,
+      v.settleP99Ms,
+      v.chainOk ? 'ok' : 'BROKEN',
+      JSON.stringify(v.states),
+    ].map(String),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   process.stdout.write(`\n${[line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`);

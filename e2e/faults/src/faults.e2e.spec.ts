@@ -117,7 +117,10 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     await c.waitForEvents('the reconciler to settle', (events) => ofType(events, 'OutcomeSettled').length > 0);
     const dispatcher = c.app('dispatcher');
     c.signal('dispatcher', 'SIGCONT');
-    await waitFor(() => /dispatch outcome not recorded: the execution moved on/.test(dispatcher?.output() ?? ''), 'the late dispatcher to stand down');
+    await waitFor(
+      () => /dispatch outcome not recorded: the execution moved on/.test(dispatcher?.output() ?? ''),
+      'the late dispatcher to stand down',
+    );
     const verdict = await judge('3b dispatcher SIGSTOPped after send');
     expect(verdict.states).toEqual({ completed_result_not_delivered: 1 });
     expect(verdict.effects).toBe(1);
@@ -151,7 +154,8 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     await cluster.waitForExit('dispatcher');
     // Intake records ResultDelivered once its answer is written, which may be after this read: the
     // comparison leaves it out (the dispatcher never writes it).
-    const dispatcherSide = (events: readonly StoredEventRow[]): string[] => events.map((e) => e.type).filter((type) => type !== 'ResultDelivered');
+    const dispatcherSide = (events: readonly StoredEventRow[]): string[] =>
+      events.map((e) => e.type).filter((type) => type !== 'ResultDelivered');
     const before = await cluster.events();
     expect(ofType(before, 'OutcomeObserved')).toHaveLength(1);
     await cluster.restart('dispatcher');
@@ -167,7 +171,8 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
   it('5. nats-server killed and restarted mid-run, then restarted with its store wiped: every execution settles, nothing lost', async () => {
     cluster = await startCluster();
     const c = cluster;
-    const batch = (from: number) => Promise.all(Array.from({ length: 10 }, (_, i) => c.call('fast_deployment', deploy(`s5-${from + i}`), `s5-${from + i}`)));
+    const batch = (from: number) =>
+      Promise.all(Array.from({ length: 10 }, (_, i) => c.call('fast_deployment', deploy(`s5-${from + i}`), `s5-${from + i}`)));
     const running = batch(0);
     await sleep(150);
     await c.nats.kill('SIGKILL');
@@ -199,14 +204,19 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
       await crashing.start();
       const first = await running;
       // A client retries what it does not know; the retry must attach to the same intent's execution.
-      const retried = await Promise.all(first.filter((op) => op.outcome !== 'ok').map((op) => c.call('fast_deployment', deploy(op.intent), op.intent)));
+      const retried = await Promise.all(
+        first.filter((op) => op.outcome !== 'ok').map((op) => c.call('fast_deployment', deploy(op.intent), op.intent)),
+      );
       expect(retried.every((op) => op.executionId !== null)).toBe(true);
       const verdict = await judge('6 postgres immediate restart');
       // The outage hit work in flight: an execution dispatched before the crash was settled after it.
-      const settledAfterCrash = [...(await c.executions()).values()].filter((execution) => execution.acceptedAt < crashedAt && (execution.settledAt ?? 0) > crashedAt);
+      const settledAfterCrash = [...(await c.executions()).values()].filter(
+        (execution) => execution.acceptedAt < crashedAt && (execution.settledAt ?? 0) > crashedAt,
+      );
       expect(settledAfterCrash.length).toBeGreaterThanOrEqual(1);
       const executionsByIntent = new Map<string, Set<string>>();
-      for (const op of c.history) if (op.executionId) executionsByIntent.set(op.intent, new Set([...(executionsByIntent.get(op.intent) ?? []), op.executionId]));
+      for (const op of c.history)
+        if (op.executionId) executionsByIntent.set(op.intent, new Set([...(executionsByIntent.get(op.intent) ?? []), op.executionId]));
       expect([...executionsByIntent.values()].every((ids) => ids.size === 1)).toBe(true);
       expect(verdict.executions).toBe(intents.length);
       expect(verdict.effects).toBe(intents.length);
@@ -237,7 +247,11 @@ describe('fault suite: crash at the worst moment, heal, check', () => {
     proxy.setFault({ kind: 'reset_after_bytes', bytes: 40 });
     const call = c.call('fast_deployment', deploy('s7b'), 's7b');
     // Heal as soon as the first connection was cut, so the probe and the re-send go through.
-    await waitFor(() => proxy.connections().some((conn) => conn.lastError !== null) || proxy.bytes().dropped > 0, 'the proxy to reset a connection', 10);
+    await waitFor(
+      () => proxy.connections().some((conn) => conn.lastError !== null) || proxy.bytes().dropped > 0,
+      'the proxy to reset a connection',
+      10,
+    );
     proxy.clear();
     await call;
     const verdict = await judge('7b proxy reset mid-request');

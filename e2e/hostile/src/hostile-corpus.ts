@@ -22,7 +22,12 @@ const deepObjects = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.r
 let rpcId = 1000;
 /** A `tools/call` body; `params` replaces fields of a valid create_deployment call. */
 function call(params: Record<string, unknown>, id: unknown = (rpcId += 1)): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'create_deployment', arguments: deployArgs, ...params } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'create_deployment', arguments: deployArgs, ...params },
+  });
 }
 /** A call whose raw `arguments` text is spliced in (for bodies JSON.stringify cannot build). */
 function callWithRawArguments(rawArguments: string): string {
@@ -52,10 +57,18 @@ const MCP: HostileInput[] = [
   { name: 'arguments as a string', transport: 'mcp', body: call({ arguments: 'project=hostile' }) },
   { name: 'arguments as null', transport: 'mcp', body: call({ arguments: null }) },
   { name: 'arguments as a number', transport: 'mcp', body: call({ arguments: 42 }) },
-  { name: 'arguments of 300 kB (above the argument ceiling, below the body limit)', transport: 'mcp', body: call({ arguments: { ...deployArgs, notes: 'n'.repeat(300 * 1024) } }) },
+  {
+    name: 'arguments of 300 kB (above the argument ceiling, below the body limit)',
+    transport: 'mcp',
+    body: call({ arguments: { ...deployArgs, notes: 'n'.repeat(300 * 1024) } }),
+  },
   { name: 'tool name of 10 kB', transport: 'mcp', body: call({ name: 't'.repeat(10_240) }) },
   { name: 'tool name that is a number', transport: 'mcp', body: call({ name: 7 }) },
-  { name: 'tools/call without a name', transport: 'mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { arguments: deployArgs } }) },
+  {
+    name: 'tools/call without a name',
+    transport: 'mcp',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { arguments: deployArgs } }),
+  },
   { name: 'unknown tool', transport: 'mcp', body: call({ name: 'launch_rocket' }) },
   { name: 'arguments that violate the contract', transport: 'mcp', body: call({ arguments: { ...deployArgs, project: 'Bad Name!' } }) },
   { name: 'JSON-RPC id of 10 kB', transport: 'mcp', body: call({}, 'i'.repeat(10_240)) },
@@ -63,10 +76,22 @@ const MCP: HostileInput[] = [
   { name: 'JSON-RPC id above 2^53', transport: 'mcp', body: call({}, 2 ** 60) },
   { name: 'JSON-RPC id that is an object', transport: 'mcp', body: call({}, { id: 1 }) },
   { name: 'JSON-RPC id holding NUL', transport: 'mcp', body: call({}, 'a\u0000b') },
-  { name: 'params that are an array', transport: 'mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: ['create_deployment', deployArgs] }) },
-  { name: 'params that are a string (tools/list)', transport: 'mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: 'all' }) },
+  {
+    name: 'params that are an array',
+    transport: 'mcp',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: ['create_deployment', deployArgs] }),
+  },
+  {
+    name: 'params that are a string (tools/list)',
+    transport: 'mcp',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: 'all' }),
+  },
   { name: 'params null', transport: 'mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: null }) },
-  { name: 'tasks/get whose params the SDK schema refuses', transport: 'mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 14, method: 'tasks/get', params: { taskId: 5 } }) },
+  {
+    name: 'tasks/get whose params the SDK schema refuses',
+    transport: 'mcp',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 14, method: 'tasks/get', params: { taskId: 5 } }),
+  },
   { name: 'unknown method', transport: 'mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/explode', params: {} }) },
   { name: 'method that is a number', transport: 'mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 42 }) },
   { name: 'jsonrpc "1.0"', transport: 'mcp', body: JSON.stringify({ jsonrpc: '1.0', id: 11, method: 'tools/list' }) },
@@ -75,19 +100,52 @@ const MCP: HostileInput[] = [
   { name: 'malformed JSON', transport: 'mcp', body: '{"jsonrpc": "2.0", "method": ' },
   { name: 'body that is JSON null', transport: 'mcp', body: 'null' },
   { name: 'body that is a number', transport: 'mcp', body: '42' },
-  { name: 'lone surrogate in initialize clientInfo', transport: 'mcp', noSession: true, body: JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: '\uD800', version: '1' } } }) },
-  { name: 'initialize whose params have the wrong types', transport: 'mcp', noSession: true, body: JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'initialize', params: { protocolVersion: 5, capabilities: 'all', clientInfo: [] } }) },
+  {
+    name: 'lone surrogate in initialize clientInfo',
+    transport: 'mcp',
+    noSession: true,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 12,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: '\uD800', version: '1' } },
+    }),
+  },
+  {
+    name: 'initialize whose params have the wrong types',
+    transport: 'mcp',
+    noSession: true,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 13,
+      method: 'initialize',
+      params: { protocolVersion: 5, capabilities: 'all', clientInfo: [] },
+    }),
+  },
   { name: 'Mcp-Session-Id of 4 kB', transport: 'mcp', body: call({}), headers: { 'mcp-session-id': 'x'.repeat(4096) } },
-  { name: 'Mcp-Session-Id never issued', transport: 'mcp', body: call({}), headers: { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' } },
+  {
+    name: 'Mcp-Session-Id never issued',
+    transport: 'mcp',
+    body: call({}),
+    headers: { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' },
+  },
   { name: 'actor claim of another actor in _meta', transport: 'mcp', body: call(meta({ 'onceport/actor': 'agent:b' })) },
   { name: 'no API key', transport: 'mcp', body: call({}), headers: { authorization: '' } },
-  { name: 'body above the body limit (2 MB)', transport: 'mcp', body: call({ arguments: { ...deployArgs, notes: 'n'.repeat(2 * 1024 * 1024) } }) },
+  {
+    name: 'body above the body limit (2 MB)',
+    transport: 'mcp',
+    body: call({ arguments: { ...deployArgs, notes: 'n'.repeat(2 * 1024 * 1024) } }),
+  },
 ];
 
 const REST: HostileInput[] = [
   { name: 'intent_scope of 8 kB', transport: 'rest', body: restCall({ intent_scope: 's'.repeat(8192) }) },
   { name: 'intent_scope holding NUL', transport: 'rest', body: restCall({ intent_scope: 'run\u0000' }) },
-  { name: '20,000 nested arrays in arguments', transport: 'rest', body: `{"tool":"create_deployment","arguments":{"notes":${deep(20_000)}}}` },
+  {
+    name: '20,000 nested arrays in arguments',
+    transport: 'rest',
+    body: `{"tool":"create_deployment","arguments":{"notes":${deep(20_000)}}}`,
+  },
   { name: '5,000 nested objects as the body', transport: 'rest', body: deepObjects(5_000) },
   { name: 'NUL in an argument', transport: 'rest', body: restCall({ arguments: { ...deployArgs, notes: 'a\u0000b' } }) },
   { name: 'lone surrogate in an argument', transport: 'rest', body: restCall({ arguments: { ...deployArgs, notes: 'x\uDBFF' } }) },
@@ -100,11 +158,25 @@ const REST: HostileInput[] = [
   { name: 'tool missing', transport: 'rest', body: rest({ arguments: deployArgs }) },
   { name: 'wait_ms as a string', transport: 'rest', body: restCall({ wait_ms: 'soon' }) },
   { name: 'malformed JSON', transport: 'rest', body: '{"tool": ' },
-  { name: 'body above the body limit', transport: 'rest', body: restCall({ arguments: { ...deployArgs, notes: 'n'.repeat(2 * 1024 * 1024) } }) },
+  {
+    name: 'body above the body limit',
+    transport: 'rest',
+    body: restCall({ arguments: { ...deployArgs, notes: 'n'.repeat(2 * 1024 * 1024) } }),
+  },
   { name: 'Idempotency-Key of 300 characters', transport: 'rest', body: restCall({}), headers: { 'idempotency-key': 'k'.repeat(300) } },
   { name: 'Idempotency-Key with spaces', transport: 'rest', body: restCall({}), headers: { 'idempotency-key': 'two words' } },
-  { name: 'Onceport-Agent-Process of 4 kB', transport: 'rest', body: restCall({}), headers: { 'onceport-agent-process': 'p'.repeat(4096) } },
-  { name: 'Onceport-Agent-Process never issued', transport: 'rest', body: restCall({}), headers: { 'onceport-agent-process': 'rap_madeup' } },
+  {
+    name: 'Onceport-Agent-Process of 4 kB',
+    transport: 'rest',
+    body: restCall({}),
+    headers: { 'onceport-agent-process': 'p'.repeat(4096) },
+  },
+  {
+    name: 'Onceport-Agent-Process never issued',
+    transport: 'rest',
+    body: restCall({}),
+    headers: { 'onceport-agent-process': 'rap_madeup' },
+  },
   { name: 'actor claim of another actor', transport: 'rest', body: restCall({ actor: 'agent:b' }) },
   { name: 'execution id of 8 kB', transport: 'rest', method: 'GET', path: `/v1/executions/${'e'.repeat(8192)}`, body: '' },
   { name: 'unknown tool', transport: 'rest', body: rest({ tool: 'launch_rocket', arguments: {} }) },

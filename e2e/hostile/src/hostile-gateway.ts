@@ -43,7 +43,12 @@ export const PROTOCOL_VERSION = '2025-11-25';
 export type Delivery = 'jetstream' | 'in_process' | 'embedded';
 
 /** Quick settling, so the last test's dropped answer is probed within seconds. */
-const SETTLE_FAST = { ONCEPORT_ANSWER_WAIT_MS: '8000', ONCEPORT_RECONCILE_SWEEP_MS: '300', ONCEPORT_PROBE_BACKOFF_MS: '100', ONCEPORT_PROBE_MAX: '2' };
+const SETTLE_FAST = {
+  ONCEPORT_ANSWER_WAIT_MS: '8000',
+  ONCEPORT_RECONCILE_SWEEP_MS: '300',
+  ONCEPORT_PROBE_BACKOFF_MS: '100',
+  ONCEPORT_PROBE_MAX: '2',
+};
 
 interface Started {
   readonly pool: Pool;
@@ -59,12 +64,31 @@ export async function startHostileGateway(delivery: Delivery): Promise<HostileGa
   target.setBehavior({ honour_idempotency: false });
   const started = delivery === 'embedded' ? await startEmbedded(target) : await startProcesses(target, delivery);
   const send = async (method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Reply> => {
-    const response = await fetch(`${started.intakeUrl}${path}`, { method, headers: { authorization: `Bearer ${HOSTILE_KEYS.a}`, 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(`${started.intakeUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${HOSTILE_KEYS.a}`, 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await response.text();
-    return { status: response.status, text, messages: messagesOf(text, response.headers.get('content-type') ?? ''), headers: response.headers };
+    return {
+      status: response.status,
+      text,
+      messages: messagesOf(text, response.headers.get('content-type') ?? ''),
+      headers: response.headers,
+    };
   };
   const mcpHeaders = { accept: 'application/json, text/event-stream' };
-  const init = await send('POST', '/mcp', JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'hostile-suite', version: '1' } } }), mcpHeaders);
+  const init = await send(
+    'POST',
+    '/mcp',
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'hostile-suite', version: '1' } },
+    }),
+    mcpHeaders,
+  );
   const sessionId = init.headers.get('mcp-session-id');
   if (init.status !== 200 || !sessionId) throw new Error(`initialize failed: ${init.status} ${init.text}`);
   const session = { ...mcpHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
@@ -80,7 +104,8 @@ export async function startHostileGateway(delivery: Delivery): Promise<HostileGa
       const result = await started.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events');
       return Number(result.rows[0]?.n);
     },
-    mcp: (body, headers = {}, options = {}) => send('POST', '/mcp', body, { ...(options.session === false ? mcpHeaders : session), ...headers }),
+    mcp: (body, headers = {}, options = {}) =>
+      send('POST', '/mcp', body, { ...(options.session === false ? mcpHeaders : session), ...headers }),
     rest: (method, path, body, headers = {}) => send(method, path, body, headers),
     async stop() {
       await started.stop();
@@ -114,7 +139,12 @@ async function startProcesses(target: TestTarget, delivery: 'jetstream' | 'in_pr
 
 /** `npm start` with this suite's contracts and actors (no demo), on free ports and a private data dir. */
 async function startEmbedded(target: TestTarget): Promise<Started> {
-  const gateway = await startGateway({ mode: 'embedded', targetUrl: target.url, actors: HOSTILE_ACTORS, env: { ...HOSTILE_SECRETS, ...SETTLE_FAST } });
+  const gateway = await startGateway({
+    mode: 'embedded',
+    targetUrl: target.url,
+    actors: HOSTILE_ACTORS,
+    env: { ...HOSTILE_SECRETS, ...SETTLE_FAST },
+  });
   const pool = new Pool({ connectionString: gateway.databaseUrl, max: 4 });
   return {
     pool,
@@ -132,7 +162,10 @@ async function startEmbedded(target: TestTarget): Promise<Started> {
 function messagesOf(text: string, contentType: string): Record<string, unknown>[] {
   try {
     if (contentType.includes('text/event-stream')) {
-      return text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('data: ') && line.length > 6)
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
     }
     if (!text) return [];
     const parsed = JSON.parse(text) as unknown;

@@ -4,12 +4,15 @@ import { HOSTILE_CORPUS, type HostileInput } from './hostile-corpus';
 import { type Delivery, type HostileGateway, type Reply, startHostileGateway } from './hostile-gateway';
 
 /** Text that must never reach a client: PostgreSQL's, zod's and Node's insides. */
-const LEAK = /violates|constraint|jsonb|unsupported Unicode|invalid input syntax|index row|ZodError|"code":\s*"invalid_type"|Maximum call stack|\bat \S+ \(|node_modules/i;
+const LEAK =
+  /violates|constraint|jsonb|unsupported Unicode|invalid input syntax|index row|ZodError|"code":\s*"invalid_type"|Maximum call stack|\bat \S+ \(|node_modules/i;
 /** JSON-RPC codes that say "the client's fault" (-32000/-32001: the SDK's and intake's transport refusals). */
 const CLIENT_CODES = new Set([-32700, -32600, -32601, -32602, -32000, -32001]);
 
 function errorCodes(reply: Reply): number[] {
-  return reply.messages.flatMap((m) => (typeof m['error'] === 'object' && m['error'] !== null ? [Number((m['error'] as { code: unknown }).code)] : []));
+  return reply.messages.flatMap((m) =>
+    typeof m['error'] === 'object' && m['error'] !== null ? [Number((m['error'] as { code: unknown }).code)] : [],
+  );
 }
 
 /** The one verdict for every hostile answer: a client error, no server error, nothing internal in it. */
@@ -62,38 +65,90 @@ describe.each(DELIVERIES)('hostile input (%s)', (delivery) => {
     const failures: string[] = [];
     for (const input of HOSTILE_CORPUS) {
       const reply = await send(gateway, input);
-      if (process.env['HOSTILE_VERBOSE']) process.stdout.write(`${input.transport} ${input.name}: ${reply.status} ${errorCodes(reply).join(',')} ${reply.text.slice(0, 160).replace(/\s+/g, ' ')}\n`);
+      if (process.env['HOSTILE_VERBOSE'])
+        process.stdout.write(
+          `${input.transport} ${input.name}: ${reply.status} ${errorCodes(reply).join(',')} ${reply.text.slice(0, 160).replace(/\s+/g, ' ')}\n`,
+        );
       try {
         expectClientError(reply, input.transport);
         expect(await gateway.eventCount()).toBe(before);
       } catch (error) {
-        failures.push(`${input.transport} ${input.name}: HTTP ${reply.status} ${reply.text.slice(0, 300)}\n  ${(error as Error).message.split('\n').slice(0, 6).join('\n  ')}`);
+        failures.push(
+          `${input.transport} ${input.name}: HTTP ${reply.status} ${reply.text.slice(0, 300)}\n  ${(error as Error).message.split('\n').slice(0, 6).join('\n  ')}`,
+        );
       }
     }
     expect(failures).toEqual([]);
   });
 
   it('names the path and the bound of each violation (MCP -32602 data.violations, REST 422 errors[])', async () => {
-    const mcp = await gateway.mcp(JSON.stringify({ jsonrpc: '2.0', id: 'scope', method: 'tools/call', params: { name: 'create_deployment', arguments: {}, _meta: { 'onceport/intent_scope': 's'.repeat(5000) } } }));
-    expect(mcp.messages[0]).toMatchObject({ id: 'scope', error: { code: -32602, data: { violations: [{ path: '$.params._meta["onceport/intent_scope"]', bound: 'string of 1-200 characters' }] } } });
+    const mcp = await gateway.mcp(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'scope',
+        method: 'tools/call',
+        params: { name: 'create_deployment', arguments: {}, _meta: { 'onceport/intent_scope': 's'.repeat(5000) } },
+      }),
+    );
+    expect(mcp.messages[0]).toMatchObject({
+      id: 'scope',
+      error: {
+        code: -32602,
+        data: { violations: [{ path: '$.params._meta["onceport/intent_scope"]', bound: 'string of 1-200 characters' }] },
+      },
+    });
     const rest = await gateway.rest('POST', '/v1/executions', JSON.stringify({ tool: 'create_deployment', arguments: [1] }));
     expect(rest.status).toBe(422);
-    expect(rest.messages[0]).toMatchObject({ type: 'https://onceport.dev/problems/invalid-request', errors: [{ path: '$.arguments', bound: 'object' }] });
+    expect(rest.messages[0]).toMatchObject({
+      type: 'https://onceport.dev/problems/invalid-request',
+      errors: [{ path: '$.arguments', bound: 'object' }],
+    });
   });
 
   it('fuzz: JSON-RPC bodies built to be wrong answer a client error, never a server error, and record nothing', async () => {
     const before = await gateway.eventCount();
     const text = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('\u0000', '\uD800', 'a\uDFFFb', 's'.repeat(300), ''));
     const json = fc.oneof(fc.jsonValue({ maxDepth: 3 }), text);
-    const id = fc.oneof(fc.integer(), text, fc.double(), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }));
+    const id = fc.oneof(
+      fc.integer(),
+      text,
+      fc.double(),
+      fc.boolean(),
+      fc.array(fc.integer(), { maxLength: 2 }),
+      fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
+    );
     const meta = fc.dictionary(fc.constantFrom('onceport/intent_scope', 'onceport/wait_ms', 'onceport/actor', 'x'), json, { maxKeys: 3 });
     // Every call is wrong by construction: an unknown tool, or a known one with arguments that are no object.
-    const unknownTool = fc.record({ name: text.map((t) => `fuzz-${t}`), arguments: fc.option(fc.dictionary(text, json, { maxKeys: 3 }), { nil: undefined }), _meta: fc.option(meta, { nil: undefined }) }, { requiredKeys: ['name'] });
-    const badArguments = fc.record({ name: fc.constantFrom('create_deployment', 'send_payment'), arguments: fc.oneof(fc.array(json, { maxLength: 3 }), text, fc.integer(), fc.constant(null), fc.boolean()), _meta: fc.option(meta, { nil: undefined }) }, { requiredKeys: ['name', 'arguments'] });
+    const unknownTool = fc.record(
+      {
+        name: text.map((t) => `fuzz-${t}`),
+        arguments: fc.option(fc.dictionary(text, json, { maxKeys: 3 }), { nil: undefined }),
+        _meta: fc.option(meta, { nil: undefined }),
+      },
+      { requiredKeys: ['name'] },
+    );
+    const badArguments = fc.record(
+      {
+        name: fc.constantFrom('create_deployment', 'send_payment'),
+        arguments: fc.oneof(fc.array(json, { maxLength: 3 }), text, fc.integer(), fc.constant(null), fc.boolean()),
+        _meta: fc.option(meta, { nil: undefined }),
+      },
+      { requiredKeys: ['name', 'arguments'] },
+    );
     const params = fc.oneof(unknownTool, badArguments, json);
-    const method = fc.oneof(fc.constantFrom('tools/call', 'tasks/get', 'resources/read', 'prompts/get'), text.filter((m) => !['ping', 'tools/list', 'initialize', 'notifications/initialized'].includes(m)));
-    const message = fc.record({ jsonrpc: fc.constantFrom('2.0', '2.0', '1.0', 2), id, method, params }, { requiredKeys: ['jsonrpc', 'id', 'method'] });
-    const body = fc.oneof({ weight: 4, arbitrary: message.map((m) => JSON.stringify(m)) }, { weight: 1, arbitrary: fc.array(message, { minLength: 1, maxLength: 3 }).map((m) => JSON.stringify(m)) }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) });
+    const method = fc.oneof(
+      fc.constantFrom('tools/call', 'tasks/get', 'resources/read', 'prompts/get'),
+      text.filter((m) => !['ping', 'tools/list', 'initialize', 'notifications/initialized'].includes(m)),
+    );
+    const message = fc.record(
+      { jsonrpc: fc.constantFrom('2.0', '2.0', '1.0', 2), id, method, params },
+      { requiredKeys: ['jsonrpc', 'id', 'method'] },
+    );
+    const body = fc.oneof(
+      { weight: 4, arbitrary: message.map((m) => JSON.stringify(m)) },
+      { weight: 1, arbitrary: fc.array(message, { minLength: 1, maxLength: 3 }).map((m) => JSON.stringify(m)) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+    );
     await fc.assert(
       fc.asyncProperty(body, async (raw) => {
         expectClientError(await gateway.mcp(raw), 'mcp');
@@ -112,20 +167,38 @@ describe.each(DELIVERIES)('hostile input (%s)', (delivery) => {
         WHEN (NEW.data::text LIKE '%hostile-boom%') EXECUTE FUNCTION onceport.hostile_boom();`);
     try {
       const args = { project: 'hostile-boom', environment: 'staging', version: '1' };
-      const mcp = await gateway.mcp(JSON.stringify({ jsonrpc: '2.0', id: 'boom', method: 'tools/call', params: { name: 'create_deployment', arguments: args } }));
+      const mcp = await gateway.mcp(
+        JSON.stringify({ jsonrpc: '2.0', id: 'boom', method: 'tools/call', params: { name: 'create_deployment', arguments: args } }),
+      );
       const rest = await gateway.rest('POST', '/v1/executions', JSON.stringify({ tool: 'create_deployment', arguments: args }));
       await gateway.pool.query('ALTER TABLE onceport.rest_agent_processes RENAME TO rest_agent_processes_away');
-      const escaped = await gateway.rest('POST', '/v1/agent-processes', '{}').finally(() => gateway.pool.query('ALTER TABLE onceport.rest_agent_processes_away RENAME TO rest_agent_processes'));
+      const escaped = await gateway
+        .rest('POST', '/v1/agent-processes', '{}')
+        .finally(() => gateway.pool.query('ALTER TABLE onceport.rest_agent_processes_away RENAME TO rest_agent_processes'));
 
-      expect(mcp.messages[0]).toMatchObject({ id: 'boom', error: { code: -32603, data: { correlation_id: expect.stringMatching(/^err_/) } } });
+      expect(mcp.messages[0]).toMatchObject({
+        id: 'boom',
+        error: { code: -32603, data: { correlation_id: expect.stringMatching(/^err_/) } },
+      });
       expect(rest.status).toBe(500);
-      expect(rest.messages[0]).toMatchObject({ type: 'https://onceport.dev/problems/internal-error', correlation_id: expect.stringMatching(/^err_/) });
+      expect(rest.messages[0]).toMatchObject({
+        type: 'https://onceport.dev/problems/internal-error',
+        correlation_id: expect.stringMatching(/^err_/),
+      });
       expect(escaped.status).toBe(500);
       expect(escaped.messages[0]).toMatchObject({ correlation_id: expect.stringMatching(/^err_/) });
       for (const reply of [mcp, rest, escaped]) {
         expect(reply.text).not.toMatch(/hostile-secret|\brelation\b|rest_agent_processes|\bstack\b/);
         const correlationId = JSON.stringify(reply.messages[0]).match(/err_[0-9a-f-]{36}/)?.[0] ?? 'none';
-        const logged = await until(async () => gateway.intakeLog().split('\n').find((line) => line.includes(correlationId)) ?? '', (line) => line !== '', 10_000);
+        const logged = await until(
+          async () =>
+            gateway
+              .intakeLog()
+              .split('\n')
+              .find((line) => line.includes(correlationId)) ?? '',
+          (line) => line !== '',
+          10_000,
+        );
         expect(logged).toMatch(/hostile-secret-detail-42|rest_agent_processes/);
       }
     } finally {
@@ -136,20 +209,41 @@ describe.each(DELIVERIES)('hostile input (%s)', (delivery) => {
   it('after all of it: a call whose answer the target drops is settled by the reconciler, approvals still list, the raw X-Request-Id is not copied', async () => {
     gateway.target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
     const junkRequestId = `junk request id ${'z'.repeat(300)}`;
-    const call = await gateway.rest('POST', '/v1/executions', JSON.stringify({ tool: 'create_deployment', arguments: { project: 'hostile-after', environment: 'staging', version: '2.0.0' }, wait_ms: 0 }), { 'x-request-id': junkRequestId });
+    const call = await gateway.rest(
+      'POST',
+      '/v1/executions',
+      JSON.stringify({
+        tool: 'create_deployment',
+        arguments: { project: 'hostile-after', environment: 'staging', version: '2.0.0' },
+        wait_ms: 0,
+      }),
+      { 'x-request-id': junkRequestId },
+    );
     expect(call.status).toBeLessThan(300);
     const executionId = String(call.messages[0]?.['execution_id']);
-    const types = async () => (await gateway.pool.query<{ event_type: string }>('SELECT event_type FROM onceport.events WHERE stream_id = $1 ORDER BY stream_version', [`execution-${executionId}`])).rows.map((r) => r.event_type);
+    const types = async () =>
+      (
+        await gateway.pool.query<{ event_type: string }>(
+          'SELECT event_type FROM onceport.events WHERE stream_id = $1 ORDER BY stream_version',
+          [`execution-${executionId}`],
+        )
+      ).rows.map((r) => r.event_type);
     const settled = await until(types, (t) => t.includes('OutcomeSettled'), 90_000);
     expect(settled).toEqual(expect.arrayContaining(['ExecutionAccepted', 'DispatchStarted', 'OutcomeUnknown', 'OutcomeSettled']));
     expect(gateway.target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === 'hostile-after')).toHaveLength(1);
-    const copied = await gateway.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE metadata::text LIKE $1', ['%junk request id%']);
+    const copied = await gateway.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE metadata::text LIKE $1', [
+      '%junk request id%',
+    ]);
     expect(Number(copied.rows[0]?.n)).toBe(0);
 
-    const approvals = await fetch(`${gateway.authorizationUrl}/v1/admin/approvals`, { headers: { authorization: `Bearer ${gateway.adminKey}` } });
+    const approvals = await fetch(`${gateway.authorizationUrl}/v1/admin/approvals`, {
+      headers: { authorization: `Bearer ${gateway.adminKey}` },
+    });
     expect(approvals.status).toBe(200);
     // The agent that sent all of it still gets answers.
-    const status = await fetch(`${gateway.intakeUrl}/v1/executions/${executionId}`, { headers: { authorization: `Bearer ${HOSTILE_KEYS.a}` } });
+    const status = await fetch(`${gateway.intakeUrl}/v1/executions/${executionId}`, {
+      headers: { authorization: `Bearer ${HOSTILE_KEYS.a}` },
+    });
     expect(status.status).toBe(200);
   });
 });

@@ -86,15 +86,27 @@ async function send(url: string, method: string, key: string | null, body?: unkn
 }
 
 /** An agent's REST call through intake: one tool call, answered once it is decided (or waiting). */
-export function agentCall(ops: Operators, tool: string, args: Record<string, unknown>, as: { key?: string; agentProcess?: string } = {}): Promise<Reply> {
+export function agentCall(
+  ops: Operators,
+  tool: string,
+  args: Record<string, unknown>,
+  as: { key?: string; agentProcess?: string } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = as.agentProcess ? { 'onceport-agent-process': as.agentProcess } : {};
-  return send(`${ops.intake.url}/v1/executions`, 'POST', as.key ?? AGENT_KEY, { tool, arguments: args, intent_scope: 'run:operators' }, headers);
+  return send(
+    `${ops.intake.url}/v1/executions`,
+    'POST',
+    as.key ?? AGENT_KEY,
+    { tool, arguments: args, intent_scope: 'run:operators' },
+    headers,
+  );
 }
 
 /** A REST agent process id issued by intake to the actor of `key` (POST /v1/agent-processes). */
 export async function issueAgentProcess(ops: Operators, key = AGENT_KEY): Promise<string> {
   const issued = await send(`${ops.intake.url}/v1/agent-processes`, 'POST', key);
-  if (issued.status !== 201 || typeof issued.body['agent_process'] !== 'string') throw new Error(`POST /v1/agent-processes answered ${issued.status}: ${JSON.stringify(issued.body)}`);
+  if (issued.status !== 201 || typeof issued.body['agent_process'] !== 'string')
+    throw new Error(`POST /v1/agent-processes answered ${issued.status}: ${JSON.stringify(issued.body)}`);
   return issued.body['agent_process'];
 }
 
@@ -104,13 +116,22 @@ export function agentStatus(ops: Operators, executionId: string, key = AGENT_KEY
 }
 
 /** An operator's call to the authorization service's admin API. */
-export function admin(ops: Operators, method: 'GET' | 'POST', path: string, body?: unknown, key: string | null = ops.fixture.adminKey): Promise<Reply> {
+export function admin(
+  ops: Operators,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  key: string | null = ops.fixture.adminKey,
+): Promise<Reply> {
   return send(`${ops.authorization.url}/v1/admin${path}`, method, key, body);
 }
 
 /** How many times the event store recorded an event of this type for an execution. */
 export async function eventCount(ops: Operators, executionId: string, type: string): Promise<number> {
-  const result = await ops.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE stream_id = $1 AND event_type = $2', [`execution-${executionId}`, type]);
+  const result = await ops.db.pool.query<{ n: string }>(
+    'SELECT count(*) AS n FROM onceport.events WHERE stream_id = $1 AND event_type = $2',
+    [`execution-${executionId}`, type],
+  );
   return Number(result.rows[0]?.n);
 }
 

@@ -77,7 +77,11 @@ function noTargetDedupe(target: TestTarget): void {
 
 export async function mcpClient(pipeline: Pipeline, key: string): Promise<Client> {
   const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${pipeline.intake.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${pipeline.intake.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
   return client;
 }
 
@@ -96,7 +100,14 @@ export function answerOf(result: unknown): Answer {
   return (result as CallToolResult).structuredContent as unknown as Answer;
 }
 
-export async function rest(pipeline: Pipeline, method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; text: string; headers: Headers }> {
+export async function rest(
+  pipeline: Pipeline,
+  method: string,
+  path: string,
+  key: string | null,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown>; text: string; headers: Headers }> {
   const response = await fetch(`${pipeline.intake.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
@@ -112,13 +123,17 @@ export async function timeline(pipeline: Pipeline, executionId: string, key: str
 }
 
 export async function executionCount(pipeline: Pipeline): Promise<number> {
-  const result = await pipeline.db.pool.query<{ n: string }>("SELECT count(*) AS n FROM onceport.events WHERE event_type = 'ExecutionAccepted'");
+  const result = await pipeline.db.pool.query<{ n: string }>(
+    "SELECT count(*) AS n FROM onceport.events WHERE event_type = 'ExecutionAccepted'",
+  );
   return Number(result.rows[0]?.n);
 }
 
 /** Stored events whose data holds `text` (e.g. a project name only one call used). */
 export async function eventsMentioning(pipeline: { db: TestDatabase }, text: string): Promise<number> {
-  const result = await pipeline.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE data::text LIKE $1', [`%${text}%`]);
+  const result = await pipeline.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events WHERE data::text LIKE $1', [
+    `%${text}%`,
+  ]);
   return Number(result.rows[0]?.n);
 }
 
@@ -137,7 +152,11 @@ export async function dispatchStartedCount(pipeline: { db: TestDatabase }, execu
 
 export function spans(pipeline: Pipeline): { traceId: string; name: string; service: string; attributes: Record<string, unknown> }[] {
   try {
-    return readFileSync(pipeline.traceFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    return readFileSync(pipeline.traceFile, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   } catch {
     return [];
   }

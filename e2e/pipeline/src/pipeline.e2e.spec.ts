@@ -1,5 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type Answer, KEYS, SECRETS, type Pipeline, answerOf, dispatchStartedCount, eventsMentioning, executionCount, mcpClient, rest, spans, startPipeline, timeline, until } from './pipeline-harness';
+import {
+  type Answer,
+  KEYS,
+  SECRETS,
+  type Pipeline,
+  answerOf,
+  dispatchStartedCount,
+  eventsMentioning,
+  executionCount,
+  mcpClient,
+  rest,
+  spans,
+  startPipeline,
+  timeline,
+  until,
+} from './pipeline-harness';
 import { DispatcherInput, authorizedMessage } from './redelivery';
 
 /**
@@ -28,7 +43,10 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     expect(answer.execution_id).toMatch(/^exe_/);
     expect(answer.result?.body).toMatchObject({ params: { project: 'one' }, idempotency_key: answer.execution_id });
     expect(deployments('one')).toBe(1);
-    const events = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('ResultDelivered'));
+    const events = await until(
+      () => timeline(pipeline, answer.execution_id, KEYS.a),
+      (t) => t.includes('ResultDelivered'),
+    );
     expect(events).toEqual(['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved', 'ResultDelivered']);
     await client.close();
   });
@@ -42,21 +60,38 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const dropped = fetch(`${pipeline.intake.url}/mcp`, {
       method: 'POST',
       signal: aborted.signal,
-      headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        authorization: `Bearer ${KEYS.a}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: deploy('two') }),
-    }).then((r) => r.text()).catch(() => 'dropped');
+    })
+      .then((r) => r.text())
+      .catch(() => 'dropped');
     // Drop it once intake has read the call and stored the execution (not on a timer: an abort that
     // lands before intake reads the request would cancel a request that never started).
-    await until(() => eventsMentioning(pipeline, '"two"'), (n) => n > 0);
+    await until(
+      () => eventsMentioning(pipeline, '"two"'),
+      (n) => n > 0,
+    );
     aborted.abort();
     expect(await dropped).toBe('dropped');
-    await until(async () => deployments('two'), (n) => n === 1);
+    await until(
+      async () => deployments('two'),
+      (n) => n === 1,
+    );
 
     const second = await mcpClient(pipeline, KEYS.a); // new session, new JSON-RPC id
     const answer = answerOf(await second.callTool(deploy('two')));
     expect(answer).toMatchObject({ state: 'completed_result_not_delivered', replay: true, attached: true, target_status: 201 });
     expect(deployments('two')).toBe(1);
-    const events = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('ResultDelivered'));
+    const events = await until(
+      () => timeline(pipeline, answer.execution_id, KEYS.a),
+      (t) => t.includes('ResultDelivered'),
+    );
     expect(events).toContain('RetryAttached');
     expect(events.filter((t) => t === 'ResultDelivered')).toHaveLength(1);
     expect(await dispatchStartedCount(pipeline, answer.execution_id)).toBe(1);
@@ -82,7 +117,9 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const b = await mcpClient(pipeline, KEYS.b);
     const otherActor = answerOf(await b.callTool(email('Dear Ana, first draft.')));
     expect(otherActor.execution_id).not.toBe(original.execution_id);
-    const otherScope = answerOf(await a.callTool({ ...email('Dear Ana, first draft.'), _meta: { 'onceport/intent_scope': 'run:another' } }));
+    const otherScope = answerOf(
+      await a.callTool({ ...email('Dear Ana, first draft.'), _meta: { 'onceport/intent_scope': 'run:another' } }),
+    );
     expect(otherScope.execution_id).not.toBe(original.execution_id);
     expect(emails('spring-launch')).toBe(3);
     await Promise.all([a.close(), again.close(), b.close()]);
@@ -94,7 +131,11 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     // (on a loaded 2-core CI machine, 300 ms was not always enough for the last ones to arrive).
     pipeline.target.setBehavior({ route: 'deployments', delay_ms: 6000, times: 1 });
     const clients = await Promise.all(Array.from({ length: 10 }, () => mcpClient(pipeline, KEYS.a)));
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % clients.length]!.callTool(deploy('four'), undefined, { timeout: 60_000 }).then(answerOf)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        clients[i % clients.length]!.callTool(deploy('four'), undefined, { timeout: 60_000 }).then(answerOf),
+      ),
+    );
     expect(new Set(answers.map((x) => x.execution_id)).size).toBe(1);
     expect(deployments('four')).toBe(1);
     const events = await timeline(pipeline, answers[0]!.execution_id, KEYS.a);
@@ -122,9 +163,15 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
 
       // Released, the next probe finds the deployment under the execution id: completed, not sent again.
       pipeline.target.setBehavior({ route: 'deployments.status', normal: true });
-      const settled = await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('OutcomeSettled'), 60_000);
+      const settled = await until(
+        () => timeline(pipeline, answer.execution_id, KEYS.a),
+        (t) => t.includes('OutcomeSettled'),
+        60_000,
+      );
       expect(settled).toEqual(expect.arrayContaining(['OutcomeUnknown', 'ProbeAttempted', 'OutcomeSettled']));
-      const status = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
+      const status = answerOf(
+        await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }),
+      );
       expect(status.state).toMatch(/^completed/);
       // The agent gets the settled result (the probe's answer, kept by reference) and how it was settled.
       expect(status.result).not.toBeNull();
@@ -143,8 +190,13 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const client = await mcpClient(pipeline, KEYS.a);
     try {
       const answer = answerOf(await client.callTool(deploy('five-review')));
-      await until(() => timeline(pipeline, answer.execution_id, KEYS.a), (t) => t.includes('OutcomeSettled'));
-      const review = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
+      await until(
+        () => timeline(pipeline, answer.execution_id, KEYS.a),
+        (t) => t.includes('OutcomeSettled'),
+      );
+      const review = answerOf(
+        await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }),
+      );
       expect(review.state).toBe('needs_review');
       const resolve = (key: string) =>
         fetch(`${pipeline.reconciler.url}/v1/admin/executions/${answer.execution_id}/resolve`, {
@@ -154,7 +206,9 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
         });
       expect((await resolve(KEYS.a)).status).toBe(401); // an agent key is not an admin key
       expect((await resolve(pipeline.fixture.adminKey)).status).toBe(200);
-      const resolved = answerOf(await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }));
+      const resolved = answerOf(
+        await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }),
+      );
       expect(resolved.state).toMatch(/^completed/);
       expect(await timeline(pipeline, answer.execution_id, KEYS.a)).toContain('ReviewResolved');
       expect(deployments('five-review')).toBe(1);
@@ -172,7 +226,10 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const input = await DispatcherInput.open(pipeline.nats.url);
     try {
       const pending = client.callTool(deploy('six'), undefined, { timeout: 60_000 }).then(answerOf);
-      const applied = await until(async () => pipeline.target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === 'six'), (e) => e.length > 0);
+      const applied = await until(
+        async () => pipeline.target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === 'six'),
+        (e) => e.length > 0,
+      );
       const executionId = applied[0]?.idempotencyKey as string;
       const message = await authorizedMessage(pipeline.db, executionId);
       const before = await input.consumerInfo();
@@ -184,17 +241,28 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       // ...and a different event id for the same execution, which only the execution's stream can refuse.
       const otherEventId = randomUUID();
       expect((await input.redeliver(message, otherEventId)).duplicate).toBe(false);
-      await until(() => input.consumerInfo(), (info) => info.delivered.consumer_seq >= before.delivered.consumer_seq + 2);
+      await until(
+        () => input.consumerInfo(),
+        (info) => info.delivered.consumer_seq >= before.delivered.consumer_seq + 2,
+      );
 
       const answer = await pending;
       expect(answer.execution_id).toBe(executionId);
       // The answer wait can end before the held answer is observed on a loaded machine; the store says when it was.
-      expect(await until(() => timeline(pipeline, executionId, KEYS.a), (t) => t.includes('OutcomeObserved'))).toContain('OutcomeObserved');
+      expect(
+        await until(
+          () => timeline(pipeline, executionId, KEYS.a),
+          (t) => t.includes('OutcomeObserved'),
+        ),
+      ).toContain('OutcomeObserved');
       // After completion, the same event once more: the consumer's inbox has it by now.
       expect((await input.redeliver(message)).duplicate).toBe(false);
 
       // Evidence, not a sleep: the consumer got all three and acked every message it holds.
-      const after = await until(() => input.consumerInfo(), (info) => info.delivered.consumer_seq >= before.delivered.consumer_seq + 3 && info.num_ack_pending === 0 && info.num_pending === 0);
+      const after = await until(
+        () => input.consumerInfo(),
+        (info) => info.delivered.consumer_seq >= before.delivered.consumer_seq + 3 && info.num_ack_pending === 0 && info.num_pending === 0,
+      );
       expect(after.delivered.consumer_seq - before.delivered.consumer_seq).toBeGreaterThanOrEqual(3);
       expect(after).toMatchObject({ num_ack_pending: 0, num_pending: 0 });
       // Both event ids went through the dispatcher's handler (not dropped as unreadable).
@@ -261,7 +329,10 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     expect(logs.length).toBeGreaterThan(0);
     expect(logs).toContain('dispatch attempt closed');
     // Spans are exported in batches: wait until each service has written some.
-    const exported = await until(async () => spans(pipeline), (all) => ['intake', 'authorization', 'dispatcher'].every((service) => all.some((span) => span.service === service)));
+    const exported = await until(
+      async () => spans(pipeline),
+      (all) => ['intake', 'authorization', 'dispatcher'].every((service) => all.some((span) => span.service === service)),
+    );
     const spanText = JSON.stringify(exported);
     expect([...new Set(exported.map((span) => span.service))]).toEqual(expect.arrayContaining(['intake', 'authorization', 'dispatcher']));
     expect(dump.rows[0]?.t ?? '').toContain('DispatchStarted');
@@ -280,7 +351,10 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       const intakeSpan = all.find((s) => s.attributes['onceport.execution_id'] === answer.execution_id && s.name.startsWith('intake'));
       return new Set(all.filter((s) => s.traceId === intakeSpan?.traceId).map((s) => s.service));
     };
-    const all = await until(async () => spans(pipeline), (exported) => inTrace(exported).size >= 3);
+    const all = await until(
+      async () => spans(pipeline),
+      (exported) => inTrace(exported).size >= 3,
+    );
     const intakeSpan = all.find((s) => s.attributes['onceport.execution_id'] === answer.execution_id && s.name.startsWith('intake'));
     expect(intakeSpan).toBeDefined();
     const services = new Set(all.filter((s) => s.traceId === intakeSpan?.traceId).map((s) => s.service));
@@ -333,12 +407,26 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
 
     it('an oversized body on /mcp → 413, nothing recorded', () =>
       recordsNothing('bad-huge', async () => {
-        const huge = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: deploy('bad-huge', { notes: 'n'.repeat(2 * 1024 * 1024) }) });
+        const huge = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 8,
+          method: 'tools/call',
+          params: deploy('bad-huge', { notes: 'n'.repeat(2 * 1024 * 1024) }),
+        });
         expect(await mcpPost(huge, `Bearer ${KEYS.a}`)).toBe(413);
       }));
 
     const post = (body: string, headers: Record<string, string> = {}) =>
-      fetch(`${pipeline.intake.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+      fetch(`${pipeline.intake.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${KEYS.a}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body,
+      });
 
     it('malformed JSON → -32700; valid JSON that is not JSON-RPC → -32600; no key or a wrong key → 401', async () => {
       const before = await executionCount(pipeline);
@@ -356,8 +444,13 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       const before = await executionCount(pipeline);
       const client = await mcpClient(pipeline, KEYS.a);
       await expect(client.callTool({ name: 'launch_rocket', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-      await expect(client.callTool({ name: 'create_deployment', arguments: { project: 'Bad Name!', environment: 'staging', version: '1' } })).rejects.toThrow(/\$\.project/);
-      const huge = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, { tool: 'create_deployment', arguments: { project: 'x', environment: 'staging', version: 'v', notes: 'n'.repeat(2 * 1024 * 1024) } });
+      await expect(
+        client.callTool({ name: 'create_deployment', arguments: { project: 'Bad Name!', environment: 'staging', version: '1' } }),
+      ).rejects.toThrow(/\$\.project/);
+      const huge = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, {
+        tool: 'create_deployment',
+        arguments: { project: 'x', environment: 'staging', version: 'v', notes: 'n'.repeat(2 * 1024 * 1024) },
+      });
       expect(huge.status).toBe(413);
       expect(await executionCount(pipeline)).toBe(before);
       await client.close();
@@ -384,7 +477,11 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       pipeline.target.setBehavior({ route: 'deployments', delay_ms: 6000, times: 1 });
       const slowKey = `idem-${randomUUID()}`;
       const slow = rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-slow'), { 'idempotency-key': slowKey });
-      await until(async () => deployments('rest-slow'), (n) => n === 1, 10_000);
+      await until(
+        async () => deployments('rest-slow'),
+        (n) => n === 1,
+        10_000,
+      );
       const inFlight = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-slow'), { 'idempotency-key': slowKey });
       expect(inFlight.status).toBe(409);
       expect(inFlight.body['execution_id']).toBe((await slow).body['execution_id']);

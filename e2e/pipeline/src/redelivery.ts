@@ -15,7 +15,13 @@ const DISPATCHER_AUTHORIZED_CONSUMER = `dispatcher--${kebabEventName('ExecutionA
 export interface AuthorizedMessage {
   readonly eventId: string;
   readonly subject: string;
-  readonly wire: { type: string; schemaVersion: number; data: unknown; metadata: Record<string, unknown>; stream: { id: string; version: number; position: string } };
+  readonly wire: {
+    type: string;
+    schemaVersion: number;
+    data: unknown;
+    metadata: Record<string, unknown>;
+    stream: { id: string; version: number; position: string };
+  };
 }
 
 export async function authorizedMessage(db: TestDatabase, executionId: string): Promise<AuthorizedMessage> {

@@ -24,11 +24,14 @@ describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQ
     await stack?.stop();
   }, 60_000);
 
-  const deployments = (project: string): number => target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === project).length;
+  const deployments = (project: string): number =>
+    target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === project).length;
 
   async function openSession(url: string, key: string): Promise<{ client: Client; sessionId: string }> {
     const client = new Client({ name: 'resume-e2e', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    });
     await client.connect(transport);
     if (!transport.sessionId) throw new Error('intake gave no session id');
     return { client, sessionId: transport.sessionId };
@@ -38,7 +41,13 @@ describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQ
     return fetch(`${url}/mcp`, {
       method: 'GET',
       signal,
-      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', 'last-event-id': lastEventId },
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+        'last-event-id': lastEventId,
+      },
     });
   }
 
@@ -51,8 +60,19 @@ describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQ
     const primed = await fetch(`${intake1.url}/mcp`, {
       method: 'POST',
       signal: dropped.signal,
-      headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'create_deployment', arguments: { project: 'resume', environment: 'staging', version: '2.0.0' } } }),
+      headers: {
+        authorization: `Bearer ${KEYS.a}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 41,
+        method: 'tools/call',
+        params: { name: 'create_deployment', arguments: { project: 'resume', environment: 'staging', version: '2.0.0' } },
+      }),
     })
       .then((post) => {
         expect(post.status).toBe(200);
@@ -80,14 +100,19 @@ describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQ
     // The same execution the dropped call started: its id is the key the target saw, once.
     expect(answer?.result?.body).toMatchObject({ params: { project: 'resume' }, idempotency_key: answer?.execution_id });
     expect(deployments('resume')).toBe(1);
-    const accepted = await db.pool.query("SELECT count(*)::int AS n FROM onceport.events WHERE event_type = 'ExecutionAccepted' AND data->'arguments'->>'project' = 'resume'");
+    const accepted = await db.pool.query(
+      "SELECT count(*)::int AS n FROM onceport.events WHERE event_type = 'ExecutionAccepted' AND data->'arguments'->>'project' = 'resume'",
+    );
     expect(accepted.rows[0]?.n).toBe(1);
     // Every event after the priming one carries an id (a client can resume again from any of them).
     expect(events.filter((event) => event.data !== '').every((event) => event.id !== null)).toBe(true);
 
     // Written on intake #2 means delivered: the execution records it.
     const delivered = await until(
-      () => db.pool.query("SELECT data FROM onceport.events WHERE stream_id = $1 AND event_type = 'ResultDelivered'", [`execution-${answer?.execution_id}`]),
+      () =>
+        db.pool.query("SELECT data FROM onceport.events WHERE stream_id = $1 AND event_type = 'ResultDelivered'", [
+          `execution-${answer?.execution_id}`,
+        ]),
       (result) => result.rows.length > 0,
       10_000,
     );
@@ -107,7 +132,13 @@ describe('MCP resumable streams across two intake replicas (JetStream, PostgreSQ
     const { client, sessionId } = await openSession(intake1.url, KEYS.a);
     const ping = await fetch(`${intake1.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${KEYS.a}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        authorization: `Bearer ${KEYS.a}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
     });
     const events = await readSse(ping, (event) => rpcResponseOf(event, 7) !== null, 10_000, { untilEnd: true });
@@ -136,7 +167,12 @@ interface SseEvent {
  * Reads SSE events until `stop` says so (or, with `untilEnd`, until the server ends the stream
  * after that), failing after `timeoutMs`. Comments (keep-alives) are skipped.
  */
-async function readSse(response: Response, stop: (event: SseEvent) => boolean, timeoutMs: number, options: { untilEnd?: boolean } = {}): Promise<SseEvent[]> {
+async function readSse(
+  response: Response,
+  stop: (event: SseEvent) => boolean,
+  timeoutMs: number,
+  options: { untilEnd?: boolean } = {},
+): Promise<SseEvent[]> {
   if (!response.body) throw new Error('no body');
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -148,7 +184,10 @@ async function readSse(response: Response, stop: (event: SseEvent) => boolean, t
     const left = deadline - Date.now();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no ${stopped ? 'end of stream' : 'awaited event'} within ${timeoutMs} ms; got ${JSON.stringify(events)}`)), Math.max(0, left));
+      timer = setTimeout(
+        () => reject(new Error(`no ${stopped ? 'end of stream' : 'awaited event'} within ${timeoutMs} ms; got ${JSON.stringify(events)}`)),
+        Math.max(0, left),
+      );
     });
     const chunk = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
     if (chunk.done) {

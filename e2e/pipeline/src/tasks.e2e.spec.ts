@@ -27,12 +27,15 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
 
   async function connect(url: string): Promise<Client> {
     const client = new Client({ name: 'tasks-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEYS.a}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEYS.a}` } } }),
+    );
     clients.push(client);
     return client;
   }
 
-  const deployments = (project: string): number => target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === project).length;
+  const deployments = (project: string): number =>
+    target.effects({ route: 'deployments' }).filter((e) => e.params['project'] === project).length;
   const deploy = (project: string) => ({ name: 'create_deployment', arguments: { project, environment: 'staging', version: '3.0.0' } });
 
   it('a task-augmented call gets a task whose id is the execution id; intake #2 polls it to completed and hands over the result', async () => {
@@ -43,7 +46,9 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
 
     // The SDK's own task flow on intake #1, stopped after the task is created: the rest happens on intake #2.
     let created: Task | null = null;
-    for await (const message of onIntake1.experimental.tasks.callToolStream(deploy('tasks'), CallToolResultSchema, { task: { ttl: 60_000 } })) {
+    for await (const message of onIntake1.experimental.tasks.callToolStream(deploy('tasks'), CallToolResultSchema, {
+      task: { ttl: 60_000 },
+    })) {
       if (message.type === 'taskCreated') {
         created = message.task;
         break;
@@ -69,7 +74,12 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
     expect(seen.has('working')).toBe(true);
 
     const result = (await onIntake2.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)) as CallToolResult;
-    expect(answerOf(result)).toMatchObject({ execution_id: taskId, state: 'completed_result_not_delivered', target_status: 201, replay: false });
+    expect(answerOf(result)).toMatchObject({
+      execution_id: taskId,
+      state: 'completed_result_not_delivered',
+      target_status: 201,
+      replay: false,
+    });
     expect(deployments('tasks')).toBe(1);
 
     // Delivered once written: the execution is completed, as after a plain call.
@@ -79,7 +89,12 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
     );
     expect(completed.status).toBe('completed');
     const state = await until(
-      async () => ((await (await fetch(`${intake1.url}/v1/executions/${taskId}`, { headers: { authorization: `Bearer ${KEYS.a}` } })).json()) as { state: string }).state,
+      async () =>
+        (
+          (await (await fetch(`${intake1.url}/v1/executions/${taskId}`, { headers: { authorization: `Bearer ${KEYS.a}` } })).json()) as {
+            state: string;
+          }
+        ).state,
       (s) => s === 'completed',
     );
     expect(state).toBe('completed');

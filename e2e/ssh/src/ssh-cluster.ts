@@ -2,7 +2,16 @@ import { executionStreamId } from '@onceport/contracts';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
 import { type AppProcess, type Gateway, type GatewayService, startGateway } from '@onceport/gateway-harness';
-import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshToolEntry, startCutProxy, startTestSshd } from '@onceport/target-channels/testing';
+import {
+  type CutProxy,
+  type SshContractOptions,
+  type TestSshd,
+  installRecordRun,
+  runsOf,
+  sshToolEntry,
+  startCutProxy,
+  startTestSshd,
+} from '@onceport/target-channels/testing';
 import { stringify } from 'yaml';
 
 export const AGENT_KEY = 'ssh-agent-key-9f2c';
@@ -29,7 +38,9 @@ export class SshCluster {
     readonly gateway: Gateway,
   ) {}
 
-  static async start(tools: (ctx: { sshd: TestSshd; proxy: CutProxy; recordRun: string }) => Record<string, SshContractOptions>): Promise<SshCluster> {
+  static async start(
+    tools: (ctx: { sshd: TestSshd; proxy: CutProxy; recordRun: string }) => Record<string, SshContractOptions>,
+  ): Promise<SshCluster> {
     const [db, nats, sshd] = await Promise.all([createTestDatabase(), TestNatsServer.start(), startTestSshd()]);
     const proxy = await startCutProxy(sshd.port);
     const recordRun = installRecordRun(sshd.dir);
@@ -78,7 +89,9 @@ export class SshCluster {
   }
 
   async status(executionId: string): Promise<Answer> {
-    const response = await fetch(`${this.app('intake').url}/v1/executions/${executionId}`, { headers: { authorization: `Bearer ${AGENT_KEY}` } });
+    const response = await fetch(`${this.app('intake').url}/v1/executions/${executionId}`, {
+      headers: { authorization: `Bearer ${AGENT_KEY}` },
+    });
     return { httpStatus: response.status, ...((await response.json()) as Omit<Answer, 'httpStatus'>) };
   }
 

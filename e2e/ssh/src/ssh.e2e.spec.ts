@@ -43,7 +43,9 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     const first = await cluster.call('ssh_cut', {}, 500);
     await cluster.waitFor('the command to start on the host', () => (cluster.runs('cut') === 1 ? true : null));
     cluster.proxy.cutAll();
-    await cluster.waitFor('the dispatcher to report the outcome unknown', async () => ((await cluster.events(first.execution_id)).some((e) => e.type === 'OutcomeUnknown') ? true : null));
+    await cluster.waitFor('the dispatcher to report the outcome unknown', async () =>
+      (await cluster.events(first.execution_id)).some((e) => e.type === 'OutcomeUnknown') ? true : null,
+    );
 
     const retry = await cluster.call('ssh_cut', {}, 200);
     expect(retry).toMatchObject({ execution_id: first.execution_id, attached: true });
@@ -57,7 +59,13 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     expect(events.find((e) => e.type === 'OutcomeSettled')?.data).toMatchObject({ settlement: 'completed', targetStatus: 0 });
 
     const afterwards = await cluster.call('ssh_cut', {}, 1_000);
-    expect(afterwards).toMatchObject({ execution_id: first.execution_id, attached: true, state: COMPLETED, target_status: 0, result: { body: { exit_status: 0 } } });
+    expect(afterwards).toMatchObject({
+      execution_id: first.execution_id,
+      attached: true,
+      state: COMPLETED,
+      target_status: 0,
+      result: { body: { exit_status: 0 } },
+    });
     expect(cluster.runs('cut')).toBe(1);
   });
 
@@ -70,7 +78,11 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     expect(final.state).toBe('completed_result_not_delivered');
     const events = await cluster.events(first.execution_id);
     expect(events.filter((e) => e.type === 'DispatchStarted')).toHaveLength(1);
-    expect(events.find((e) => e.type === 'OutcomeSettled')?.data).toMatchObject({ settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('marker') });
+    expect(events.find((e) => e.type === 'OutcomeSettled')?.data).toMatchObject({
+      settlement: 'completed',
+      targetStatus: 0,
+      reason: expect.stringContaining('marker'),
+    });
     expect(cluster.runs('cut-idempotent')).toBe(1);
   });
 
@@ -89,7 +101,10 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     const answer = await cluster.call('ssh_unsafe_dir', {}, 10_000);
     expect(answer.state).toBe('failed');
     const refusal = (await cluster.events(answer.execution_id)).find((e) => e.type === 'DispatchFailedBeforeSend');
-    expect(refusal?.data).toMatchObject({ retryable: false, reason: expect.stringContaining(`marker_dir_unsafe: the marker directory ${markerDir}`) });
+    expect(refusal?.data).toMatchObject({
+      retryable: false,
+      reason: expect.stringContaining(`marker_dir_unsafe: the marker directory ${markerDir}`),
+    });
     expect(refusal?.data['reason']).toContain(`chmod go-w ${markerDir}`);
     expect(cluster.runs('unsafe-dir')).toBe(0);
   });
@@ -104,12 +119,21 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     const events = await cluster.events(first.execution_id);
     // Nobody observed the end of the session: the reconciler found the lease expired and read the marker.
     expect(events.map((e) => e.type)).not.toContain('OutcomeObserved');
-    expect(events.find((e) => e.type === 'OutcomeSettled')?.data).toMatchObject({ settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('marker') });
+    expect(events.find((e) => e.type === 'OutcomeSettled')?.data).toMatchObject({
+      settlement: 'completed',
+      targetStatus: 0,
+      reason: expect.stringContaining('marker'),
+    });
     expect(cluster.runs('killed')).toBe(1);
 
     await cluster.startApp('dispatcher');
     const afterwards = await cluster.call('ssh_killed', {}, 1_000);
-    expect(afterwards).toMatchObject({ execution_id: first.execution_id, attached: true, state: COMPLETED, result: { body: { exit_status: 0 } } });
+    expect(afterwards).toMatchObject({
+      execution_id: first.execution_id,
+      attached: true,
+      state: COMPLETED,
+      result: { body: { exit_status: 0 } },
+    });
     expect(cluster.runs('killed')).toBe(1);
   });
 });

@@ -78,7 +78,9 @@ describe('loadToolContracts', () => {
     await writeFile(join(dir, 'b.yaml'), ping('same'));
     const error = await failure(loadToolContracts(dir));
     expect(error.issues).toHaveLength(1);
-    expect(error.message).toContain(`${join(dir, 'b.yaml')}: tools[0].name: got "same", already declared in ${join(dir, 'a.yaml')} (tools[0])`);
+    expect(error.message).toContain(
+      `${join(dir, 'b.yaml')}: tools[0].name: got "same", already declared in ${join(dir, 'a.yaml')} (tools[0])`,
+    );
   });
 
   it('refuses an empty directory, naming it', async () => {
@@ -89,8 +91,13 @@ describe('loadToolContracts', () => {
 
   it('refuses a missing directory or file, naming the path', async () => {
     const missing = join(dir, 'nope');
-    expect((await failure(loadToolContracts(missing))).message).toContain(`${missing}: got a path that does not exist; expected a directory of *.yaml`);
-    expect((await failure(loadToolContracts([join(dir, 'x.yaml')]))).issues[0]).toMatchObject({ code: 'no_contract_files', file: join(dir, 'x.yaml') });
+    expect((await failure(loadToolContracts(missing))).message).toContain(
+      `${missing}: got a path that does not exist; expected a directory of *.yaml`,
+    );
+    expect((await failure(loadToolContracts([join(dir, 'x.yaml')]))).issues[0]).toMatchObject({
+      code: 'no_contract_files',
+      file: join(dir, 'x.yaml'),
+    });
     expect((await failure(loadToolContracts([]))).issues[0]?.code).toBe('no_contract_files');
   });
 });

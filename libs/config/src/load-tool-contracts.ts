@@ -36,7 +36,8 @@ export async function loadToolContracts(dirOrFiles: string | readonly string[]):
       parsed.push(parseToolContracts(await readFile(file, 'utf8'), file));
     } catch (error) {
       if (error instanceof ToolContractError) issues.push(...error.issues);
-      else issues.push(fileIssue('unreadable_file', file, `a file that cannot be read (${errorCode(error)})`, 'a readable UTF-8 YAML file'));
+      else
+        issues.push(fileIssue('unreadable_file', file, `a file that cannot be read (${errorCode(error)})`, 'a readable UTF-8 YAML file'));
     }
   }
   // Duplicates are only meaningful among files that parsed; report them alongside parse problems.
@@ -61,7 +62,10 @@ async function listDirectory(path: string): Promise<Listing> {
   if (kind === 'file') return { files: [path], issues: [] };
   if (kind !== 'directory') {
     const found = kind === 'missing' ? 'a path that does not exist' : `a path that cannot be read (${kind})`;
-    return { files: [], issues: [fileIssue('no_contract_files', path, found, 'a directory of *.yaml / *.yml tool contract files (ONCEPORT_CONTRACTS_DIR)')] };
+    return {
+      files: [],
+      issues: [fileIssue('no_contract_files', path, found, 'a directory of *.yaml / *.yml tool contract files (ONCEPORT_CONTRACTS_DIR)')],
+    };
   }
   const names = (await readdir(path)).filter((n) => CONTRACT_FILE.test(n) && !n.startsWith('.')).sort();
   // stat, not Dirent.isFile(): Kubernetes ConfigMap volumes mount each file as a symlink.
@@ -70,17 +74,39 @@ async function listDirectory(path: string): Promise<Listing> {
     if ((await kindOf(join(path, name))) === 'file') files.push(join(path, name));
   }
   if (files.length === 0) {
-    return { files, issues: [fileIssue('no_contract_files', path, 'a directory without *.yaml or *.yml files', 'at least one tool contract file in the directory')] };
+    return {
+      files,
+      issues: [
+        fileIssue(
+          'no_contract_files',
+          path,
+          'a directory without *.yaml or *.yml files',
+          'at least one tool contract file in the directory',
+        ),
+      ],
+    };
   }
   return { files, issues: [] };
 }
 
 async function checkFiles(paths: readonly string[]): Promise<Listing> {
-  if (paths.length === 0) return { files: [], issues: [fileIssue('no_contract_files', '(no files)', 'an empty list of files', 'at least one tool contract file')] };
+  if (paths.length === 0)
+    return {
+      files: [],
+      issues: [fileIssue('no_contract_files', '(no files)', 'an empty list of files', 'at least one tool contract file')],
+    };
   const issues: ContractIssue[] = [];
   for (const path of paths) {
     const kind = await kindOf(path);
-    if (kind !== 'file') issues.push(fileIssue('no_contract_files', path, kind === 'missing' ? 'a file that does not exist' : `not a readable file (${kind})`, 'a tool contract YAML file'));
+    if (kind !== 'file')
+      issues.push(
+        fileIssue(
+          'no_contract_files',
+          path,
+          kind === 'missing' ? 'a file that does not exist' : `not a readable file (${kind})`,
+          'a tool contract YAML file',
+        ),
+      );
   }
   return { files: [...paths], issues };
 }

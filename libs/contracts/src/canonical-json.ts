@@ -42,10 +42,13 @@ function write(value: unknown, path: string, ancestors: Set<object>, omitUndefin
     // Realm-independent "plain object": its prototype is null or some realm's Object.prototype
     // (arguments may come from structuredClone or another vm context).
     const proto = Object.getPrototypeOf(object) as object | null;
-    if (proto !== null && Object.getPrototypeOf(proto) !== null) throw refuse(path, `an instance of ${object.constructor?.name ?? 'a class'}`);
+    if (proto !== null && Object.getPrototypeOf(proto) !== null)
+      throw refuse(path, `an instance of ${object.constructor?.name ?? 'a class'}`);
     if (Object.getOwnPropertySymbols(object).length > 0) throw refuse(path, 'an object with symbol keys');
     const record = object as Record<string, unknown>;
-    const keys = Object.keys(record).sort().filter((k) => !(omitUndefined && record[k] === undefined));
+    const keys = Object.keys(record)
+      .sort()
+      .filter((k) => !(omitUndefined && record[k] === undefined));
     return `{${keys.map((k) => `${JSON.stringify(k)}:${write(record[k], `${path}.${k}`, ancestors, omitUndefined)}`).join(',')}}`;
   } finally {
     ancestors.delete(object);
@@ -62,7 +65,9 @@ function writeArray(array: readonly unknown[], path: string, ancestors: Set<obje
 }
 
 function refuse(path: string, found: string): NonJsonValueError {
-  return new NonJsonValueError(`${path}: got ${found}; expected a JSON value (string, finite number, boolean, null, array or plain object)`);
+  return new NonJsonValueError(
+    `${path}: got ${found}; expected a JSON value (string, finite number, boolean, null, array or plain object)`,
+  );
 }
 
 /** A value with no single JSON spelling (undefined, NaN, a Date, a cycle…); the message names its path. */

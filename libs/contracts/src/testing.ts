@@ -37,11 +37,16 @@ function jsonFiles(dir: string): { name: string; value: unknown }[] {
   return readdirSync(join(FIXTURES, dir))
     .filter((file) => file.endsWith('.json'))
     .sort()
-    .map((file) => ({ name: file.slice(0, -'.json'.length), value: JSON.parse(readFileSync(join(FIXTURES, dir, file), 'utf8')) as unknown }));
+    .map((file) => ({
+      name: file.slice(0, -'.json'.length),
+      value: JSON.parse(readFileSync(join(FIXTURES, dir, file), 'utf8')) as unknown,
+    }));
 }
 
 /** Recorded execution histories by name, each one execution stream starting with ExecutionAccepted. */
-export const recordedHistories: Readonly<Record<string, readonly unknown[]>> = Object.fromEntries(jsonFiles('histories').map(({ name, value }) => [name, value as unknown[]]));
+export const recordedHistories: Readonly<Record<string, readonly unknown[]>> = Object.fromEntries(
+  jsonFiles('histories').map(({ name, value }) => [name, value as unknown[]]),
+);
 
 /** The recorded streams of one kind (`vault`, `sessions`, `intents`, `idempotency-keys`). */
 export function recordedStreams(kind: RecordedStreamKind): RecordedStream[] {
@@ -54,7 +59,10 @@ export function recordedStreams(kind: RecordedStreamKind): RecordedStream[] {
 /** Every recorded event anywhere in the fixtures: the execution histories and every other stream. */
 export function allRecordedEvents(): RecordedEvent[] {
   const streams: RecordedStreamKind[] = ['vault', 'sessions', 'intents', 'idempotency-keys'];
-  return [...Object.values(recordedHistories).flatMap((history) => history as RecordedEvent[]), ...streams.flatMap((kind) => recordedStreams(kind).flatMap((stream) => stream.events))];
+  return [
+    ...Object.values(recordedHistories).flatMap((history) => history as RecordedEvent[]),
+    ...streams.flatMap((kind) => recordedStreams(kind).flatMap((stream) => stream.events)),
+  ];
 }
 
 /**

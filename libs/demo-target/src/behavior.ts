@@ -56,8 +56,10 @@ export class BehaviorBook {
     const spec = parsed.data;
     const scope: Scope = spec.route ?? '*';
     const modes = modesOf(spec);
-    if (modes.length > 1) throw new TestTargetError('invalid_behavior', `invalid behaviour: one mode at a time, got ${modes.map((m) => m.kind).join(' and ')}`);
-    if (spec.times !== undefined && modes.length === 0) throw new TestTargetError('invalid_behavior', 'invalid behaviour: times needs a mode to count');
+    if (modes.length > 1)
+      throw new TestTargetError('invalid_behavior', `invalid behaviour: one mode at a time, got ${modes.map((m) => m.kind).join(' and ')}`);
+    if (spec.times !== undefined && modes.length === 0)
+      throw new TestTargetError('invalid_behavior', 'invalid behaviour: times needs a mode to count');
     if (spec.honour_idempotency !== undefined) this.honour.set(scope, spec.honour_idempotency);
     // `{}` (or just a route) means "back to normal"; `{ honour_idempotency }` alone leaves the mode be.
     const mode = modes[0] ?? (spec.honour_idempotency === undefined ? { kind: 'normal' } : null);

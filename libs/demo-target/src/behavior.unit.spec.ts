@@ -44,7 +44,10 @@ describe('BehaviorBook', () => {
 
 describe('matchRoute', () => {
   it('decodes parameters and tells a wrong method from an unknown path', () => {
-    expect(matchRoute('POST', '/v1/projects/a%20b/deployments')).toMatchObject({ route: { name: 'deployments' }, params: { project: 'a b' } });
+    expect(matchRoute('POST', '/v1/projects/a%20b/deployments')).toMatchObject({
+      route: { name: 'deployments' },
+      params: { project: 'a b' },
+    });
     expect(matchRoute('HEAD', '/v1/deployments/by-key/k')).toMatchObject({ route: { name: 'deployments.status' } });
     expect(matchRoute('GET', '/v1/charges')).toEqual({ allowed: ['POST'] });
     expect(matchRoute('GET', '/v1/projects//deployments')).toEqual({ allowed: [] });

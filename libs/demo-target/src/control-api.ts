@@ -28,7 +28,12 @@ export function handleControl(state: TargetState, method: string, url: URL, res:
       const route = url.searchParams.get('route');
       if (route !== null && !isEffectRoute(route)) {
         // A typo must not silently widen the filter to every effect.
-        return sendProblem(res, 400, 'Unknown route', `no effect route ${JSON.stringify(route)}; effect routes: ${EFFECT_ROUTES.join(', ')}`);
+        return sendProblem(
+          res,
+          400,
+          'Unknown route',
+          `no effect route ${JSON.stringify(route)}; effect routes: ${EFFECT_ROUTES.join(', ')}`,
+        );
       }
       const key = url.searchParams.get('idempotency_key');
       const effects = state.ledger.list({ ...(route !== null ? { route } : {}), ...(key !== null ? { idempotencyKey: key } : {}) });

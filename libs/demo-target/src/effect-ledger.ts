@@ -37,7 +37,13 @@ export class EffectLedger {
   private replies = new Map<string, StoredReply>();
   private sequence = 0;
 
-  apply(route: EffectRouteName, idempotencyKey: string | null, params: Readonly<Record<string, string>>, body: Json, authorizationSha256: string | null = null): StoredReply {
+  apply(
+    route: EffectRouteName,
+    idempotencyKey: string | null,
+    params: Readonly<Record<string, string>>,
+    body: Json,
+    authorizationSha256: string | null = null,
+  ): StoredReply {
     this.sequence += 1;
     const effect: Effect = {
       id: `${ID_PREFIX[route]}_${String(this.sequence).padStart(4, '0')}`,
@@ -69,8 +75,11 @@ export class EffectLedger {
   }
 
   list(filter: EffectFilter = {}): Effect[] {
-    return this.effects.filter((e) => (filter.route === undefined || e.route === filter.route)
-      && (filter.idempotencyKey === undefined || e.idempotencyKey === filter.idempotencyKey));
+    return this.effects.filter(
+      (e) =>
+        (filter.route === undefined || e.route === filter.route) &&
+        (filter.idempotencyKey === undefined || e.idempotencyKey === filter.idempotencyKey),
+    );
   }
 
   reset(): void {
@@ -85,5 +94,11 @@ function replyKey(route: EffectRouteName, idempotencyKey: string | null): string
 }
 
 function describe(effect: Effect): Json {
-  return { id: effect.id, state: 'succeeded', idempotency_key: effect.idempotencyKey, params: { ...effect.params }, applied_at: effect.appliedAt };
+  return {
+    id: effect.id,
+    state: 'succeeded',
+    idempotency_key: effect.idempotencyKey,
+    params: { ...effect.params },
+    applied_at: effect.appliedAt,
+  };
 }

@@ -31,7 +31,13 @@ export function handleResource(state: TargetState, match: RouteMatch, req: Incom
     deliver(state, res, mode, reply, prior ? { 'idempotent-replayed': 'true' } : {});
   } else if (route.kind === 'status') {
     const found = state.ledger.status(route.of, params['key'] ?? '');
-    deliver(state, res, mode, found === undefined ? { status: 404, body: { error: 'not_found', key: params['key'] ?? null } } : { status: 200, body: found }, {});
+    deliver(
+      state,
+      res,
+      mode,
+      found === undefined ? { status: 404, body: { error: 'not_found', key: params['key'] ?? null } } : { status: 200, body: found },
+      {},
+    );
   } else {
     deliver(state, res, mode, { status: 200, body: readOnlyBuild(params) }, {});
   }

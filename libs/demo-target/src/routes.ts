@@ -6,14 +6,28 @@
 export type RouteDef =
   | { readonly kind: 'effect'; readonly name: EffectRouteName; readonly method: 'POST'; readonly pattern: string }
   /** Reads the ledger of the effect route `of`, as a provider's "look up by idempotency key". */
-  | { readonly kind: 'status'; readonly name: StatusRouteName; readonly method: 'GET'; readonly pattern: string; readonly of: EffectRouteName }
+  | {
+      readonly kind: 'status';
+      readonly name: StatusRouteName;
+      readonly method: 'GET';
+      readonly pattern: string;
+      readonly of: EffectRouteName;
+    }
   | { readonly kind: 'read'; readonly name: 'builds'; readonly method: 'GET'; readonly pattern: string };
 
 export type EffectRouteName = 'deployments' | 'emails' | 'payments';
 export type StatusRouteName = `${EffectRouteName}.status`;
 export type RouteName = EffectRouteName | StatusRouteName | 'builds';
 
-export const ROUTE_NAMES: readonly RouteName[] = ['deployments', 'emails', 'payments', 'deployments.status', 'emails.status', 'payments.status', 'builds'];
+export const ROUTE_NAMES: readonly RouteName[] = [
+  'deployments',
+  'emails',
+  'payments',
+  'deployments.status',
+  'emails.status',
+  'payments.status',
+  'builds',
+];
 
 /** Ids handed out per effect route, e.g. `dep_0001`. */
 export const ID_PREFIX: Readonly<Record<EffectRouteName, string>> = { deployments: 'dep', emails: 'msg', payments: 'ch' };

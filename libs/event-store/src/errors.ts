@@ -14,7 +14,10 @@ export class WrongExpectedVersionError extends Error {
 /** An event with this id is already stored (a writer retried an append that had committed). */
 export class DuplicateEventError extends Error {
   readonly code = 'duplicate_event';
-  constructor(readonly streamId: string, detail: string) {
+  constructor(
+    readonly streamId: string,
+    detail: string,
+  ) {
     super(`an event appended to ${streamId} is already stored: ${detail}`);
     this.name = 'DuplicateEventError';
   }

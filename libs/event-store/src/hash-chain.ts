@@ -24,16 +24,19 @@ export function contentHash(event: HashedContent): Buffer {
 /** The canonical text the content hash is taken over (bulk loaders template it). */
 export function hashedContentJson(event: HashedContent): string {
   // Sorted keys at every depth, so the hash survives a round trip through jsonb (which reorders them).
-  return canonicalJson({
-    eventId: event.eventId,
-    streamId: event.streamId,
-    streamVersion: event.streamVersion,
-    type: event.type,
-    schemaVersion: event.schemaVersion,
-    data: event.data,
-    metadata: event.metadata,
-    recordedAt: event.recordedAt.toISOString(),
-  }, { omitUndefinedMembers: true });
+  return canonicalJson(
+    {
+      eventId: event.eventId,
+      streamId: event.streamId,
+      streamVersion: event.streamVersion,
+      type: event.type,
+      schemaVersion: event.schemaVersion,
+      data: event.data,
+      metadata: event.metadata,
+      recordedAt: event.recordedAt.toISOString(),
+    },
+    { omitUndefinedMembers: true },
+  );
 }
 
 /** Mirrors the database trigger: chain = sha256(previous chain hash ‖ content hash). */

@@ -5,17 +5,46 @@ export { EVENT_STORE, type AppendOptions, type EventStore, type ReadAllOptions }
 export { PostgresEventStore } from './postgres-event-store';
 export { inTransaction, type ClientPool, type Queryable } from './queryable';
 export { eventStoreMigrations, sqlMigration, type SchemaStep } from './migrations';
-export { MIGRATION_TABLE, MigrationSetupError, SERVICE_ROLE_PATTERN, grantServiceRole, openOrm, ormConfig, runMigrations, type MigrationOptions, type OrmSettings } from './orm';
+export {
+  MIGRATION_TABLE,
+  MigrationSetupError,
+  SERVICE_ROLE_PATTERN,
+  grantServiceRole,
+  openOrm,
+  ormConfig,
+  runMigrations,
+  type MigrationOptions,
+  type OrmSettings,
+} from './orm';
 export { GENESIS_HASH, chainHash, contentHash, hashedContentJson } from './hash-chain';
 export * from './audit';
-export { CHECKPOINT_START, CheckpointMovedError, type Checkpoint, loadCheckpoint, overwriteCheckpoint, saveCheckpoint, resetCheckpoint } from './subscription/checkpoint';
+export {
+  CHECKPOINT_START,
+  CheckpointMovedError,
+  type Checkpoint,
+  loadCheckpoint,
+  overwriteCheckpoint,
+  saveCheckpoint,
+  resetCheckpoint,
+} from './subscription/checkpoint';
 export { readCommittedAfter } from './subscription/read-committed-after';
-export { StoreSubscription, type BatchHandler, type StoreSubscriptionOptions, type SubscriptionMode } from './subscription/store-subscription';
+export {
+  StoreSubscription,
+  type BatchHandler,
+  type StoreSubscriptionOptions,
+  type SubscriptionMode,
+} from './subscription/store-subscription';
 export type { Projection } from './projections/projection';
 export { ProjectionRunner, type ProjectionRunnerOptions } from './projections/projection-runner';
 export { headCheckpoint } from './subscription/head-checkpoint';
 export { StoreChangeFeed } from './subscription/store-change-feed';
-export { EventQuarantine, type EventQuarantineOptions, type QuarantineLog, type QuarantineSubject, configureQuarantineDefaults } from './quarantine/event-quarantine';
+export {
+  EventQuarantine,
+  type EventQuarantineOptions,
+  type QuarantineLog,
+  type QuarantineSubject,
+  configureQuarantineDefaults,
+} from './quarantine/event-quarantine';
 export {
   DEFAULT_QUARANTINE_AFTER_ATTEMPTS,
   MAX_QUARANTINE_AFTER_ATTEMPTS,

@@ -20,7 +20,11 @@ describe('PostgresEventStore (real PostgreSQL)', () => {
     await store.append('s-read', [testEvent('C')], { expectedVersion: 2 });
 
     const events = await store.readStream('s-read');
-    expect(events.map((e) => [e.type, e.streamVersion])).toEqual([['A', 1], ['B', 2], ['C', 3]]);
+    expect(events.map((e) => [e.type, e.streamVersion])).toEqual([
+      ['A', 1],
+      ['B', 2],
+      ['C', 3],
+    ]);
     expect(events[0]?.data).toEqual({ n: 1 });
     expect((await store.readStream('s-read', 3)).map((e) => e.type)).toEqual(['C']);
   });

@@ -76,9 +76,7 @@ export class PostgresEventStore implements EventStore {
   private async insert(db: Queryable, streamId: string, events: readonly NewEvent[], expected: number): Promise<AppendResult> {
     const recordedAt = this.clock();
     const versions = events.map((_, i) => expected + 1 + i);
-    const hashes = events.map((event, i) =>
-      contentHash({ ...event, streamId, streamVersion: versions[i] ?? 0, recordedAt }),
-    );
+    const hashes = events.map((event, i) => contentHash({ ...event, streamId, streamVersion: versions[i] ?? 0, recordedAt }));
     try {
       const result = await db.query<{ global_position: string }>(INSERT_EVENTS, [
         streamId,

@@ -15,7 +15,10 @@ const swcEnv = { SWC_NODE_PROJECT: join(__dirname, '../../../tsconfig.base.json'
 describe('faultPoint', () => {
   it('kills the process with SIGKILL at the named point, and only there', () => {
     const run = (env: string | undefined) =>
-      spawnSync(process.execPath, ['-e', script('dispatcher.after_send')], { env: { ...process.env, ONCEPORT_FAULT_POINT: env, ...swcEnv }, encoding: 'utf8' });
+      spawnSync(process.execPath, ['-e', script('dispatcher.after_send')], {
+        env: { ...process.env, ONCEPORT_FAULT_POINT: env, ...swcEnv },
+        encoding: 'utf8',
+      });
     const killed = run('dispatcher.after_send');
     expect(killed.signal).toBe('SIGKILL');
     expect(killed.stdout).toBe('before;');

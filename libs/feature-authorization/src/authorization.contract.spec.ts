@@ -38,14 +38,26 @@ const recorded = Object.entries(recordedHistories).map(([name, history]) => ({ n
 const actorsOf = [...new Set(recorded.map(({ history }) => (history[0]?.type === 'ExecutionAccepted' ? history[0].data.actor : 'none')))];
 
 function actorsYaml(tools: string, sessionGrant: 'automatic' | 'human'): string {
-  const actors = actorsOf.map((id, i) => `  - id: ${id}\n    api_keys_sha256: [${hashApiKey(`key-${i}`)}]\n    tools: ${tools}\n    session_grant: ${sessionGrant}`);
+  const actors = actorsOf.map(
+    (id, i) => `  - id: ${id}\n    api_keys_sha256: [${hashApiKey(`key-${i}`)}]\n    tools: ${tools}\n    session_grant: ${sessionGrant}`,
+  );
   return `actors:\n${actors.join('\n')}\n`;
 }
 
 type Expect = (approval: string) => string;
 const policies: { name: string; yaml: string; lockVault: boolean; expected: Expect }[] = [
-  { name: 'every actor allowed, sessions granted automatically', yaml: actorsYaml('"*"', 'automatic'), lockVault: false, expected: (a) => (a === 'per_use' ? 'awaiting_approval' : 'authorized') },
-  { name: 'every actor allowed, sessions granted by a human', yaml: actorsYaml('"*"', 'human'), lockVault: false, expected: () => 'awaiting_approval' },
+  {
+    name: 'every actor allowed, sessions granted automatically',
+    yaml: actorsYaml('"*"', 'automatic'),
+    lockVault: false,
+    expected: (a) => (a === 'per_use' ? 'awaiting_approval' : 'authorized'),
+  },
+  {
+    name: 'every actor allowed, sessions granted by a human',
+    yaml: actorsYaml('"*"', 'human'),
+    lockVault: false,
+    expected: () => 'awaiting_approval',
+  },
   { name: 'no actor allowed any tool', yaml: actorsYaml('[]', 'automatic'), lockVault: false, expected: () => 'denied' },
   { name: 'the vault locked', yaml: actorsYaml('"*"', 'automatic'), lockVault: true, expected: () => 'denied' },
 ];
@@ -70,53 +82,72 @@ describe('authorization against the recorded contracts (real PostgreSQL)', () =>
     expect(unrecorded(CONSUMED)).toEqual([]);
   });
 
-  it.each(vaultStreams.map((s) => [s.name, s] as const))('decides by the recorded vault stream %s, after each of its events', async (_name, stream) => {
-    expect(stream.streamId).toBe(VAULT_STREAM_ID);
-    const commands = new CommandHandler(store);
-    const handler = await createHandler(store, commands, { directory: testDirectory() });
-    for (const [i, event] of stream.events.entries()) {
-      await store.append(VAULT_STREAM_ID, [toStored(event)], { expectedVersion: i });
-      const wire = await seedAccepted(commands, store, { actor: 'agent:deploy-bot', tool: 'get_build_status', agentProcess: `mcp-vault-${i}` });
-      expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
-      const { state } = await commands.load(executionStream(String(wire.data['executionId'])));
-      expect({ after: event.type, status: state.status }).toEqual({ after: event.type, status: VAULT_EFFECT[event.type]?.status });
-      if (state.status === 'denied') expect(state.denial).toMatchObject({ code: 'vault_locked', reason: expect.stringContaining(String(event.data['reason'])) });
-    }
-  });
+  it.each(vaultStreams.map((s) => [s.name, s] as const))(
+    'decides by the recorded vault stream %s, after each of its events',
+    async (_name, stream) => {
+      expect(stream.streamId).toBe(VAULT_STREAM_ID);
+      const commands = new CommandHandler(store);
+      const handler = await createHandler(store, commands, { directory: testDirectory() });
+      for (const [i, event] of stream.events.entries()) {
+        await store.append(VAULT_STREAM_ID, [toStored(event)], { expectedVersion: i });
+        const wire = await seedAccepted(commands, store, {
+          actor: 'agent:deploy-bot',
+          tool: 'get_build_status',
+          agentProcess: `mcp-vault-${i}`,
+        });
+        expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
+        const { state } = await commands.load(executionStream(String(wire.data['executionId'])));
+        expect({ after: event.type, status: state.status }).toEqual({ after: event.type, status: VAULT_EFFECT[event.type]?.status });
+        if (state.status === 'denied')
+          expect(state.denial).toMatchObject({ code: 'vault_locked', reason: expect.stringContaining(String(event.data['reason'])) });
+      }
+    },
+  );
 
-  it.each(sessionStreams.map((s) => [s.name, s] as const))('authorizes the agent process of the recorded session stream %s without asking again', async (_name, stream) => {
-    const { actor, agentProcess } = stream.context;
-    if (!actor || !agentProcess) throw new Error(`${stream.name}: no actor and agentProcess recorded`);
-    // The reader finds a grant by deriving the stream id: a change in that derivation loses every grant.
-    expect(sessionStreamId(actor, agentProcess)).toBe(stream.streamId);
-    await store.append(stream.streamId, stream.events.map(toStored), { expectedVersion: 0 });
-    const commands = new CommandHandler(store);
-    const yaml = `actors:\n  - id: ${actor}\n    api_keys_sha256: [${hashApiKey('key-session')}]\n    tools: "*"\n    session_grant: human\n`;
-    const handler = await createHandler(store, commands, { directory: testDirectory(yaml) });
-    const granted = await seedAccepted(commands, store, { actor, agentProcess, tool: 'create_deployment', approval: 'session' });
-    const other = await seedAccepted(commands, store, { actor, agentProcess: `${agentProcess}-other`, tool: 'create_deployment', approval: 'session' });
-    for (const wire of [granted, other]) expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
-    expect((await commands.load(executionStream(String(granted.data['executionId'])))).state.status).toBe('authorized');
-    // The same call from a process without a recorded grant waits for a human: the grant made the difference.
-    expect((await commands.load(executionStream(String(other.data['executionId'])))).state.status).toBe('awaiting_approval');
-    expect(await store.readStream(stream.streamId)).toHaveLength(stream.events.length);
-  });
+  it.each(sessionStreams.map((s) => [s.name, s] as const))(
+    'authorizes the agent process of the recorded session stream %s without asking again',
+    async (_name, stream) => {
+      const { actor, agentProcess } = stream.context;
+      if (!actor || !agentProcess) throw new Error(`${stream.name}: no actor and agentProcess recorded`);
+      // The reader finds a grant by deriving the stream id: a change in that derivation loses every grant.
+      expect(sessionStreamId(actor, agentProcess)).toBe(stream.streamId);
+      await store.append(stream.streamId, stream.events.map(toStored), { expectedVersion: 0 });
+      const commands = new CommandHandler(store);
+      const yaml = `actors:\n  - id: ${actor}\n    api_keys_sha256: [${hashApiKey('key-session')}]\n    tools: "*"\n    session_grant: human\n`;
+      const handler = await createHandler(store, commands, { directory: testDirectory(yaml) });
+      const granted = await seedAccepted(commands, store, { actor, agentProcess, tool: 'create_deployment', approval: 'session' });
+      const other = await seedAccepted(commands, store, {
+        actor,
+        agentProcess: `${agentProcess}-other`,
+        tool: 'create_deployment',
+        approval: 'session',
+      });
+      for (const wire of [granted, other]) expect(await handler.handle(wire, delivered)).toMatchObject({ decided: true });
+      expect((await commands.load(executionStream(String(granted.data['executionId'])))).state.status).toBe('authorized');
+      // The same call from a process without a recorded grant waits for a human: the grant made the difference.
+      expect((await commands.load(executionStream(String(other.data['executionId'])))).state.status).toBe('awaiting_approval');
+      expect(await store.readStream(stream.streamId)).toHaveLength(stream.events.length);
+    },
+  );
 
-  it.each(policies)('decides every recorded ExecutionAccepted with $name, and writes only events the contracts parse', async ({ yaml, lockVault, expected }) => {
-    const commands = new CommandHandler(store);
-    const handler = await createHandler(store, commands, { directory: testDirectory(yaml) });
-    if (lockVault) await changeVault(commands, 'LockVault', 'ops:alice', 'contract test', { causationId: 'test' });
-    for (const { history } of recorded) {
-      const accepted = history[0]!;
-      if (accepted.type !== 'ExecutionAccepted') throw new Error('history without ExecutionAccepted');
-      const streamId = executionStreamId(accepted.data.executionId);
-      await store.append(streamId, [toStored(accepted)], { expectedVersion: 0 });
-      const [stored] = await store.readStream(streamId);
-      expect(await handler.handle(toWireEvent(stored!), delivered)).toMatchObject({ decided: true });
-      expect((await commands.load(executionStream(accepted.data.executionId))).state.status).toBe(expected(accepted.data.approval));
-    }
-    await expectEverythingParses(store);
-  });
+  it.each(policies)(
+    'decides every recorded ExecutionAccepted with $name, and writes only events the contracts parse',
+    async ({ yaml, lockVault, expected }) => {
+      const commands = new CommandHandler(store);
+      const handler = await createHandler(store, commands, { directory: testDirectory(yaml) });
+      if (lockVault) await changeVault(commands, 'LockVault', 'ops:alice', 'contract test', { causationId: 'test' });
+      for (const { history } of recorded) {
+        const accepted = history[0]!;
+        if (accepted.type !== 'ExecutionAccepted') throw new Error('history without ExecutionAccepted');
+        const streamId = executionStreamId(accepted.data.executionId);
+        await store.append(streamId, [toStored(accepted)], { expectedVersion: 0 });
+        const [stored] = await store.readStream(streamId);
+        expect(await handler.handle(toWireEvent(stored!), delivered)).toMatchObject({ decided: true });
+        expect((await commands.load(executionStream(accepted.data.executionId))).state.status).toBe(expected(accepted.data.approval));
+      }
+      await expectEverythingParses(store);
+    },
+  );
 
   it('treats every recorded history, delivered again, as a redelivery: nothing is appended', async () => {
     const commands = new CommandHandler(store);
@@ -138,7 +169,13 @@ const VAULT_EFFECT: Readonly<Record<string, { status: 'denied' | 'authorized' }>
 };
 
 function toStored(event: { type: string; schemaVersion: number; data: unknown; metadata: { eventId: string } } | RecordedEvent) {
-  return { eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as JsonObject, metadata: event.metadata as unknown as JsonObject };
+  return {
+    eventId: event.metadata.eventId,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data: event.data as JsonObject,
+    metadata: event.metadata as unknown as JsonObject,
+  };
 }
 
 /** Every stored event, by the parser its stream's readers use. */
@@ -147,7 +184,12 @@ async function expectEverythingParses(store: PostgresEventStore): Promise<void> 
   const written = all.filter((event) => !(executionIdOfStream(event.streamId) !== null && event.type === 'ExecutionAccepted'));
   expect(written.length).toBeGreaterThan(0);
   for (const event of all) {
-    const raw = { type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } };
+    const raw = {
+      type: event.type,
+      schemaVersion: event.schemaVersion,
+      data: event.data,
+      metadata: { ...event.metadata, eventId: event.eventId },
+    };
     if (event.streamId === VAULT_STREAM_ID) expect(parseVaultEvent(raw).type).toBe(event.type);
     else if (isSessionStream(event.streamId)) expect(parseSessionEvent(raw).type).toBe(event.type);
     else if (executionIdOfStream(event.streamId) !== null) expect(parseEvent(raw).type).toBe(event.type);

@@ -17,8 +17,20 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await openServicePorts({ serviceName: 'authorization-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', log: silentLog });
-    const feature = AuthorizationModule.forOptions({ directory: testDirectory(), contracts: await demoContracts(), approvalTtlMs: 60_000, approvalSweepMs: 60_000, log: silentLog });
+    runtime = await openServicePorts({
+      serviceName: 'authorization-test',
+      databaseUrl: db.url,
+      natsUrl: 'nats://127.0.0.1:1',
+      delivery: 'in_process',
+      log: silentLog,
+    });
+    const feature = AuthorizationModule.forOptions({
+      directory: testDirectory(),
+      contracts: await demoContracts(),
+      approvalTtlMs: 60_000,
+      approvalSweepMs: 60_000,
+      log: silentLog,
+    });
     @Module({ imports: [ServiceKitModule.forPorts(runtime), feature] })
     class TestService {}
     app = await NestFactory.create(TestService, { logger: false, bodyParser: false });
@@ -34,14 +46,27 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
   });
 
   const post = (path: 'lock' | 'unlock', body: string | undefined, key: string | null = KEYS.alice) =>
-    fetch(`${url}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, ...(body === undefined ? {} : { body }) });
+    fetch(`${url}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      ...(body === undefined ? {} : { body }),
+    });
 
   it('refuses calls without an admin key with 401 problem details, an agent key included, without reading the body', async () => {
-    for (const response of [await post('lock', '{"reason":"x"}', null), await post('lock', '{"reason":"x"}', KEYS.deployBot), await fetch(url)]) {
+    for (const response of [
+      await post('lock', '{"reason":"x"}', null),
+      await post('lock', '{"reason":"x"}', KEYS.deployBot),
+      await fetch(url),
+    ]) {
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="onceport-admin"');
-      expect(await response.json()).toMatchObject({ type: 'https://onceport.dev/problems/unauthorized', code: 'unauthorized', status: 401, title: 'Admin key required' });
+      expect(await response.json()).toMatchObject({
+        type: 'https://onceport.dev/problems/unauthorized',
+        code: 'unauthorized',
+        status: 401,
+        title: 'Admin key required',
+      });
     }
     expect(await (await post('lock', 'not json', null)).json()).toMatchObject({ status: 401 });
   });
@@ -54,15 +79,32 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
     }
     expect(await (await post('lock', '{"reason":')).json()).toMatchObject({ status: 400, code: 'malformed_json' });
     expect((await post('lock', JSON.stringify({ reason: 'x'.repeat(20_000) }))).status).toBe(413);
-    expect(await (await fetch(url, { headers: { authorization: `Bearer ${KEYS.alice}` } })).json()).toMatchObject({ status: 'unlocked', version: 0 });
+    expect(await (await fetch(url, { headers: { authorization: `Bearer ${KEYS.alice}` } })).json()).toMatchObject({
+      status: 'unlocked',
+      version: 0,
+    });
   });
 
   it('locks (idempotently), denies new calls while locked, and unlocks', async () => {
     const locked = await post('lock', '{"reason":"deploy key leaked"}');
     expect(locked.status).toBe(200);
-    expect(await locked.json()).toMatchObject({ status: 'locked', by: 'ops:alice', reason: 'deploy key leaked', changed: true, version: 1 });
-    expect(await (await post('lock', '{"reason":"again"}')).json()).toMatchObject({ status: 'locked', reason: 'deploy key leaked', changed: false, version: 1 });
-    expect(await (await fetch(url, { headers: { authorization: `Bearer ${KEYS.alice}` } })).json()).toMatchObject({ status: 'locked', by: 'ops:alice' });
+    expect(await locked.json()).toMatchObject({
+      status: 'locked',
+      by: 'ops:alice',
+      reason: 'deploy key leaked',
+      changed: true,
+      version: 1,
+    });
+    expect(await (await post('lock', '{"reason":"again"}')).json()).toMatchObject({
+      status: 'locked',
+      reason: 'deploy key leaked',
+      changed: false,
+      version: 1,
+    });
+    expect(await (await fetch(url, { headers: { authorization: `Bearer ${KEYS.alice}` } })).json()).toMatchObject({
+      status: 'locked',
+      by: 'ops:alice',
+    });
 
     const denied = await seedAccepted(runtime.commands, runtime.store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
     runtime.delivery.nudge();
@@ -70,7 +112,12 @@ describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () 
     await waitFor(async () => (await runtime.commands.load(executionStream(id))).state.status !== 'accepted', 15_000, 'a decision');
     expect((await runtime.commands.load(executionStream(id))).state).toMatchObject({ status: 'denied', denial: { code: 'vault_locked' } });
 
-    expect(await (await post('unlock', '{"reason":"key rotated"}')).json()).toMatchObject({ status: 'unlocked', by: 'ops:alice', changed: true, version: 2 });
+    expect(await (await post('unlock', '{"reason":"key rotated"}')).json()).toMatchObject({
+      status: 'unlocked',
+      by: 'ops:alice',
+      changed: true,
+      version: 2,
+    });
     const authorized = await seedAccepted(runtime.commands, runtime.store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
     runtime.delivery.nudge();
     const next = authorized.stream.id.replace('execution-', '');

@@ -38,7 +38,13 @@ export class AuthorizationModule {
   private static module(options: Provider): DynamicModule {
     return {
       module: AuthorizationModule,
-      controllers: [VaultAdminController, ApprovalsAdminController, RevertAdminController, QuarantineAdminController, ExecutionAcceptedConsumer],
+      controllers: [
+        VaultAdminController,
+        ApprovalsAdminController,
+        RevertAdminController,
+        QuarantineAdminController,
+        ExecutionAcceptedConsumer,
+      ],
       providers: [
         options,
         { provide: SERVICE_LOG, inject: [AUTHORIZATION_OPTIONS], useFactory: (loaded: AuthorizationOptions) => loaded.log },
@@ -74,7 +80,8 @@ export class AuthorizationModule {
         {
           provide: ApprovalExpirySweep,
           inject: [AUTHORIZATION_OPTIONS, ApprovalDesk],
-          useFactory: (loaded: AuthorizationOptions, desk: ApprovalDesk) => new ApprovalExpirySweep(desk, loaded.approvalSweepMs, loaded.log),
+          useFactory: (loaded: AuthorizationOptions, desk: ApprovalDesk) =>
+            new ApprovalExpirySweep(desk, loaded.approvalSweepMs, loaded.log),
         },
         ApprovalExpiryLifecycle,
       ],

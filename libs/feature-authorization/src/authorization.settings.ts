@@ -29,7 +29,20 @@ export type AuthorizationEnv = z.output<z.ZodObject<typeof authorizationEnvShape
  * Reads the actors file (and its keys file, if given) and the tool contracts once. Throws `ActorsFileError` or
  * `ToolContractError` naming the file, the field and what is expected.
  */
-export async function loadAuthorizationOptions(env: AuthorizationEnv, contractsDir: string, log: Log = jsonLog('authorization')): Promise<AuthorizationOptions> {
-  const [directory, contracts] = await Promise.all([ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE), loadToolContracts(contractsDir)]);
-  return { directory, contracts: contracts.byName, approvalTtlMs: env.ONCEPORT_APPROVAL_TTL, approvalSweepMs: env.ONCEPORT_APPROVAL_SWEEP_MS, log };
+export async function loadAuthorizationOptions(
+  env: AuthorizationEnv,
+  contractsDir: string,
+  log: Log = jsonLog('authorization'),
+): Promise<AuthorizationOptions> {
+  const [directory, contracts] = await Promise.all([
+    ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE),
+    loadToolContracts(contractsDir),
+  ]);
+  return {
+    directory,
+    contracts: contracts.byName,
+    approvalTtlMs: env.ONCEPORT_APPROVAL_TTL,
+    approvalSweepMs: env.ONCEPORT_APPROVAL_SWEEP_MS,
+    log,
+  };
 }

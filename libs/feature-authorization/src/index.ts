@@ -10,7 +10,11 @@ export {
   decideAuthorization,
   executionIdOfApproval,
 } from './authorize-execution/decide-authorization';
-export { type AuthorizationOutcome, AuthorizeExecutionHandler, type AuthorizeExecutionDependencies } from './authorize-execution/authorize-execution.handler';
+export {
+  type AuthorizationOutcome,
+  AuthorizeExecutionHandler,
+  type AuthorizeExecutionDependencies,
+} from './authorize-execution/authorize-execution.handler';
 export { AUTHORIZATION_DURABLE } from './authorize-execution/execution-accepted.consumer';
 export { type VaultChange, changeVault } from './vault/change-vault';
 export { type Log, jsonLog } from './shared/log';

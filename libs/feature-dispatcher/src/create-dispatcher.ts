@@ -56,7 +56,14 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
   const handler = new DispatchExecutionHandler({
     commands: input.commands,
     vault: async () => (await input.commands.load(vaultStream())).state,
-    sender: new TargetSender({ contracts: byName, credentials: input.credentials, channel, ssh: input.ssh, secrets: input.secrets, sealer: input.sealer }),
+    sender: new TargetSender({
+      contracts: byName,
+      credentials: input.credentials,
+      channel,
+      ssh: input.ssh,
+      secrets: input.secrets,
+      sealer: input.sealer,
+    }),
     recorder: new OutcomeRecorder({ commands: input.commands, results: input.results, policy, secrets: input.secrets, onAppended }),
     tracer: input.tracer,
     dispatcherId: input.config.dispatcherId,

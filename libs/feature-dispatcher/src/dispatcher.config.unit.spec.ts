@@ -29,7 +29,13 @@ describe('dispatcher environment', () => {
       ONCEPORT_DISPATCHER_ID: 'dispatcher-7f9c',
       ONCEPORT_CREDENTIALS_DIR: '/var/run/secrets/onceport',
     });
-    expect(dispatcherConfigFrom(env)).toEqual({ dispatcherId: 'dispatcher-7f9c', concurrency: 4, leaseMs: 90_000, retries: 0, retryBackoffMs: 20 });
+    expect(dispatcherConfigFrom(env)).toEqual({
+      dispatcherId: 'dispatcher-7f9c',
+      concurrency: 4,
+      leaseMs: 90_000,
+      retries: 0,
+      retryBackoffMs: 20,
+    });
     expect(env.ONCEPORT_CREDENTIALS_DIR).toBe('/var/run/secrets/onceport');
   });
 
@@ -40,7 +46,12 @@ describe('dispatcher environment', () => {
   it('names every bad variable at once, with what it expects', () => {
     let error: unknown;
     try {
-      loadEnvConfig(schema, { ...keys, ONCEPORT_DISPATCH_CONCURRENCY: 'lots', ONCEPORT_DISPATCH_LEASE: '10', ONCEPORT_DISPATCH_RETRIES: '-1' });
+      loadEnvConfig(schema, {
+        ...keys,
+        ONCEPORT_DISPATCH_CONCURRENCY: 'lots',
+        ONCEPORT_DISPATCH_LEASE: '10',
+        ONCEPORT_DISPATCH_RETRIES: '-1',
+      });
     } catch (caught) {
       error = caught;
     }

@@ -24,9 +24,10 @@ const ALSO_READ = [
 ];
 const histories = Object.entries(recordedHistories).map(([name, events]) => ({ name, events: events as readonly RecordedEvent[] }));
 const triggerCases = histories.flatMap(({ name, events }) =>
-  events.flatMap((event, index) => (consumed.includes(event.type) ? [{ name, index, type: event.type, version: event.schemaVersion, events }] : [])),
+  events.flatMap((event, index) =>
+    consumed.includes(event.type) ? [{ name, index, type: event.type, version: event.schemaVersion, events }] : [],
+  ),
 );
-
 
 describe('dispatcher contract', () => {
   let harness: DispatchHarness;
@@ -37,8 +38,13 @@ describe('dispatcher contract', () => {
     harness.target.setBehavior({ honour_idempotency: false });
     // Every recorded HTTP tool becomes a contract on the test target; the SSH one is the SSH demo.
     const template = harness.contract('create_deployment') as HttpToolContract;
-    const tools = new Set(histories.flatMap(({ events }) => (events[0]?.data.channel === 'http' && events[0].data.tool ? [events[0].data.tool] : [])));
-    contracts = [...[...tools].map((name): ToolContract => ({ ...template, name, target: { ...template.target, path: '/v1/payments' } })), harness.contract('run_migration')];
+    const tools = new Set(
+      histories.flatMap(({ events }) => (events[0]?.data.channel === 'http' && events[0].data.tool ? [events[0].data.tool] : [])),
+    );
+    contracts = [
+      ...[...tools].map((name): ToolContract => ({ ...template, name, target: { ...template.target, path: '/v1/payments' } })),
+      harness.contract('run_migration'),
+    ];
   });
   afterAll(() => harness.close());
 
@@ -52,27 +58,47 @@ describe('dispatcher contract', () => {
     expect(unrecorded(ALSO_READ)).toEqual([]);
   });
 
-  it.each(triggerCases.map((c) => [c.name, c.index, c.type, c.version, c] as const))('handles %s #%d (%s v%d) as recorded', async (_n, index, _t, _v, testCase) => {
-    const { executionId, events } = relabelHistory(testCase.events, index + 1);
-    const streamId = executionStreamId(executionId);
-    await harness.store.append(streamId, events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata })), { expectedVersion: 0 });
-    const before = await harness.commands.load(executionStream(executionId));
-    const { handler } = harness.dispatcher({ contracts });
+  it.each(triggerCases.map((c) => [c.name, c.index, c.type, c.version, c] as const))(
+    'handles %s #%d (%s v%d) as recorded',
+    async (_n, index, _t, _v, testCase) => {
+      const { executionId, events } = relabelHistory(testCase.events, index + 1);
+      const streamId = executionStreamId(executionId);
+      await harness.store.append(
+        streamId,
+        events.map((e) => ({
+          eventId: e.metadata.eventId,
+          type: e.type,
+          schemaVersion: e.schemaVersion,
+          data: e.data,
+          metadata: e.metadata,
+        })),
+        { expectedVersion: 0 },
+      );
+      const before = await harness.commands.load(executionStream(executionId));
+      const { handler } = harness.dispatcher({ contracts });
 
-    await handler.handle(await harness.wire(executionId, testCase.type), NO_HEADERS);
+      await handler.handle(await harness.wire(executionId, testCase.type), NO_HEADERS);
 
-    const appended = (await harness.store.readStream(streamId)).slice(events.length);
-    if (before.state.status === 'authorized') {
-      expect(appended[0]?.type).toBe('DispatchStarted');
-      expect(appended.length).toBeGreaterThanOrEqual(2);
-    } else {
-      expect(appended).toEqual([]);
-    }
-    for (const event of appended) {
-      expect(event.schemaVersion).toBe(executionEventRegistry.currentVersion(event.type));
-      expect(() => parseEvent({ type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } })).not.toThrow();
-    }
-  });
+      const appended = (await harness.store.readStream(streamId)).slice(events.length);
+      if (before.state.status === 'authorized') {
+        expect(appended[0]?.type).toBe('DispatchStarted');
+        expect(appended.length).toBeGreaterThanOrEqual(2);
+      } else {
+        expect(appended).toEqual([]);
+      }
+      for (const event of appended) {
+        expect(event.schemaVersion).toBe(executionEventRegistry.currentVersion(event.type));
+        expect(() =>
+          parseEvent({
+            type: event.type,
+            schemaVersion: event.schemaVersion,
+            data: event.data,
+            metadata: { ...event.metadata, eventId: event.eventId },
+          }),
+        ).not.toThrow();
+      }
+    },
+  );
 
   it('writes events that validate for every way an attempt can end', async () => {
     const dead = await deadOrigin();
@@ -87,11 +113,22 @@ describe('dispatcher contract', () => {
     for (const run of runs) {
       run.behave();
       const executionId = await harness.seed();
-      const { handler } = harness.dispatcher({ config: { retries: 1, retryBackoffMs: 1 }, ...(run.contracts ? { contracts: run.contracts } : {}), ...(run.credentialEnv ? { credentialEnv: run.credentialEnv } : {}) });
+      const { handler } = harness.dispatcher({
+        config: { retries: 1, retryBackoffMs: 1 },
+        ...(run.contracts ? { contracts: run.contracts } : {}),
+        ...(run.credentialEnv ? { credentialEnv: run.credentialEnv } : {}),
+      });
       await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
       for (const event of (await harness.store.readStream(executionStreamId(executionId))).slice(2)) {
         types.add(event.type);
-        expect(() => parseEvent({ type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } })).not.toThrow();
+        expect(() =>
+          parseEvent({
+            type: event.type,
+            schemaVersion: event.schemaVersion,
+            data: event.data,
+            metadata: { ...event.metadata, eventId: event.eventId },
+          }),
+        ).not.toThrow();
       }
     }
     expect([...types].sort()).toEqual(['DispatchFailedBeforeSend', 'DispatchStarted', 'OutcomeObserved', 'OutcomeUnknown']);
@@ -106,20 +143,41 @@ describe('dispatcher contract: the recorded vault streams', () => {
   });
   afterAll(() => harness.close());
 
-  it.each(recordedStreams('vault').map((s) => [s.name, s] as const))('%s: checked before each send, after each of its events', async (_name, stream) => {
-    expect(stream.streamId).toBe(VAULT_STREAM_ID);
-    for (const [i, event] of stream.events.entries()) {
-      await harness.store.append(VAULT_STREAM_ID, [{ eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as JsonObject, metadata: event.metadata as JsonObject }], { expectedVersion: i });
-      const executionId = await harness.seed();
-      const effects = harness.target.effectCount();
-      await harness.dispatcher().handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
-      const expected = VAULT_EFFECT[event.type];
-      expect({ after: event.type, status: await harness.status(executionId), effects: harness.target.effectCount() - effects }).toEqual({ after: event.type, ...expected });
-      if (expected?.status === 'denied') {
-        expect((await harness.events(executionId)).at(-1)).toMatchObject({ type: 'ExecutionDenied', data: { code: 'vault_locked', reason: expect.stringContaining(String(event.data['reason'])) } });
+  it.each(recordedStreams('vault').map((s) => [s.name, s] as const))(
+    '%s: checked before each send, after each of its events',
+    async (_name, stream) => {
+      expect(stream.streamId).toBe(VAULT_STREAM_ID);
+      for (const [i, event] of stream.events.entries()) {
+        await harness.store.append(
+          VAULT_STREAM_ID,
+          [
+            {
+              eventId: event.metadata.eventId,
+              type: event.type,
+              schemaVersion: event.schemaVersion,
+              data: event.data as JsonObject,
+              metadata: event.metadata as JsonObject,
+            },
+          ],
+          { expectedVersion: i },
+        );
+        const executionId = await harness.seed();
+        const effects = harness.target.effectCount();
+        await harness.dispatcher().handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
+        const expected = VAULT_EFFECT[event.type];
+        expect({ after: event.type, status: await harness.status(executionId), effects: harness.target.effectCount() - effects }).toEqual({
+          after: event.type,
+          ...expected,
+        });
+        if (expected?.status === 'denied') {
+          expect((await harness.events(executionId)).at(-1)).toMatchObject({
+            type: 'ExecutionDenied',
+            data: { code: 'vault_locked', reason: expect.stringContaining(String(event.data['reason'])) },
+          });
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 /** What a recorded vault event must do to the next send; a new vault event type needs its line here. */

@@ -3,7 +3,16 @@ import type { Tracer } from '@opentelemetry/api';
 import { loadToolContracts } from '@onceport/config';
 import type { CommandHandler, ResultStore } from '@onceport/event-store';
 import type { EventDelivery } from '@onceport/messaging';
-import { AesGcmArgumentSealer, COMMAND_HANDLER, EVENT_DELIVERY, type FeatureModuleOptions, RESULT_STORE, SERVICE_CONFIG, type ServiceConfig, TRACER } from '@onceport/service-kit';
+import {
+  AesGcmArgumentSealer,
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  type FeatureModuleOptions,
+  RESULT_STORE,
+  SERVICE_CONFIG,
+  type ServiceConfig,
+  TRACER,
+} from '@onceport/service-kit';
 import { TargetChannels } from '@onceport/target-channels';
 import { type Dispatcher, createDispatcher } from './create-dispatcher';
 import { type DispatcherEnv, dispatcherConfigFrom } from './dispatcher.config';
@@ -30,7 +39,13 @@ export class DispatcherModule {
         {
           provide: DISPATCHER,
           inject: [SERVICE_CONFIG, COMMAND_HANDLER, RESULT_STORE, TRACER, EVENT_DELIVERY],
-          useFactory: async (config: ServiceConfig, commands: CommandHandler, results: ResultStore, tracer: Tracer, delivery: EventDelivery): Promise<Dispatcher> => {
+          useFactory: async (
+            config: ServiceConfig,
+            commands: CommandHandler,
+            results: ResultStore,
+            tracer: Tracer,
+            delivery: EventDelivery,
+          ): Promise<Dispatcher> => {
             // Loaded once at start: a contract problem stops the start with every problem listed.
             const { contracts } = await loadToolContracts(contractsDir);
             // The same channels and credential resolution as the reconciler's probes.

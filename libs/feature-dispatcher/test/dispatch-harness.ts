@@ -1,7 +1,15 @@
 import { createServer } from 'node:net';
 import { trace, type Tracer } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
-import { type EventDefinition, type ExecutionEventEnvelope, VAULT_STREAM_ID, VaultLockedEvent, VaultUnlockedEvent, createEvent, executionStreamId } from '@onceport/contracts';
+import {
+  type EventDefinition,
+  type ExecutionEventEnvelope,
+  VAULT_STREAM_ID,
+  VaultLockedEvent,
+  VaultUnlockedEvent,
+  createEvent,
+  executionStreamId,
+} from '@onceport/contracts';
 import { loadToolContracts } from '@onceport/config';
 import type { ToolContract } from '@onceport/domain';
 import { type JsonObject, PostgresEventStore, executionStream, CommandHandler, ResultStore } from '@onceport/event-store';
@@ -20,7 +28,13 @@ import { type SeedOptions, seedExecution } from './seed-execution';
 
 export const DEPLOY_SECRET = 'dpl_live_7Qx9-test-credential';
 
-export const TEST_CONFIG: DispatcherConfig = { dispatcherId: 'dispatcher-test', concurrency: 8, leaseMs: 60_000, retries: 3, retryBackoffMs: 50 };
+export const TEST_CONFIG: DispatcherConfig = {
+  dispatcherId: 'dispatcher-test',
+  concurrency: 8,
+  leaseMs: 60_000,
+  retries: 3,
+  retryBackoffMs: 50,
+};
 
 export interface DispatchOverrides {
   readonly config?: Partial<DispatcherConfig>;
@@ -71,7 +85,10 @@ export class DispatchHarness {
   }
 
   dispatcher(overrides: DispatchOverrides = {}): Dispatcher {
-    const credentials = new CredentialResolver(overrides.credentialEnv ?? { ONCEPORT_CREDENTIAL_DEPLOY_API: DEPLOY_SECRET }, overrides.credentialsDir ?? null);
+    const credentials = new CredentialResolver(
+      overrides.credentialEnv ?? { ONCEPORT_CREDENTIAL_DEPLOY_API: DEPLOY_SECRET },
+      overrides.credentialsDir ?? null,
+    );
     const secrets = new SecretScrubber(credentials.secretValues());
     const log: DispatcherLog = (level, message, fields) => this.logLines.push(JSON.stringify({ level, message, ...fields }));
     const dispatcher = createDispatcher({
@@ -117,10 +134,26 @@ export class DispatchHarness {
     return this.appendToVault(VaultUnlockedEvent, { by, reason, unlockedAt: new Date().toISOString() }, by);
   }
 
-  private async appendToVault<Type extends string, Data>(definition: EventDefinition<Type, Data>, data: Data, actor: string): Promise<void> {
-    const metadata = { eventId: randomUUID(), correlationId: VAULT_STREAM_ID, causationId: 'test', occurredAt: new Date().toISOString(), actor };
+  private async appendToVault<Type extends string, Data>(
+    definition: EventDefinition<Type, Data>,
+    data: Data,
+    actor: string,
+  ): Promise<void> {
+    const metadata = {
+      eventId: randomUUID(),
+      correlationId: VAULT_STREAM_ID,
+      causationId: 'test',
+      occurredAt: new Date().toISOString(),
+      actor,
+    };
     const event = createEvent(definition, data, metadata);
-    const stored = { eventId: metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as unknown as JsonObject, metadata: metadata as unknown as JsonObject };
+    const stored = {
+      eventId: metadata.eventId,
+      type: event.type,
+      schemaVersion: event.schemaVersion,
+      data: event.data as unknown as JsonObject,
+      metadata: metadata as unknown as JsonObject,
+    };
     await this.store.append(VAULT_STREAM_ID, [stored], { expectedVersion: 'any' });
   }
 

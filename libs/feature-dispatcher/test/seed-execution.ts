@@ -5,7 +5,12 @@ import { acceptCommand } from '@onceport/domain/testing';
 import { executionStream, type EventCause, type CommandHandler } from '@onceport/event-store';
 
 /** Arguments create_deployment (demo.yaml) accepts. */
-export const DEPLOY_ARGUMENTS: Readonly<Record<string, JsonValue>> = { project: 'shop', environment: 'staging', version: '1.4.2', strategy: 'rolling' };
+export const DEPLOY_ARGUMENTS: Readonly<Record<string, JsonValue>> = {
+  project: 'shop',
+  environment: 'staging',
+  version: '1.4.2',
+  strategy: 'rolling',
+};
 
 export interface SeedOptions {
   readonly arguments?: Readonly<Record<string, JsonValue>>;
@@ -27,7 +32,8 @@ export async function seedExecution(commands: CommandHandler, contract: ToolCont
   const context: EventCause = { causationId: 'test:seed', actor: 'agent:test', traceparent: options.traceparent ?? null };
   const sample = acceptCommand();
   if (sample.type !== 'AcceptExecution') throw new Error('acceptCommand() should build an AcceptExecution');
-  const target = contract.channel === 'http' ? contract.target.origin : `ssh://${contract.target.user}@${contract.target.host}:${contract.target.port}`;
+  const target =
+    contract.channel === 'http' ? contract.target.origin : `ssh://${contract.target.user}@${contract.target.host}:${contract.target.port}`;
   const given = options.arguments ?? DEPLOY_ARGUMENTS;
   const args = options.sealWith ? sealSensitiveArguments(contract, options.sealFor ?? executionId, given, options.sealWith) : given;
   const accept: ExecutionCommand = acceptCommand({
@@ -36,11 +42,22 @@ export async function seedExecution(commands: CommandHandler, contract: ToolCont
     channel: contract.channel,
     arguments: args,
     effectClass: contract.effect,
-    record: { ...sample.data.record, tool: contract.name, channel: contract.channel, target, credential_ref: contract.credentialRef, arguments: args },
+    record: {
+      ...sample.data.record,
+      tool: contract.name,
+      channel: contract.channel,
+      target,
+      credential_ref: contract.credentialRef,
+      arguments: args,
+    },
   });
   await commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), context);
   if (options.authorize !== false) {
-    await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test-policy' }, metadata: { now } }), context);
+    await commands.handle(
+      executionStream(executionId),
+      (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test-policy' }, metadata: { now } }),
+      context,
+    );
   }
   return executionId;
 }

@@ -29,7 +29,9 @@ const INTAKE_WRITES = ['ExecutionAccepted', 'RetryAttached', 'ResultDelivered', 
  */
 const CONSUMED = [
   ...everyVersionOf(executionEventRegistry.types, (type) => executionEventRegistry.currentVersion(type)),
-  ...[IntentClaimedEvent, IdempotencyKeyBoundEvent].flatMap((definition) => everyVersionOf([definition.type], () => definition.schemaVersion)),
+  ...[IntentClaimedEvent, IdempotencyKeyBoundEvent].flatMap((definition) =>
+    everyVersionOf([definition.type], () => definition.schemaVersion),
+  ),
 ];
 
 describe('intake writes only what the contracts parse (real PostgreSQL, real services)', () => {
@@ -87,7 +89,11 @@ describe('intake writes only what the contracts parse (real PostgreSQL, real ser
     }
     const deliveries = all.filter((e) => e.type === 'ResultDelivered').map((e) => e.data);
     expect(deliveries).toEqual(
-      expect.arrayContaining([expect.objectContaining({ transport: 'mcp', replay: true }), expect.objectContaining({ transport: 'rest', replay: false }), expect.objectContaining({ transport: 'rest', replay: true })]),
+      expect.arrayContaining([
+        expect.objectContaining({ transport: 'mcp', replay: true }),
+        expect.objectContaining({ transport: 'rest', replay: false }),
+        expect.objectContaining({ transport: 'rest', replay: true }),
+      ]),
     );
   });
 });
@@ -114,16 +120,19 @@ describe('intake reads every recorded execution history and answers from it', ()
     expect(EXECUTION_EVENT_TYPES.filter((type) => !inHistories.has(type))).toEqual([]);
   });
 
-  it.each(histories.map((h) => [h.name, h] as const))('%s: after every event, status and buildAnswer answer with the folded state', async (_name, { events }) => {
-    const accepted = events[0];
-    if (accepted?.type !== 'ExecutionAccepted') throw new Error('history without ExecutionAccepted');
-    const { executionId, actor, tool } = accepted.data;
-    for (const [i, event] of events.entries()) {
-      await h.ports.store.append(executionStreamId(executionId), [toStored(event)], { expectedVersion: i });
-      await expectAnswers(h, events.slice(0, i + 1), { executionId, actor, tool });
-    }
-    await expect(h.query.status(executionId, 'agent:someone-else')).rejects.toBeInstanceOf(ExecutionNotFoundError);
-  });
+  it.each(histories.map((h) => [h.name, h] as const))(
+    '%s: after every event, status and buildAnswer answer with the folded state',
+    async (_name, { events }) => {
+      const accepted = events[0];
+      if (accepted?.type !== 'ExecutionAccepted') throw new Error('history without ExecutionAccepted');
+      const { executionId, actor, tool } = accepted.data;
+      for (const [i, event] of events.entries()) {
+        await h.ports.store.append(executionStreamId(executionId), [toStored(event)], { expectedVersion: i });
+        await expectAnswers(h, events.slice(0, i + 1), { executionId, actor, tool });
+      }
+      await expect(h.query.status(executionId, 'agent:someone-else')).rejects.toBeInstanceOf(ExecutionNotFoundError);
+    },
+  );
 });
 
 describe('intake reads every recorded intent claim and Idempotency-Key binding', () => {
@@ -134,28 +143,41 @@ describe('intake reads every recorded intent claim and Idempotency-Key binding',
   });
   afterAll(() => h?.close());
 
-  it.each(recordedStreams('intents').map((s) => [s.name, s] as const))('intent stream %s: its claims are what a new call attaches to', async (_name, stream) => {
-    await h.ports.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
-    // Intake reads the claim's fields itself: the recorded data must still be what the shared schema says.
-    for (const event of stream.events) expectRecordedDefinition(event, IntentClaimedEvent);
-    const { state: claims, version } = await loadStream(h.ports.store, intentStreamWithId(stream.streamId));
-    expect(claims).toEqual(stream.events.map((e) => ({ executionId: e.data['executionId'], claimedAt: e.data['claimedAt'] })));
-    expect(version).toBe(stream.events.length);
-  });
+  it.each(recordedStreams('intents').map((s) => [s.name, s] as const))(
+    'intent stream %s: its claims are what a new call attaches to',
+    async (_name, stream) => {
+      await h.ports.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
+      // Intake reads the claim's fields itself: the recorded data must still be what the shared schema says.
+      for (const event of stream.events) expectRecordedDefinition(event, IntentClaimedEvent);
+      const { state: claims, version } = await loadStream(h.ports.store, intentStreamWithId(stream.streamId));
+      expect(claims).toEqual(stream.events.map((e) => ({ executionId: e.data['executionId'], claimedAt: e.data['claimedAt'] })));
+      expect(version).toBe(stream.events.length);
+    },
+  );
 
-  it.each(recordedStreams('idempotency-keys').map((s) => [s.name, s] as const))('Idempotency-Key stream %s: the key finds its recorded binding', async (_name, stream) => {
-    const { actor, idempotencyKey } = stream.context;
-    if (!actor || !idempotencyKey) throw new Error(`${stream.name}: no actor and idempotencyKey recorded`);
-    await h.ports.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
-    for (const event of stream.events) expectRecordedDefinition(event, IdempotencyKeyBoundEvent);
-    const [bound] = stream.events;
-    // Looked up by (actor, key): a change in how the stream id is derived loses every recorded binding.
-    expect(await new IdempotencyKeys(h.ports.commands, h.deps.keyring).lookup(actor, idempotencyKey)).toEqual({ executionId: bound?.data['executionId'], requestDigest: bound?.data['requestDigest'] });
-    expect(await new IdempotencyKeys(h.ports.commands, h.deps.keyring).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
-  });
+  it.each(recordedStreams('idempotency-keys').map((s) => [s.name, s] as const))(
+    'Idempotency-Key stream %s: the key finds its recorded binding',
+    async (_name, stream) => {
+      const { actor, idempotencyKey } = stream.context;
+      if (!actor || !idempotencyKey) throw new Error(`${stream.name}: no actor and idempotencyKey recorded`);
+      await h.ports.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
+      for (const event of stream.events) expectRecordedDefinition(event, IdempotencyKeyBoundEvent);
+      const [bound] = stream.events;
+      // Looked up by (actor, key): a change in how the stream id is derived loses every recorded binding.
+      expect(await new IdempotencyKeys(h.ports.commands, h.deps.keyring).lookup(actor, idempotencyKey)).toEqual({
+        executionId: bound?.data['executionId'],
+        requestDigest: bound?.data['requestDigest'],
+      });
+      expect(await new IdempotencyKeys(h.ports.commands, h.deps.keyring).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
+    },
+  );
 });
 
-async function expectAnswers(h: IntakeHarness, events: readonly ExecutionEventEnvelope[], expected: { executionId: string; actor: string; tool: string }): Promise<void> {
+async function expectAnswers(
+  h: IntakeHarness,
+  events: readonly ExecutionEventEnvelope[],
+  expected: { executionId: string; actor: string; tool: string },
+): Promise<void> {
   const folded = foldEvents(events);
   if (folded.status === 'none') throw new Error('nothing folded');
   const state: KnownExecutionState = folded;
@@ -175,25 +197,51 @@ async function expectAnswers(h: IntakeHarness, events: readonly ExecutionEventEn
 }
 
 function toStored(event: ExecutionEventEnvelope) {
-  return { eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as unknown as JsonObject, metadata: event.metadata as unknown as JsonObject };
+  return {
+    eventId: event.metadata.eventId,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data: event.data as unknown as JsonObject,
+    metadata: event.metadata as unknown as JsonObject,
+  };
 }
 
 function toStoredRecorded(event: RecordedEvent) {
-  return { eventId: event.metadata.eventId, type: event.type, schemaVersion: event.schemaVersion, data: event.data as JsonObject, metadata: event.metadata as JsonObject };
+  return {
+    eventId: event.metadata.eventId,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data: event.data as JsonObject,
+    metadata: event.metadata as JsonObject,
+  };
 }
 
 /** A recorded event of a type outside the execution registry, checked against its definition now. */
-function expectRecordedDefinition(event: RecordedEvent, definition: { type: string; schemaVersion: number; data: { parse(data: unknown): unknown } }): void {
-  expect({ type: event.type, schemaVersion: event.schemaVersion }).toEqual({ type: definition.type, schemaVersion: definition.schemaVersion });
+function expectRecordedDefinition(
+  event: RecordedEvent,
+  definition: { type: string; schemaVersion: number; data: { parse(data: unknown): unknown } },
+): void {
+  expect({ type: event.type, schemaVersion: event.schemaVersion }).toEqual({
+    type: definition.type,
+    schemaVersion: definition.schemaVersion,
+  });
   expect(() => definition.data.parse(event.data)).not.toThrow();
   expect(() => EventMetadata.parse(event.metadata)).not.toThrow();
 }
 
 function envelopeOf(event: StoredEvent): unknown {
-  return { type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } };
+  return {
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data: event.data,
+    metadata: { ...event.metadata, eventId: event.eventId },
+  };
 }
 
-function expectDefinition(event: StoredEvent, definition: { type: string; schemaVersion: number; data: { parse(data: unknown): unknown } }): void {
+function expectDefinition(
+  event: StoredEvent,
+  definition: { type: string; schemaVersion: number; data: { parse(data: unknown): unknown } },
+): void {
   expect(event.type).toBe(definition.type);
   expect(event.schemaVersion).toBe(definition.schemaVersion);
   expect(() => definition.data.parse(event.data)).not.toThrow();

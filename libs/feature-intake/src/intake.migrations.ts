@@ -6,4 +6,10 @@ import { RestIdempotentResponsesMigration } from './rest/idempotent-responses.mi
 import { IntakeInFlightMigration } from './limits/in-flight.migration';
 
 /** Intake's own tables (MCP sessions and stream events, issued REST agent processes, kept Idempotency-Key responses). */
-export const intakeMigrations: readonly SchemaStep[] = [McpTablesMigration, RestAgentProcessesMigration, RestIdempotentResponsesMigration, IntakeInFlightMigration, McpSessionLifetimeMigration];
+export const intakeMigrations: readonly SchemaStep[] = [
+  McpTablesMigration,
+  RestAgentProcessesMigration,
+  RestIdempotentResponsesMigration,
+  IntakeInFlightMigration,
+  McpSessionLifetimeMigration,
+];

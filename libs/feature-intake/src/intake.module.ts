@@ -1,5 +1,13 @@
 import type { Server } from 'node:http';
-import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
@@ -105,7 +113,11 @@ export class IntakeModule {
             return openOrm({ databaseUrl: config.databaseUrl, entities: intakeEntities, poolSize: ORM_POOL_SIZE });
           },
         },
-        { provide: INTAKE_DEPENDENCIES, inject: [INTAKE_ORM], useFactory: (orm: MikroORM) => loadIntakeDependencies(env, contractsDir, orm.em) },
+        {
+          provide: INTAKE_DEPENDENCIES,
+          inject: [INTAKE_ORM],
+          useFactory: (orm: MikroORM) => loadIntakeDependencies(env, contractsDir, orm.em),
+        },
         {
           provide: ExecutionWatcher,
           inject: [PG_POOL],
@@ -116,9 +128,21 @@ export class IntakeModule {
           },
         },
         { provide: RestAgentProcesses, inject: [INTAKE_ORM], useFactory: (orm: MikroORM) => new RestAgentProcesses(orm.em) },
-        { provide: McpSessions, inject: [INTAKE_DEPENDENCIES], useFactory: (deps: IntakeDependencies) => new McpSessions(deps.em, deps.settings.sessionIdleMs) },
-        { provide: IdempotencyKeys, inject: [COMMAND_HANDLER, INTAKE_DEPENDENCIES], useFactory: (commands: CommandHandler, deps: IntakeDependencies) => new IdempotencyKeys(commands, deps.keyring) },
-        { provide: IdempotentResponses, inject: [INTAKE_DEPENDENCIES], useFactory: (deps: IntakeDependencies) => new IdempotentResponses(deps.em) },
+        {
+          provide: McpSessions,
+          inject: [INTAKE_DEPENDENCIES],
+          useFactory: (deps: IntakeDependencies) => new McpSessions(deps.em, deps.settings.sessionIdleMs),
+        },
+        {
+          provide: IdempotencyKeys,
+          inject: [COMMAND_HANDLER, INTAKE_DEPENDENCIES],
+          useFactory: (commands: CommandHandler, deps: IntakeDependencies) => new IdempotencyKeys(commands, deps.keyring),
+        },
+        {
+          provide: IdempotentResponses,
+          inject: [INTAKE_DEPENDENCIES],
+          useFactory: (deps: IntakeDependencies) => new IdempotentResponses(deps.em),
+        },
         CallToolService,
         QueryExecutionService,
         RecordDeliveryService,
@@ -126,9 +150,17 @@ export class IntakeModule {
         {
           provide: INTAKE_PRUNER,
           inject: [INTAKE_ORM],
-          useFactory: (orm: MikroORM) => new IntakePruner(orm.em, { sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS, unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS }),
+          useFactory: (orm: MikroORM) =>
+            new IntakePruner(orm.em, {
+              sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
+              unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS,
+            }),
         },
-        { provide: PRUNE_SCHEDULE_OPTIONS, inject: [SERVICE_LOG], useFactory: (log: ServiceLog) => ({ intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log }) },
+        {
+          provide: PRUNE_SCHEDULE_OPTIONS,
+          inject: [SERVICE_LOG],
+          useFactory: (log: ServiceLog) => ({ intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log }),
+        },
         PruneSchedule,
       ],
     };
@@ -153,7 +185,11 @@ async function loadIntakeDependencies(env: IntakeEnv, contractsDir: string, em: 
       maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES,
       shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS,
       maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS,
-      hostOrigin: hostOriginPolicyOf({ bindHost: env.HOST, allowedHosts: env.ONCEPORT_ALLOWED_HOSTS, allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS }),
+      hostOrigin: hostOriginPolicyOf({
+        bindHost: env.HOST,
+        allowedHosts: env.ONCEPORT_ALLOWED_HOSTS,
+        allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS,
+      }),
       sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
       resumedStreamsPerActor: env.ONCEPORT_MCP_RESUMED_STREAMS_PER_ACTOR,
     },

@@ -27,7 +27,12 @@ import { Sweeper } from './sweep/sweeper';
 interface RecordedEvent {
   readonly type: string;
   readonly schemaVersion: number;
-  readonly data: JsonObject & { readonly executionId: string; readonly tool?: string; readonly channel?: string; readonly effectClass?: string };
+  readonly data: JsonObject & {
+    readonly executionId: string;
+    readonly tool?: string;
+    readonly channel?: string;
+    readonly effectClass?: string;
+  };
   readonly metadata: JsonObject & { readonly eventId: string };
 }
 
@@ -54,7 +59,11 @@ const histories = Object.entries(recordedHistories).map(([name, events]) => ({ n
  * handed), and right after each DispatchStarted (a dispatcher that died: the lease ran out long ago).
  */
 const takeOvers = histories.flatMap(({ name, events }) =>
-  events.flatMap((event, index) => (event.type === TRIGGER || event.type === 'DispatchStarted' ? [{ name, index, type: event.type, version: event.schemaVersion, events }] : [])),
+  events.flatMap((event, index) =>
+    event.type === TRIGGER || event.type === 'DispatchStarted'
+      ? [{ name, index, type: event.type, version: event.schemaVersion, events }]
+      : [],
+  ),
 );
 /** Whether the effect is at the target when the probe looks. */
 const TARGET_STATES = ['effect applied at the target', 'nothing at the target'] as const;
@@ -63,11 +72,20 @@ const ADMIN_KEY = `adm_${randomBytes(16).toString('hex')}`;
 const ACTORS = `actors: []\nadmins:\n  - id: ops:contract\n    api_keys_sha256: [${createHash('sha256').update(ADMIN_KEY).digest('hex')}]\n`;
 const DEPLOY_SECRET = 'tok_deploy_7f3a';
 
-
 /** An event as written must be the current version and pass the contracts' parser (what every consumer reads with). */
 function expectReadable(event: StoredEvent): void {
-  expect({ type: event.type, schemaVersion: event.schemaVersion }).toEqual({ type: event.type, schemaVersion: executionEventRegistry.currentVersion(event.type) });
-  expect(() => parseEvent({ type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } })).not.toThrow();
+  expect({ type: event.type, schemaVersion: event.schemaVersion }).toEqual({
+    type: event.type,
+    schemaVersion: executionEventRegistry.currentVersion(event.type),
+  });
+  expect(() =>
+    parseEvent({
+      type: event.type,
+      schemaVersion: event.schemaVersion,
+      data: event.data,
+      metadata: { ...event.metadata, eventId: event.eventId },
+    }),
+  ).not.toThrow();
 }
 
 describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
@@ -95,7 +113,11 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
       contracts,
       channel: http,
       ssh,
-      sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: DEPLOY_SECRET, ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
+      sealer: testArgumentSealer(),
+      credentials: new CredentialResolver(
+        { ONCEPORT_CREDENTIAL_DEPLOY_API: DEPLOY_SECRET, ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey },
+        null,
+      ),
       reconcilerId: 'contract',
       limits: { maxProbes: 2, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 },
     });
@@ -105,15 +127,34 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     target = await startTestTarget();
     sshd = await startTestSshd();
     recordRun = installRecordRun(sshd.dir);
-    runtime = await openServicePorts({ serviceName: 'reconciler-contract-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:1', delivery: 'in_process', poolSize: 6, log: () => undefined });
+    runtime = await openServicePorts({
+      serviceName: 'reconciler-contract-test',
+      databaseUrl: db.url,
+      natsUrl: 'nats://127.0.0.1:1',
+      delivery: 'in_process',
+      poolSize: 6,
+      log: () => undefined,
+    });
     await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
     orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     for (const { events } of histories) {
       const { tool, channel, effectClass } = events[0]?.data ?? {};
       if (!tool || contracts.has(tool)) continue;
-      contracts.set(tool, channel === 'ssh' ? sshContract(sshd, { name: tool, argv: [recordRun, tool, '0', '0', 'migrated'], credentialRef: 'test-ssh-key' }) : httpContract(tool, effectClass ?? 'idempotent', target.url));
+      contracts.set(
+        tool,
+        channel === 'ssh'
+          ? sshContract(sshd, { name: tool, argv: [recordRun, tool, '0', '0', 'migrated'], credentialRef: 'test-ssh-key' })
+          : httpContract(tool, effectClass ?? 'idempotent', target.url),
+      );
     }
-    @Module({ imports: [ServiceKitModule.forPorts(runtime)], controllers: [ReviewController], providers: [{ provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) }, { provide: EntityManager, useValue: orm.em }] })
+    @Module({
+      imports: [ServiceKitModule.forPorts(runtime)],
+      controllers: [ReviewController],
+      providers: [
+        { provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) },
+        { provide: EntityManager, useValue: orm.em },
+      ],
+    })
     class ReviewService {}
     app = await NestFactory.create(ReviewService, { logger: false, bodyParser: false });
     await app.listen(0, '127.0.0.1');
@@ -130,7 +171,17 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   });
 
   async function seed(events: readonly RecordedEvent[], executionId: string): Promise<number> {
-    await runtime.store.append(executionStreamId(executionId), events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata })), { expectedVersion: 0 });
+    await runtime.store.append(
+      executionStreamId(executionId),
+      events.map((e) => ({
+        eventId: e.metadata.eventId,
+        type: e.type,
+        schemaVersion: e.schemaVersion,
+        data: e.data,
+        metadata: e.metadata,
+      })),
+      { expectedVersion: 0 },
+    );
     for (const event of events) seeded.add(event.metadata.eventId);
     return events.length;
   }
@@ -168,12 +219,15 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     },
   );
 
-  it.each(histories.map((h) => [h.name, h] as const))('reads the whole recorded history %s and writes only readable events', async (_name, { events: recorded }) => {
-    const { executionId, events } = relabelHistory(recorded, recorded.length);
-    const count = await seed(events, executionId);
-    await handler().settle(executionId, { causationId: 'contract' });
-    await appendedAfter(executionId, count);
-  });
+  it.each(histories.map((h) => [h.name, h] as const))(
+    'reads the whole recorded history %s and writes only readable events',
+    async (_name, { events: recorded }) => {
+      const { executionId, events } = relabelHistory(recorded, recorded.length);
+      const count = await seed(events, executionId);
+      await handler().settle(executionId, { causationId: 'contract' });
+      await appendedAfter(executionId, count);
+    },
+  );
 
   it('resolves a recorded needs_review over the review API; the resolution is readable', async () => {
     const inReview = histories.flatMap(({ events }) => {
@@ -197,13 +251,23 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     const streams = histories.map(({ events }) => relabelHistory(events, events.length));
     for (const { executionId, events } of streams) await seed(events, executionId);
     const problems: string[] = [];
-    const sweeper = new Sweeper(runtime, orm.em, handler(), { intervalMs: 60_000, redeliverAfterMs: 60_000, batch: 500, concurrency: 4, claimMs: 60_000, replicaId: 'contract' }, (level, message, fields) => {
-      if (level !== 'info') problems.push(`${message} ${JSON.stringify(fields)}`);
-    });
+    const sweeper = new Sweeper(
+      runtime,
+      orm.em,
+      handler(),
+      { intervalMs: 60_000, redeliverAfterMs: 60_000, batch: 500, concurrency: 4, claimMs: 60_000, replicaId: 'contract' },
+      (level, message, fields) => {
+        if (level !== 'info') problems.push(`${message} ${JSON.stringify(fields)}`);
+      },
+    );
     await sweeper.sweepOnce();
     expect(problems).toEqual([]);
     // The recorded windows closed long ago: what was not finished is expired now.
-    const expired = await Promise.all(streams.map(async ({ executionId, events }) => (await appendedAfter(executionId, events.length)).some((e) => e.type === 'CorrelationExpired')));
+    const expired = await Promise.all(
+      streams.map(async ({ executionId, events }) =>
+        (await appendedAfter(executionId, events.length)).some((e) => e.type === 'CorrelationExpired'),
+      ),
+    );
     expect(expired).toContain(true);
   });
 
@@ -225,7 +289,12 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
       return;
     }
     const deploy = httpContract('create_deployment', 'idempotent', target.url);
-    await http.send({ contract: { ...deploy, target: { ...deploy.target, path: '/v1/projects/contract/deployments' } }, executionId, arguments: {}, credential: DEPLOY_SECRET });
+    await http.send({
+      contract: { ...deploy, target: { ...deploy.target, path: '/v1/projects/contract/deployments' } },
+      executionId,
+      arguments: {},
+      credential: DEPLOY_SECRET,
+    });
   }
 });
 

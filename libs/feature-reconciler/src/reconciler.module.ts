@@ -1,4 +1,12 @@
-import { type BeforeApplicationShutdown, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { Tracer } from '@opentelemetry/api';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import type { ToolContract } from '@onceport/domain';
@@ -89,7 +97,13 @@ export class ReconcilerModule {
         {
           provide: SETTLE_HANDLER,
           inject: [COMMAND_HANDLER, RESULT_STORE, TRACER, RECONCILER_CONTRACTS, RECONCILER_CHANNELS],
-          useFactory: (commands: CommandHandler, results: ResultStore, tracer: Tracer, contracts: ReadonlyMap<string, ToolContract>, channels: TargetChannels) =>
+          useFactory: (
+            commands: CommandHandler,
+            results: ResultStore,
+            tracer: Tracer,
+            contracts: ReadonlyMap<string, ToolContract>,
+            channels: TargetChannels,
+          ) =>
             new SettleExecutionHandler({
               commands,
               results,
@@ -112,15 +126,28 @@ export class ReconcilerModule {
         {
           provide: SWEEPER,
           inject: [PG_POOL, EVENT_STORE, COMMAND_HANDLER, EVENT_DELIVERY, RECONCILER_ORM, SETTLE_HANDLER],
-          useFactory: (pool: Pool, store: EventStore, commands: CommandHandler, delivery: EventDelivery, orm: MikroORM, settle: SettleExecutionHandler) =>
-            new Sweeper({ pool, store, commands, delivery }, orm.em, settle, {
-              intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS,
-              redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS,
-              batch: 200,
-              concurrency: env.ONCEPORT_RECONCILE_CONCURRENCY,
-              claimMs: env.ONCEPORT_RECONCILE_CLAIM_MS,
-              replicaId: env.ONCEPORT_RECONCILER_ID,
-            }, log),
+          useFactory: (
+            pool: Pool,
+            store: EventStore,
+            commands: CommandHandler,
+            delivery: EventDelivery,
+            orm: MikroORM,
+            settle: SettleExecutionHandler,
+          ) =>
+            new Sweeper(
+              { pool, store, commands, delivery },
+              orm.em,
+              settle,
+              {
+                intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS,
+                redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS,
+                batch: 200,
+                concurrency: env.ONCEPORT_RECONCILE_CONCURRENCY,
+                claimMs: env.ONCEPORT_RECONCILE_CLAIM_MS,
+                replicaId: env.ONCEPORT_RECONCILER_ID,
+              },
+              log,
+            ),
         },
         SweeperLifecycle,
       ],

@@ -36,7 +36,12 @@ export async function startEmbedded(fixture: GatewayFixture, env: Record<string,
   try {
     const url = await start.listening;
     const password = readFileSync(join(dataDir, 'postgres-password'), 'utf8').trim();
-    return { url, databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/onceport`, output: () => start.output(), stop };
+    return {
+      url,
+      databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/onceport`,
+      output: () => start.output(),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

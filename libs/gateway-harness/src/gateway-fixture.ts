@@ -29,7 +29,12 @@ export interface GatewayFixture {
  * Files a gateway needs to start, in a temp dir: the demo contracts aimed at `targetUrl`, an actors
  * file with hashed keys, an HMAC key and an encryption key — what an operator would write, made for one test.
  */
-export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureActor[], databaseUrl: string, natsUrl: string): GatewayFixture {
+export function writeGatewayFixture(
+  targetUrl: string,
+  actors: readonly FixtureActor[],
+  databaseUrl: string,
+  natsUrl: string,
+): GatewayFixture {
   const dir = mkdtempSync(join(tmpdir(), 'onceport-fixture-'));
   const contractsDir = join(dir, 'contracts');
   mkdirSync(contractsDir);
@@ -41,7 +46,10 @@ export function writeGatewayFixture(targetUrl: string, actors: readonly FixtureA
   const lines = ['actors:'];
   for (const actor of actors) {
     lines.push(`  - id: ${JSON.stringify(actor.id)}`, `    api_keys_sha256: [${hash(actor.key)}]`);
-    lines.push(`    tools: ${actor.tools === '*' ? '"*"' : JSON.stringify(actor.tools)}`, `    session_grant: ${actor.sessionGrant ?? 'automatic'}`);
+    lines.push(
+      `    tools: ${actor.tools === '*' ? '"*"' : JSON.stringify(actor.tools)}`,
+      `    session_grant: ${actor.sessionGrant ?? 'automatic'}`,
+    );
     if (actor.limits) lines.push(`    limits: ${JSON.stringify(actor.limits)}`);
   }
   lines.push('admins:', '  - id: "ops:test-admin"', `    api_keys_sha256: [${hash(adminKey)}]`);

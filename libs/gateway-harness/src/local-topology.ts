@@ -79,7 +79,12 @@ export class LocalTopology {
     };
     const envFile = join(runDir, 'local.env');
     const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-    writeFileSync(envFile, Object.entries(settings).map(([key, value]) => `${key}=${quote(value)}\n`).join(''));
+    writeFileSync(
+      envFile,
+      Object.entries(settings)
+        .map(([key, value]) => `${key}=${quote(value)}\n`)
+        .join(''),
+    );
     // jest's NODE_ENV=test must not reach the services: they run as in production.
     const { NODE_ENV: _test, ...inherited } = process.env;
     return new LocalTopology(apps, replicas, basePort, runDir, { ...inherited, ONCEPORT_LOCAL_ENV_FILE: envFile });
@@ -149,10 +154,15 @@ export class LocalTopology {
   run(...args: string[]): Promise<RunResult> {
     mkdirSync(this.runDir, { recursive: true });
     return new Promise((resolve) => {
-      execFile('bash', [SCRIPT, ...args], { cwd: WORKSPACE_ROOT, env: this.env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      });
+      execFile(
+        'bash',
+        [SCRIPT, ...args],
+        { cwd: WORKSPACE_ROOT, env: this.env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
     });
   }
 

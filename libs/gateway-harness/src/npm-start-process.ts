@@ -69,7 +69,6 @@ export function portOpen(port: number): Promise<boolean> {
   });
 }
 
-
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

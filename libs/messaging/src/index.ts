@@ -1,6 +1,13 @@
 export { type WireEvent, MalformedWireEventError, parseWireEvent, toWireEvent } from './wire-event';
 export { connectToNats } from './jetstream/nats-connection';
-export { type DurableConsumerSpec, ConsumerFilterConflictError, type StreamSpec, ensureDurableConsumer, ensureStream, isNotFound } from './jetstream/topology';
+export {
+  type DurableConsumerSpec,
+  ConsumerFilterConflictError,
+  type StreamSpec,
+  ensureDurableConsumer,
+  ensureStream,
+  isNotFound,
+} from './jetstream/topology';
 export { OutboxRelay, type OutboxRelayOptions } from './relay/outbox-relay';
 export { PublicationLog, type Publication } from './relay/publication-log';
 export { messagingMigrations } from './migrations';

@@ -17,18 +17,42 @@ export { NestLogger, ServiceLoggingModule } from './logging/nest-logging.module'
 export { HealthModule, type ReadinessChecksProvider } from './health/health.module';
 export { READINESS_CHECKS, type ReadinessCheck } from './health/readiness-check';
 export { type ReadinessAnswer } from './health/health.controller';
-export { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE, Problem, type ProblemDetails, problemCode, problemDetails, problemType, sendProblem, writeProblem } from './problems/problem';
+export {
+  PROBLEM_CONTENT_TYPE,
+  PROBLEM_TYPE_BASE,
+  Problem,
+  type ProblemDetails,
+  problemCode,
+  problemDetails,
+  problemType,
+  sendProblem,
+  writeProblem,
+} from './problems/problem';
 export { ProblemDetailsFilter, SERVICE_LOG, toProblem } from './problems/problem-details.filter';
 export { requireAdmin } from './admin/admin-auth';
 export { REQUEST_ID, requestIdOrFresh } from './http/request-id';
 export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from './http/server-limits';
 export { ClientAbortedError, ClientAbortedFilter, type InfoLog, isClientAbort } from './http/client-aborted';
-export { BodyTooLargeError, MalformedJsonError, type ReadJsonBodyOptions, readJsonBody, readJsonBodyOrProblem } from './http/read-json-body';
+export {
+  BodyTooLargeError,
+  MalformedJsonError,
+  type ReadJsonBodyOptions,
+  readJsonBody,
+  readJsonBodyOrProblem,
+} from './http/read-json-body';
 export { type Tracing, type TracingOptions, contextFromTraceparent, currentTraceContext, inSpan, initTracing } from './tracing/tracing';
 export { FileSpanExporter } from './tracing/file-span-exporter';
 export { AesGcmArgumentSealer } from './secrets/aes-gcm-argument-sealer';
 export { SecretScrubber } from './secrets/secret-scrubber';
-export { type AckWaitSettings, ackWaitEnvShape, ackWaitOf, effectiveAckWaitMs, listenHost, migrationEnvShape, runtimeEnvShape } from './runtime-env';
+export {
+  type AckWaitSettings,
+  ackWaitEnvShape,
+  ackWaitOf,
+  effectiveAckWaitMs,
+  listenHost,
+  migrationEnvShape,
+  runtimeEnvShape,
+} from './runtime-env';
 export { type RuntimeEnv } from './runtime-env';
 export { allMigrations, migrate } from './database/service-migrations';
 export { COMMAND_HANDLER, EVENT_DELIVERY, PG_POOL, RESULT_STORE, SERVICE_CONFIG, TRACER } from './ports/tokens';

@@ -19,7 +19,12 @@ export const runtimeEnvShape = {
   ONCEPORT_DELIVERY: z.enum(['jetstream', 'in_process']).default('jetstream'),
   ONCEPORT_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Failed attempts after which a projection or consumer quarantines an event and goes on without it. */
-  ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: z.coerce.number().int().min(1).max(MAX_QUARANTINE_AFTER_ATTEMPTS).default(DEFAULT_QUARANTINE_AFTER_ATTEMPTS),
+  ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_QUARANTINE_AFTER_ATTEMPTS)
+    .default(DEFAULT_QUARANTINE_AFTER_ATTEMPTS),
   ...ackWaitEnvShape,
   HOST: listenHost,
   ...serverLimitsEnvShape,

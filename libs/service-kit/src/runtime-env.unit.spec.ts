@@ -12,8 +12,15 @@ describe('migration environment', () => {
   });
 
   it('takes the owner URL and the service role when given, and refuses a bad one by name', () => {
-    const env = loadEnvConfig(schema, { DATABASE_URL: 'postgres://svc@db/x', ONCEPORT_MIGRATION_DATABASE_URL: 'postgres://owner@db/x', ONCEPORT_DATABASE_SERVICE_ROLE: 'onceport_service' });
-    expect(env).toMatchObject({ ONCEPORT_MIGRATION_DATABASE_URL: 'postgres://owner@db/x', ONCEPORT_DATABASE_SERVICE_ROLE: 'onceport_service' });
+    const env = loadEnvConfig(schema, {
+      DATABASE_URL: 'postgres://svc@db/x',
+      ONCEPORT_MIGRATION_DATABASE_URL: 'postgres://owner@db/x',
+      ONCEPORT_DATABASE_SERVICE_ROLE: 'onceport_service',
+    });
+    expect(env).toMatchObject({
+      ONCEPORT_MIGRATION_DATABASE_URL: 'postgres://owner@db/x',
+      ONCEPORT_DATABASE_SERVICE_ROLE: 'onceport_service',
+    });
     expect(() => loadEnvConfig(schema, { ONCEPORT_MIGRATION_DATABASE_URL: 'mysql://x' })).toThrow(/ONCEPORT_MIGRATION_DATABASE_URL/);
   });
 });

@@ -11,7 +11,14 @@ export type { ProbeResult, ProbeVerdict } from './http/probe-verdict';
 export { judgeProbe } from './http/probe-verdict';
 export type { CredentialPresentation } from './http/request-headers';
 export { renderUrl, type RenderedUrl } from './http/render-path';
-export { SshChannel, type SshChannelOptions, type SshSendInput, type MarkerProbe, classifyMarkedRun, classifyBareRun } from './ssh/ssh-channel';
+export {
+  SshChannel,
+  type SshChannelOptions,
+  type SshSendInput,
+  type MarkerProbe,
+  classifyMarkedRun,
+  classifyBareRun,
+} from './ssh/ssh-channel';
 export type { SshOutcome, SshObserved, SshFailedBeforeSend, SshFailedBeforeSendCode, SshUnknown, SshUnknownCode } from './ssh/ssh-outcome';
 export type { MarkerReport, CapturedOutput } from './ssh/marker-report';
 export { outputDocument, type OutputFacts } from './ssh/output-document';

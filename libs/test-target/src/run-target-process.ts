@@ -33,7 +33,10 @@ function readOptions(argv: readonly string[]): { port: number; host: string; ide
       strict: true,
     }));
   } catch (error) {
-    throw new TestTargetError('invalid_arguments', `${error instanceof Error ? error.message : String(error)} (usage: --port N [--host H] [--idempotency-header NAME])`);
+    throw new TestTargetError(
+      'invalid_arguments',
+      `${error instanceof Error ? error.message : String(error)} (usage: --port N [--host H] [--idempotency-header NAME])`,
+    );
   }
   const port = Number(values.port ?? '8787');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {

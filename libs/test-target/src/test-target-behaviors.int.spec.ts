@@ -21,7 +21,13 @@ describe('test target: behaviours, driven over real HTTP', () => {
     expect(answer.status).toBe(201);
     expect(answer.json).toMatchObject({ id: 'dep_0001', state: 'succeeded', idempotency_key: 'exe_A' });
     expect(target.effects()).toEqual([
-      expect.objectContaining({ id: 'dep_0001', route: 'deployments', idempotencyKey: 'exe_A', params: { project: 'shop' }, body: { version: '1.2.3' } }),
+      expect.objectContaining({
+        id: 'dep_0001',
+        route: 'deployments',
+        idempotencyKey: 'exe_A',
+        params: { project: 'shop' },
+        body: { version: '1.2.3' },
+      }),
     ]);
     expect((await call(`${target.url}/v1/deployments/by-key/exe_A`, 'GET')).status).toBe(200);
     expect((await call(`${target.url}/v1/deployments/by-key/exe_B`, 'GET')).status).toBe(404);

@@ -8,7 +8,12 @@ export interface Answer {
 }
 
 /** One real HTTP call (a fresh connection each time, so a dropped socket affects only this call). */
-export async function call(url: string, method: 'GET' | 'POST' | 'HEAD', body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function call(
+  url: string,
+  method: 'GET' | 'POST' | 'HEAD',
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const started = Date.now();
   const response = await request(url, {
     method,
@@ -17,7 +22,12 @@ export async function call(url: string, method: 'GET' | 'POST' | 'HEAD', body?: 
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, json: text ? (JSON.parse(text) as unknown) : null, ms: Date.now() - started };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as unknown) : null,
+    ms: Date.now() - started,
+  };
 }
 
 export const post = (url: string, body: unknown, key?: string): Promise<Answer> =>

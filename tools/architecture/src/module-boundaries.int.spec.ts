@@ -141,8 +141,11 @@ describe('module boundaries, as `npm run lint` enforces them', () => {
     expect(boundaryErrors.map((message) => message.message).join('\n')).toMatch(probe.breaks!);
   });
 
-  it.each(probes.filter((probe) => !probe.breaks).map((probe) => [probe.name, probe] as const))('lets %s through (linted, not skipped)', (_name, probe) => {
-    expect(results.get(probe.path)).toBeDefined();
-    expect(results.get(probe.path)?.messages).toEqual([]);
-  });
+  it.each(probes.filter((probe) => !probe.breaks).map((probe) => [probe.name, probe] as const))(
+    'lets %s through (linted, not skipped)',
+    (_name, probe) => {
+      expect(results.get(probe.path)).toBeDefined();
+      expect(results.get(probe.path)?.messages).toEqual([]);
+    },
+  );
 });

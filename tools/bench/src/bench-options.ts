@@ -43,9 +43,11 @@ export function readBenchOptions(argv: readonly string[]): BenchOptions {
   });
   if (values.help) throw new UsageError('');
   const quick = values.quick === true;
-  const rounds = values.rounds === undefined ? null : wholeNumbers('--rounds', values.rounds)[0] ?? null;
+  const rounds = values.rounds === undefined ? null : (wholeNumbers('--rounds', values.rounds)[0] ?? null);
   const only = values.only === undefined ? [...SCENARIOS] : values.only.split(',').map((s) => s.trim());
-  for (const name of only) if (!(SCENARIOS as readonly string[]).includes(name)) throw new UsageError(`--only: unknown scenario ${JSON.stringify(name)} (expected ${SCENARIOS.join(', ')})`);
+  for (const name of only)
+    if (!(SCENARIOS as readonly string[]).includes(name))
+      throw new UsageError(`--only: unknown scenario ${JSON.stringify(name)} (expected ${SCENARIOS.join(', ')})`);
   return {
     mode: quick ? 'quick' : 'full',
     scenarios: new Set(only as (typeof SCENARIOS)[number][]),
@@ -70,6 +72,7 @@ export class UsageError extends Error {}
 
 function wholeNumbers(flag: string, text: string): number[] {
   const numbers = text.split(',').map((part) => Number(part.trim().replace(/_/g, '')));
-  if (numbers.length === 0 || numbers.some((n) => !Number.isInteger(n) || n < 1)) throw new UsageError(`${flag}: expected whole numbers ≥ 1 separated by commas, got ${JSON.stringify(text)}`);
+  if (numbers.length === 0 || numbers.some((n) => !Number.isInteger(n) || n < 1))
+    throw new UsageError(`${flag}: expected whole numbers ≥ 1 separated by commas, got ${JSON.stringify(text)}`);
   return numbers;
 }

@@ -125,7 +125,12 @@ export function writeReport(report: BenchReport, name: string): void {
   writeFileSync(join(REPORTS_DIR, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 
-async function runOverhead(stack: Awaited<ReturnType<typeof startBenchStack>>, steps: Awaited<ReturnType<typeof durableSteps>>, options: BenchOptions, log: (line: string) => void): Promise<OverheadSection> {
+async function runOverhead(
+  stack: Awaited<ReturnType<typeof startBenchStack>>,
+  steps: Awaited<ReturnType<typeof durableSteps>>,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<OverheadSection> {
   const proxy = await startProxyProcess(stack.target.url);
   const proxyAgent = await mcpCaller(proxy.url, null, 'bench-proxy-agent');
   const onceportAgent = await mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, 'bench-overhead-agent');
@@ -135,7 +140,9 @@ async function runOverhead(stack: Awaited<ReturnType<typeof startBenchStack>>, s
     await warmUp(callers, steps, 5);
     for (let r = 0; r < options.overheadRounds; r++) {
       const round = await overheadRound(callers, steps, options.overheadCalls);
-      log(`overhead round ${r + 1}: p50 direct ${round.direct.p50.toFixed(1)} proxy ${round.proxy.p50.toFixed(1)} onceport ${round.onceport.p50.toFixed(1)} ms; minimum ${round.durableMinimumMs.toFixed(1)} ms`);
+      log(
+        `overhead round ${r + 1}: p50 direct ${round.direct.p50.toFixed(1)} proxy ${round.proxy.p50.toFixed(1)} onceport ${round.onceport.p50.toFixed(1)} ms; minimum ${round.durableMinimumMs.toFixed(1)} ms`,
+      );
       rounds.push(round);
     }
   } finally {
@@ -145,29 +152,51 @@ async function runOverhead(stack: Awaited<ReturnType<typeof startBenchStack>>, s
   return {
     callsPerRound: options.overheadCalls,
     rounds,
-    p50: { direct: figure(rounds, (r) => r.direct.p50), proxy: figure(rounds, (r) => r.proxy.p50), onceport: figure(rounds, (r) => r.onceport.p50) },
-    p99: { direct: figure(rounds, (r) => r.direct.p99), proxy: figure(rounds, (r) => r.proxy.p99), onceport: figure(rounds, (r) => r.onceport.p99) },
+    p50: {
+      direct: figure(rounds, (r) => r.direct.p50),
+      proxy: figure(rounds, (r) => r.proxy.p50),
+      onceport: figure(rounds, (r) => r.onceport.p50),
+    },
+    p99: {
+      direct: figure(rounds, (r) => r.direct.p99),
+      proxy: figure(rounds, (r) => r.proxy.p99),
+      onceport: figure(rounds, (r) => r.onceport.p99),
+    },
     ratioP50: {
       onceportOverDirect: figure(rounds, (r) => r.onceport.p50 / r.direct.p50),
       proxyOverDirect: figure(rounds, (r) => r.proxy.p50 / r.direct.p50),
       onceportOverProxy: figure(rounds, (r) => r.onceport.p50 / r.proxy.p50),
     },
-    ratioP99: { onceportOverDirect: figure(rounds, (r) => r.onceport.p99 / r.direct.p99), onceportOverProxy: figure(rounds, (r) => r.onceport.p99 / r.proxy.p99) },
+    ratioP99: {
+      onceportOverDirect: figure(rounds, (r) => r.onceport.p99 / r.direct.p99),
+      onceportOverProxy: figure(rounds, (r) => r.onceport.p99 / r.proxy.p99),
+    },
     commitP50: figure(rounds, (r) => r.commit.p50),
     publishAckP50: figure(rounds, (r) => r.publishAck.p50),
     durableMinimumMs: figure(rounds, (r) => r.durableMinimumMs),
     addedP50Ms: figure(rounds, (r) => r.addedP50Ms),
     addedOverMinimum: figure(rounds, (r) => r.addedP50Ms / r.durableMinimumMs),
     addedOverProxyOverMinimum: figure(rounds, (r) => r.addedOverProxyP50Ms / r.durableMinimumMs),
-    hops: await hopBreakdown(stack.db.pool, rounds.flatMap((r) => r.onceportCalls)),
+    hops: await hopBreakdown(
+      stack.db.pool,
+      rounds.flatMap((r) => r.onceportCalls),
+    ),
   };
 }
 
-async function runThroughput(stack: Awaited<ReturnType<typeof startBenchStack>>, steps: Awaited<ReturnType<typeof durableSteps>>, agents: number, options: BenchOptions, log: (line: string) => void): Promise<ThroughputLevel> {
+async function runThroughput(
+  stack: Awaited<ReturnType<typeof startBenchStack>>,
+  steps: Awaited<ReturnType<typeof durableSteps>>,
+  agents: number,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<ThroughputLevel> {
   const rounds: ThroughputRound[] = [];
   for (let r = 0; r < options.throughputRounds; r++) {
     const round = await throughputRound(stack, steps, agents, options.throughputSeconds, options.commitSeconds);
-    log(`throughput ${agents} agents round ${r + 1}: ${round.executionsPerSecond.toFixed(0)}/s (ceiling ${round.ceilingPerSecond.toFixed(0)}/s), duplicates ${round.duplicateEffects}, missing ${round.missingEffects}, failed ${round.failures}${round.firstFailure ? ` (${round.firstFailure.slice(0, 200)})` : ''}`);
+    log(
+      `throughput ${agents} agents round ${r + 1}: ${round.executionsPerSecond.toFixed(0)}/s (ceiling ${round.ceilingPerSecond.toFixed(0)}/s), duplicates ${round.duplicateEffects}, missing ${round.missingEffects}, failed ${round.failures}${round.firstFailure ? ` (${round.firstFailure.slice(0, 200)})` : ''}`,
+    );
     rounds.push(round);
   }
   const processes = [...new Set(rounds.flatMap((r) => Object.keys(r.cpu)))];

@@ -48,7 +48,9 @@ async function main(): Promise<void> {
     const seedStart = Date.now();
     for (let v = 1; v <= perStream; v++) {
       await pool.query(SEED_VERSION, [v, streams]);
-      process.stderr.write(`seeded version ${v} of ${perStream} (${(v * streams).toLocaleString('en-US')} events, ${((Date.now() - seedStart) / 1000).toFixed(0)} s)\n`);
+      process.stderr.write(
+        `seeded version ${v} of ${perStream} (${(v * streams).toLocaleString('en-US')} events, ${((Date.now() - seedStart) / 1000).toFixed(0)} s)\n`,
+      );
     }
     await pool.query('ANALYZE onceport.events');
     const events = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events')).rows[0]?.n);
@@ -59,8 +61,15 @@ async function main(): Promise<void> {
       { what: 'audit verify --file', args: ['audit', 'verify', '--file', file] },
     ];
     const results = runs.map(({ what, args }) => ({ what, ...timed(args) }));
-    console.log(`\n${events.toLocaleString('en-US')} events in ${streams.toLocaleString('en-US')} streams; export file ${(statSync(file).size / 1e6).toFixed(0)} MB`);
-    for (const r of results) console.log(`${r.what.padEnd(26)} ${r.seconds.toFixed(1).padStart(6)} s  ${Math.round(events / r.seconds).toLocaleString('en-US').padStart(9)} events/s  exit ${r.status}`);
+    console.log(
+      `\n${events.toLocaleString('en-US')} events in ${streams.toLocaleString('en-US')} streams; export file ${(statSync(file).size / 1e6).toFixed(0)} MB`,
+    );
+    for (const r of results)
+      console.log(
+        `${r.what.padEnd(26)} ${r.seconds.toFixed(1).padStart(6)} s  ${Math.round(events / r.seconds)
+          .toLocaleString('en-US')
+          .padStart(9)} events/s  exit ${r.status}`,
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await pool.end();

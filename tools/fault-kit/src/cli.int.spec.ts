@@ -27,7 +27,10 @@ describe('fault-kit CLI (a real process)', () => {
 
   it('proxy: starts with a fault from flags, switches faults from stdin, quits cleanly', async () => {
     const port = await freePort();
-    const child = await cli(['proxy', '--listen', `127.0.0.1:${port}`, '--upstream', `127.0.0.1:${echo.port}`, '--latency', '60'], 'fault proxy listening');
+    const child = await cli(
+      ['proxy', '--listen', `127.0.0.1:${port}`, '--upstream', `127.0.0.1:${echo.port}`, '--latency', '60'],
+      'fault proxy listening',
+    );
     expect(child.output()).toContain('(latency 60 ms (both))');
     const client = await connectClient(port);
     const started = Date.now();

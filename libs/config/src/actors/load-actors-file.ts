@@ -26,7 +26,8 @@ async function readText(path: string, expected: string): Promise<string | Actors
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    const found = code === 'ENOENT' ? 'a path that does not exist' : code === 'EISDIR' ? 'a directory' : `a file that cannot be read (${code})`;
+    const found =
+      code === 'ENOENT' ? 'a path that does not exist' : code === 'EISDIR' ? 'a directory' : `a file that cannot be read (${code})`;
     return actorsFileIssue({ code: 'unreadable_file', file: path, path: '', line: null, found, expected });
   }
 }

@@ -23,11 +23,18 @@ export interface KeyedPrincipal {
  * file, by id. Each identity needs hashes in exactly one file: none means nobody can authenticate
  * as it, both means a rotation done in one file would silently leave the old key in the other.
  */
-export function mergeActorKeys(policy: CheckedSource<RawActorsFile>, keys: CheckedSource<RawActorKeysFile> | null): { principals: KeyedPrincipal[]; issues: ActorsFileIssue[] } {
+export function mergeActorKeys(
+  policy: CheckedSource<RawActorsFile>,
+  keys: CheckedSource<RawActorKeysFile> | null,
+): { principals: KeyedPrincipal[]; issues: ActorsFileIssue[] } {
   const principals = [
     ...policy.data.actors.map((p, i) => ({ id: p.id, at: ['actors', i], own: p.api_keys_sha256 })),
     ...policy.data.admins.map((p, i) => ({ id: p.id, at: ['admins', i], own: p.api_keys_sha256 })),
-  ].map(({ id, at, own }) => ({ id, at, hashes: (own ?? []).map((hex, index) => ({ hex, source: policy, path: [...at, 'api_keys_sha256', index] })) as PlacedHash[] }));
+  ].map(({ id, at, own }) => ({
+    id,
+    at,
+    hashes: (own ?? []).map((hex, index) => ({ hex, source: policy, path: [...at, 'api_keys_sha256', index] })) as PlacedHash[],
+  }));
   const keyDrafts = keys ? attachKeys(principals, policy, keys) : [];
   const missing: Draft[] = principals
     .filter((p) => p.hashes.length === 0)
@@ -42,13 +49,22 @@ export function mergeActorKeys(policy: CheckedSource<RawActorsFile>, keys: Check
   return { principals, issues: [...locate(policy, missing), ...(keys ? locate(keys, keyDrafts) : [])] };
 }
 
-function attachKeys(principals: { id: string; at: PathSegment[]; hashes: PlacedHash[] }[], policy: CheckedSource<RawActorsFile>, keys: CheckedSource<RawActorKeysFile>): Draft[] {
+function attachKeys(
+  principals: { id: string; at: PathSegment[]; hashes: PlacedHash[] }[],
+  policy: CheckedSource<RawActorsFile>,
+  keys: CheckedSource<RawActorKeysFile>,
+): Draft[] {
   const drafts: Draft[] = [];
   const entrySeen = new Map<string, number>();
   keys.data.keys.forEach((entry, j) => {
     const first = entrySeen.get(entry.id);
     if (first !== undefined) {
-      drafts.push({ code: 'duplicate_id', path: ['keys', j, 'id'], found: `"${entry.id}", already given at keys[${first}]`, expected: 'one entry per id: list every key hash of an identity in its one entry' });
+      drafts.push({
+        code: 'duplicate_id',
+        path: ['keys', j, 'id'],
+        found: `"${entry.id}", already given at keys[${first}]`,
+        expected: 'one entry per id: list every key hash of an identity in its one entry',
+      });
       return;
     }
     entrySeen.set(entry.id, j);

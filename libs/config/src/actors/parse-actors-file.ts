@@ -36,7 +36,12 @@ export function parseActorsFile(text: string, file: string, keys?: ActorKeysText
     file,
     // The policy alone: rotating a key in the keys file is not a policy change.
     policyVersion: createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 12),
-    actors: policy.source.data.actors.map((a, i) => ({ id: a.id, apiKeysSha256: hashesAt('actors', i), tools: a.tools, sessionGrant: a.session_grant })),
+    actors: policy.source.data.actors.map((a, i) => ({
+      id: a.id,
+      apiKeysSha256: hashesAt('actors', i),
+      tools: a.tools,
+      sessionGrant: a.session_grant,
+    })),
     admins: policy.source.data.admins.map((a, i) => ({ id: a.id, apiKeysSha256: hashesAt('admins', i) })),
     limits: limitsTable(policy.source.data),
   };

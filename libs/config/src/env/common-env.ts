@@ -42,7 +42,8 @@ export const hmacKeys = z.string({ error: KEYRING_SPEC_EXPECTED }).transform((sp
   }
 });
 
-export const ENCRYPTION_KEYS_EXPECTED = '"<key-id>:<base64 of exactly 32 random bytes>[,…]" (first = active; e.g. k1:$(openssl rand -base64 32))';
+export const ENCRYPTION_KEYS_EXPECTED =
+  '"<key-id>:<base64 of exactly 32 random bytes>[,…]" (first = active; e.g. k1:$(openssl rand -base64 32))';
 
 /**
  * The AES-256-GCM key ring that seals sensitive arguments (`ONCEPORT_ENCRYPTION_KEYS`). Required,

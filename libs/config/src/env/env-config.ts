@@ -33,7 +33,10 @@ function expectedText(issue: z.core.$ZodRawIssue): string | undefined {
  *
  * @example const env = loadEnvConfig(z.object({ ...commonEnvShape, PORT: port }), process.env);
  */
-export function loadEnvConfig<S extends z.ZodObject>(schema: S, env: Readonly<Record<string, string | undefined>> = process.env): z.output<S> {
+export function loadEnvConfig<S extends z.ZodObject>(
+  schema: S,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): z.output<S> {
   const input: Record<string, string> = {};
   for (const name of Object.keys(schema.shape)) {
     const value = env[name];

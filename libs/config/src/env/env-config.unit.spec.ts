@@ -40,7 +40,9 @@ describe('loadEnvConfig with the common variables', () => {
     ]);
     expect(error.message).toContain('ONCEPORT_HMAC_KEYS: missing; expected "<key-id>:<base64 secret ≥32 bytes>[,…]"');
     expect(error.message).toContain('DATABASE_URL: invalid value (not shown); expected a PostgreSQL URL');
-    expect(error.message).toContain('LOG_LEVEL: invalid value (not shown); expected one of fatal | error | warn | info | debug | trace | silent');
+    expect(error.message).toContain(
+      'LOG_LEVEL: invalid value (not shown); expected one of fatal | error | warn | info | debug | trace | silent',
+    );
     expect(error.message).not.toContain('hunter2');
     expect(error.message).not.toContain('verbose');
   });
@@ -61,7 +63,10 @@ describe('loadEnvConfig with the common variables', () => {
   });
 
   it('composes with app-specific variables', () => {
-    const AppEnv = z.object({ ...commonEnvShape, PORT: z.coerce.number({ error: 'a TCP port number' }).int().min(1).max(65535).default(3000) });
+    const AppEnv = z.object({
+      ...commonEnvShape,
+      PORT: z.coerce.number({ error: 'a TCP port number' }).int().min(1).max(65535).default(3000),
+    });
     expect(loadEnvConfig(AppEnv, { ONCEPORT_HMAC_KEYS: `k1:${KEY}`, PORT: '8080' }).PORT).toBe(8080);
     expect(problemsOf(() => loadEnvConfig(AppEnv, { ONCEPORT_HMAC_KEYS: `k1:${KEY}`, PORT: 'eighty' })).message).toContain(
       'PORT: invalid value (not shown); expected a TCP port number',
@@ -73,18 +78,24 @@ describe('ONCEPORT_ENCRYPTION_KEYS (encryptionKeys)', () => {
   const Schema = z.object({ ONCEPORT_ENCRYPTION_KEYS: encryptionKeys });
 
   it('reads a rotating ring of AES-256 keys, the first active', () => {
-    const ring = loadEnvConfig(Schema, { ONCEPORT_ENCRYPTION_KEYS: `k2:${KEY},k1:${randomBytes(32).toString('base64')}` }).ONCEPORT_ENCRYPTION_KEYS;
+    const ring = loadEnvConfig(Schema, {
+      ONCEPORT_ENCRYPTION_KEYS: `k2:${KEY},k1:${randomBytes(32).toString('base64')}`,
+    }).ONCEPORT_ENCRYPTION_KEYS;
     expect(ring.activeKeyId).toBe('k2');
     expect(Object.keys(ring.keys)).toEqual(['k2', 'k1']);
   });
 
   it('names the variable when it is missing, and when a key is not exactly 32 bytes, never showing a key', () => {
-    expect(problemsOf(() => loadEnvConfig(Schema, {})).message).toContain('ONCEPORT_ENCRYPTION_KEYS: missing; expected "<key-id>:<base64 of exactly 32 random bytes>');
+    expect(problemsOf(() => loadEnvConfig(Schema, {})).message).toContain(
+      'ONCEPORT_ENCRYPTION_KEYS: missing; expected "<key-id>:<base64 of exactly 32 random bytes>',
+    );
     const long = randomBytes(64).toString('base64');
     const error = problemsOf(() => loadEnvConfig(Schema, { ONCEPORT_ENCRYPTION_KEYS: `k1:${long}` }));
     expect(error.problems).toEqual([expect.objectContaining({ variable: 'ONCEPORT_ENCRYPTION_KEYS', found: 'invalid' })]);
     expect(error.message).toContain('key id "k1": 64 bytes, AES-256 needs exactly 32');
     expect(error.message).not.toContain(long.slice(0, 12));
-    expect(problemsOf(() => loadEnvConfig(Schema, { ONCEPORT_ENCRYPTION_KEYS: 'k1:not base64!' })).message).toContain('secret is not base64');
+    expect(problemsOf(() => loadEnvConfig(Schema, { ONCEPORT_ENCRYPTION_KEYS: 'k1:not base64!' })).message).toContain(
+      'secret is not base64',
+    );
   });
 });

@@ -16,7 +16,13 @@ export function createEvent<Type extends string, Data>(
 ): EventEnvelope<Event<Type, Data>> {
   const parsed = definition.data.safeParse(data);
   if (!parsed.success) {
-    throw new EventParseError('invalid_event_data', definition.type, definition.schemaVersion, issuesOf(parsed.error, 'data'), 'data does not match the schema');
+    throw new EventParseError(
+      'invalid_event_data',
+      definition.type,
+      definition.schemaVersion,
+      issuesOf(parsed.error, 'data'),
+      'data does not match the schema',
+    );
   }
   const envelope = { type: definition.type, schemaVersion: definition.schemaVersion, data: parsed.data, metadata };
   // EventEnvelope distributes over unions; for a single Type/Data pair it is exactly this shape.

@@ -73,7 +73,9 @@ function indexEntries(entries: readonly RegistryEntry[]): Map<string, RegistryEn
     const expected = Array.from({ length: schemaVersion - 1 }, (_, index) => index + 1);
     // A gap in the chain would make some stored events unreadable; refuse at start, not on the first old event.
     if (versions.join(',') !== expected.join(',')) {
-      throw new Error(`event registry: ${type} v${schemaVersion} needs upcasters for versions [${expected.join(', ')}] in order, got [${versions.join(', ')}]`);
+      throw new Error(
+        `event registry: ${type} v${schemaVersion} needs upcasters for versions [${expected.join(', ')}] in order, got [${versions.join(', ')}]`,
+      );
     }
     byType.set(type, entry);
   }
@@ -91,7 +93,13 @@ function readEnvelope(byType: ReadonlyMap<string, RegistryEntry>, raw: unknown):
   if (entry === undefined) throw new EventParseError('unknown_event_type', type, schemaVersion, [], 'unknown event type');
   const current = entry.current.schemaVersion;
   if (schemaVersion > current) {
-    throw new EventParseError('unknown_schema_version', type, schemaVersion, [], `this reader knows up to v${current}; deploy the newer contracts before consuming`);
+    throw new EventParseError(
+      'unknown_schema_version',
+      type,
+      schemaVersion,
+      [],
+      `this reader knows up to v${current}; deploy the newer contracts before consuming`,
+    );
   }
   return { type, schemaVersion: current, data: upcast(entry, schemaVersion, envelope.data.data), metadata };
 }
@@ -116,7 +124,13 @@ function invalidData(type: string, version: number, fromVersion: number, error: 
   // an upcaster ran is ours.
   return version === fromVersion
     ? new EventParseError('invalid_event_data', type, version, issuesOf(error, 'data'), 'data does not match the schema')
-    : new EventParseError('upcast_failed', type, version, issuesOf(error, 'data'), `data upcast from v${fromVersion} does not match v${version}`);
+    : new EventParseError(
+        'upcast_failed',
+        type,
+        version,
+        issuesOf(error, 'data'),
+        `data upcast from v${fromVersion} does not match v${version}`,
+      );
 }
 
 function runUpcaster(type: string, version: number, lift: () => unknown): unknown {

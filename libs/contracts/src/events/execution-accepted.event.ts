@@ -39,7 +39,8 @@ export const ExecutionAcceptedData = z
       ['intent_scope', data.record.intent_scope, data.intentScope],
     ] as const;
     for (const [field, inRecord, outside] of mirrored) {
-      if (inRecord !== outside) ctx.addIssue({ code: 'custom', path: ['record', field], message: `record.${field} (${inRecord}) differs from ${outside}` });
+      if (inRecord !== outside)
+        ctx.addIssue({ code: 'custom', path: ['record', field], message: `record.${field} (${inRecord}) differs from ${outside}` });
     }
     for (const field of ['correlationWindowEndsAt', 'ledgerRetentionEndsAt'] as const) {
       const endsAt = data[field];

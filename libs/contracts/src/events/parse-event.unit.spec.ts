@@ -36,13 +36,27 @@ describe('parseEvent', () => {
 
   it('refuses non-envelopes, unknown types and versions from a newer producer', () => {
     expect(parseError('nope')).toMatchObject({ code: 'invalid_envelope', eventType: null });
-    expect(parseError({ ...outcomeUnknown, type: 'OutcomeGuessed' })).toMatchObject({ code: 'unknown_event_type', eventType: 'OutcomeGuessed' });
+    expect(parseError({ ...outcomeUnknown, type: 'OutcomeGuessed' })).toMatchObject({
+      code: 'unknown_event_type',
+      eventType: 'OutcomeGuessed',
+    });
     expect(parseError({ ...outcomeUnknown, schemaVersion: 2 })).toMatchObject({ code: 'unknown_schema_version', schemaVersion: 2 });
     expect(parseError({ ...outcomeUnknown, schemaVersion: 0 })).toMatchObject({ code: 'invalid_envelope' });
   });
 
   it('checks cross-field rules of the data', () => {
-    const authorized = { type: 'ExecutionAuthorized', schemaVersion: 1, metadata, data: { executionId: outcomeUnknown.data.executionId, basis: 'approval', policyVersion: 'pol-7', approvalId: null, authorizedAt: metadata.occurredAt } };
+    const authorized = {
+      type: 'ExecutionAuthorized',
+      schemaVersion: 1,
+      metadata,
+      data: {
+        executionId: outcomeUnknown.data.executionId,
+        basis: 'approval',
+        policyVersion: 'pol-7',
+        approvalId: null,
+        authorizedAt: metadata.occurredAt,
+      },
+    };
     expect(parseError(authorized).issues.map((issue) => issue.path)).toEqual(['data.approvalId']);
   });
 });
@@ -53,7 +67,13 @@ describe('createEvent', () => {
   });
 
   it('refuses to publish data consumers would refuse', () => {
-    const data = { executionId: outcomeUnknown.data.executionId, basis: 'policy' as const, policyVersion: 'pol-7', approvalId: 'apr_1', authorizedAt: metadata.occurredAt };
+    const data = {
+      executionId: outcomeUnknown.data.executionId,
+      basis: 'policy' as const,
+      policyVersion: 'pol-7',
+      approvalId: 'apr_1',
+      authorizedAt: metadata.occurredAt,
+    };
     expect(() => createEvent(ExecutionAuthorizedEvent, data, metadata)).toThrow(/ExecutionAuthorized v1: .*data\.approvalId/);
   });
 });

@@ -10,7 +10,13 @@ const files = readdirSync(DIR).filter((file) => file.endsWith('.json'));
 describe('recorded histories', () => {
   it('are all there', () => {
     expect(files.sort()).toEqual(
-      expect.arrayContaining(['awaiting-approval.json', 'completed-undelivered-retry.json', 'denied-retry.json', 'happy-path.json', 'unknown-outcome-settled.json']),
+      expect.arrayContaining([
+        'awaiting-approval.json',
+        'completed-undelivered-retry.json',
+        'denied-retry.json',
+        'happy-path.json',
+        'unknown-outcome-settled.json',
+      ]),
     );
   });
 

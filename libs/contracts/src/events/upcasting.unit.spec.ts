@@ -37,7 +37,10 @@ describe('upcasting on read', () => {
 
   it('blames the upcaster when its output does not satisfy the next version', () => {
     const broken = createEventRegistry([{ current: PaymentSentV3, past: [pastVersion(1, DataV1, () => ({ cents: 1 })), chain[1]!] }]);
-    expect(broken.safeParse(envelope(1, { amount: 1 }))).toMatchObject({ success: false, error: { code: 'upcast_failed', schemaVersion: 2 } });
+    expect(broken.safeParse(envelope(1, { amount: 1 }))).toMatchObject({
+      success: false,
+      error: { code: 'upcast_failed', schemaVersion: 2 },
+    });
   });
 
   it('reports an upcaster that throws', () => {
@@ -56,14 +59,24 @@ describe('upcasting on read', () => {
   });
 
   it('refuses versions newer than the reader', () => {
-    expect(registry.safeParse(envelope(4, {}))).toMatchObject({ success: false, error: { code: 'unknown_schema_version', schemaVersion: 4 } });
+    expect(registry.safeParse(envelope(4, {}))).toMatchObject({
+      success: false,
+      error: { code: 'unknown_schema_version', schemaVersion: 4 },
+    });
     expect(registry.currentVersion('PaymentSent')).toBe(3);
     expect(registry.currentVersion('Unknown')).toBeUndefined();
   });
 
   it('refuses at construction a chain with a gap, or a type registered twice', () => {
-    expect(() => createEventRegistry([{ current: PaymentSentV3, past: [chain[0]!] }])).toThrow('PaymentSent v3 needs upcasters for versions [1, 2]');
-    expect(() => createEventRegistry([{ current: PaymentSentV3, past: chain }, { current: PaymentSentV3, past: chain }])).toThrow('registered twice');
+    expect(() => createEventRegistry([{ current: PaymentSentV3, past: [chain[0]!] }])).toThrow(
+      'PaymentSent v3 needs upcasters for versions [1, 2]',
+    );
+    expect(() =>
+      createEventRegistry([
+        { current: PaymentSentV3, past: chain },
+        { current: PaymentSentV3, past: chain },
+      ]),
+    ).toThrow('registered twice');
     expect(() => defineEvent('PaymentSent', 0, DataV1)).toThrow(RangeError);
   });
 });

@@ -12,7 +12,8 @@ export const SESSION_SUBJECT_PREFIX = 'onceport.session';
  * @example sessionStreamId('agent:deploy-bot', 'mcp-sess-91bd')
  */
 export function sessionStreamId(actor: string, agentProcess: string): string {
-  if (actor.includes('\n') || agentProcess.includes('\n')) throw new RangeError('sessionStreamId: actor and agent process may not contain a newline');
+  if (actor.includes('\n') || agentProcess.includes('\n'))
+    throw new RangeError('sessionStreamId: actor and agent process may not contain a newline');
   return `${SESSION_STREAM_PREFIX}${createHash('sha256').update(`${actor}\n${agentProcess}`).digest('hex')}`;
 }
 

@@ -9,7 +9,10 @@ import { kebabEventName } from '../events/subjects';
  *
  * @example export const VaultLockedEvent = inSubjectSpace(defineEvent('VaultLocked', 1, VaultLockedData), 'onceport.vault');
  */
-export function inSubjectSpace<Type extends string, Data>(definition: EventDefinition<Type, Data>, prefix: string): EventDefinition<Type, Data> {
+export function inSubjectSpace<Type extends string, Data>(
+  definition: EventDefinition<Type, Data>,
+  prefix: string,
+): EventDefinition<Type, Data> {
   const name = kebabEventName(definition.type);
   return { ...definition, subject: `${prefix}.${name}.v${definition.schemaVersion}`, subjectWildcard: `${prefix}.${name}.*` };
 }

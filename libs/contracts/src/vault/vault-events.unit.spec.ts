@@ -15,7 +15,11 @@ const locked = {
 describe('vault events', () => {
   it('parse at their current version', () => {
     expect(parseVaultEvent(JSON.parse(JSON.stringify(locked)))).toEqual(locked);
-    const unlocked = { ...locked, type: 'VaultUnlocked', data: { by: 'ops:bob', reason: 'Key rotated.', unlockedAt: '2026-03-02T11:00:00.000Z' } };
+    const unlocked = {
+      ...locked,
+      type: 'VaultUnlocked',
+      data: { by: 'ops:bob', reason: 'Key rotated.', unlockedAt: '2026-03-02T11:00:00.000Z' },
+    };
     expect(parseVaultEvent(unlocked).type).toBe('VaultUnlocked');
   });
 
@@ -37,6 +41,8 @@ describe('vault events', () => {
 
   it('can be created only with valid data', () => {
     expect(createEvent(VaultLockedEvent, locked.data, locked.metadata)).toEqual(locked);
-    expect(() => createEvent(VaultLockedEvent, { ...locked.data, lockedAt: 'yesterday' }, locked.metadata)).toThrow(/VaultLocked v1: .*data\.lockedAt/);
+    expect(() => createEvent(VaultLockedEvent, { ...locked.data, lockedAt: 'yesterday' }, locked.metadata)).toThrow(
+      /VaultLocked v1: .*data\.lockedAt/,
+    );
   });
 });

@@ -5,7 +5,11 @@ import { type VaultCommand, decideVault } from './decide-vault';
 import { type SessionGrant } from './session-grant';
 import { NEVER_LOCKED, type VaultState, evolveVault } from './vault-state';
 
-export const vaultDecider: Decider<VaultCommand, VaultState, VaultEvent> = { decide: decideVault, evolve: evolveVault, initialState: () => NEVER_LOCKED };
+export const vaultDecider: Decider<VaultCommand, VaultState, VaultEvent> = {
+  decide: decideVault,
+  evolve: evolveVault,
+  initialState: () => NEVER_LOCKED,
+};
 
 /** Record a session grant the authorization ladder decided on. */
 export interface GrantSession {

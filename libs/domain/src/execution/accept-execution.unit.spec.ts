@@ -14,12 +14,18 @@ describe('AcceptExecution', () => {
   });
 
   it('refuses a different execution on an existing stream', () => {
-    given(histories.accepted).when(acceptCommand({ executionId: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J4M' })).thenRefuses('already_accepted');
+    given(histories.accepted)
+      .when(acceptCommand({ executionId: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J4M' }))
+      .thenRefuses('already_accepted');
   });
 
   it('refuses a non-positive correlation window or ledger retention', () => {
-    given([]).when(acceptCommand({ correlationWindowMs: 0 })).thenRefuses('invalid_command');
-    given([]).when(acceptCommand({ ledgerRetentionMs: -1 })).thenRefuses('invalid_command');
+    given([])
+      .when(acceptCommand({ correlationWindowMs: 0 }))
+      .thenRefuses('invalid_command');
+    given([])
+      .when(acceptCommand({ ledgerRetentionMs: -1 }))
+      .thenRefuses('invalid_command');
   });
 
   it('refuses a record that disagrees with the fields matching reads', () => {
@@ -32,28 +38,42 @@ describe('AcceptExecution', () => {
   });
 
   it('refuses a malformed execution id', () => {
-    given([]).when(acceptCommand({ executionId: 'exe_lowercase' })).thenRefuses('invalid_command');
+    given([])
+      .when(acceptCommand({ executionId: 'exe_lowercase' }))
+      .thenRefuses('invalid_command');
   });
 });
 
 describe('AttachRetry', () => {
-  it.each(['accepted', 'dispatched_unknown', 'completed', 'reverted'] as const)('records the attach and the state it was answered from (%s)', (status) => {
-    const state = given(histories[status])
-      .when({ type: 'AttachRetry', data: { correlation: MCP_RETRY, agentProcess: 'mcp-sess-b2', clientIdempotencyKey: 'ik-1' }, metadata: meta(1) })
-      .then([events.retryAttached({ stateAtAttach: status, clientIdempotencyKey: 'ik-1', attachedAt: at(1) })]);
-    expect(state.status).toBe(status);
-    expect(state.status !== 'none' && state.progress.retriesAttached).toBe(1);
-  });
+  it.each(['accepted', 'dispatched_unknown', 'completed', 'reverted'] as const)(
+    'records the attach and the state it was answered from (%s)',
+    (status) => {
+      const state = given(histories[status])
+        .when({
+          type: 'AttachRetry',
+          data: { correlation: MCP_RETRY, agentProcess: 'mcp-sess-b2', clientIdempotencyKey: 'ik-1' },
+          metadata: meta(1),
+        })
+        .then([events.retryAttached({ stateAtAttach: status, clientIdempotencyKey: 'ik-1', attachedAt: at(1) })]);
+      expect(state.status).toBe(status);
+      expect(state.status !== 'none' && state.progress.retriesAttached).toBe(1);
+    },
+  );
 
   it('records every retry, even with a reused JSON-RPC id (ids restart per session)', () => {
     const retry = events.retryAttached({ stateAtAttach: 'dispatched' });
     given([...histories.dispatched, retry])
-      .when({ type: 'AttachRetry', data: { correlation: MCP_RETRY, agentProcess: 'mcp-sess-b2', clientIdempotencyKey: null }, metadata: meta(1) })
+      .when({
+        type: 'AttachRetry',
+        data: { correlation: MCP_RETRY, agentProcess: 'mcp-sess-b2', clientIdempotencyKey: null },
+        metadata: meta(1),
+      })
       .then([retry]);
   });
 
   it('needs an accepted execution', () => {
-    given([]).when({ type: 'AttachRetry', data: { correlation: MCP_RETRY, agentProcess: null, clientIdempotencyKey: null }, metadata: meta(1) }).thenRefuses('not_accepted');
+    given([])
+      .when({ type: 'AttachRetry', data: { correlation: MCP_RETRY, agentProcess: null, clientIdempotencyKey: null }, metadata: meta(1) })
+      .thenRefuses('not_accepted');
   });
-
 });

@@ -9,7 +9,10 @@ describe('AuthorizeExecution', () => {
       const state = given(histories.accepted)
         .when({ type: 'AuthorizeExecution', data: { basis, policyVersion: 'pol-7' }, metadata: meta(0.1) })
         .then([events.authorized({ basis })]);
-      expect(state).toMatchObject({ status: 'authorized', progress: { authorization: { basis, policyVersion: 'pol-7', authorizedAt: at(0.1) } } });
+      expect(state).toMatchObject({
+        status: 'authorized',
+        progress: { authorization: { basis, policyVersion: 'pol-7', authorizedAt: at(0.1) } },
+      });
     }
   });
 
@@ -20,9 +23,15 @@ describe('AuthorizeExecution', () => {
   });
 
   it('is a no-op on the same authorization, refused on a different basis or later state', () => {
-    given(histories.authorized).when({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'pol-7' }, metadata: meta(1) }).thenNothing();
-    given(histories.authorized).when({ type: 'AuthorizeExecution', data: { basis: 'session_grant', policyVersion: 'pol-7' }, metadata: meta(1) }).thenRefuses('illegal_transition');
-    given(histories.dispatched).when({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'pol-7' }, metadata: meta(1) }).thenRefuses('illegal_transition');
+    given(histories.authorized)
+      .when({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'pol-7' }, metadata: meta(1) })
+      .thenNothing();
+    given(histories.authorized)
+      .when({ type: 'AuthorizeExecution', data: { basis: 'session_grant', policyVersion: 'pol-7' }, metadata: meta(1) })
+      .thenRefuses('illegal_transition');
+    given(histories.dispatched)
+      .when({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'pol-7' }, metadata: meta(1) })
+      .thenRefuses('illegal_transition');
   });
 });
 
@@ -46,17 +55,29 @@ describe('DenyExecution', () => {
 
   it('expires a pending approval only once it has expired', () => {
     const expire = { code: 'approval_expired', reason: 'Nobody approved within 10 minutes.' } as const;
-    given(pending).when({ type: 'DenyExecution', data: expire, metadata: meta(9) }).thenRefuses('approval_not_expired');
-    given(pending).when({ type: 'DenyExecution', data: expire, metadata: meta(10) }).then([events.denied({ ...expire, deniedAt: at(10) })]);
-    given(histories.accepted).when({ type: 'DenyExecution', data: expire, metadata: meta(10) }).thenRefuses('illegal_transition');
+    given(pending)
+      .when({ type: 'DenyExecution', data: expire, metadata: meta(9) })
+      .thenRefuses('approval_not_expired');
+    given(pending)
+      .when({ type: 'DenyExecution', data: expire, metadata: meta(10) })
+      .then([events.denied({ ...expire, deniedAt: at(10) })]);
+    given(histories.accepted)
+      .when({ type: 'DenyExecution', data: expire, metadata: meta(10) })
+      .thenRefuses('illegal_transition');
   });
 
   it('is a no-op for the same denial, refused for another code', () => {
-    given(histories.denied).when({ type: 'DenyExecution', data: { code: 'policy', reason: 'again' }, metadata: meta(1) }).thenNothing();
-    given(histories.denied).when({ type: 'DenyExecution', data: { code: 'vault_locked', reason: 'locked' }, metadata: meta(1) }).thenRefuses('illegal_transition');
+    given(histories.denied)
+      .when({ type: 'DenyExecution', data: { code: 'policy', reason: 'again' }, metadata: meta(1) })
+      .thenNothing();
+    given(histories.denied)
+      .when({ type: 'DenyExecution', data: { code: 'vault_locked', reason: 'locked' }, metadata: meta(1) })
+      .thenRefuses('illegal_transition');
   });
 
   it('refuses once something may have been sent', () => {
-    given(histories.dispatched).when({ type: 'DenyExecution', data: { code: 'vault_locked', reason: 'locked' }, metadata: meta(1) }).thenRefuses('illegal_transition');
+    given(histories.dispatched)
+      .when({ type: 'DenyExecution', data: { code: 'vault_locked', reason: 'locked' }, metadata: meta(1) })
+      .thenRefuses('illegal_transition');
   });
 });

@@ -38,7 +38,14 @@ export function attachRetry(command: AttachRetry, state: KnownExecutionState): E
   return [
     {
       type: 'RetryAttached',
-      data: { executionId: state.facts.executionId, correlation, agentProcess, clientIdempotencyKey, stateAtAttach: state.status, attachedAt: nowIso(command) },
+      data: {
+        executionId: state.facts.executionId,
+        correlation,
+        agentProcess,
+        clientIdempotencyKey,
+        stateAtAttach: state.status,
+        attachedAt: nowIso(command),
+      },
     },
   ];
 }

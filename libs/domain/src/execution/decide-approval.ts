@@ -13,7 +13,16 @@ export function requestApproval(command: RequestApproval, state: KnownExecutionS
   return [
     {
       type: 'ApprovalRequested',
-      data: { executionId, approvalId, fingerprint, policyVersion, reason, ...(kind ? { kind } : {}), expiresAt: plusMs(command, expiresInMs), requestedAt: nowIso(command) },
+      data: {
+        executionId,
+        approvalId,
+        fingerprint,
+        policyVersion,
+        reason,
+        ...(kind ? { kind } : {}),
+        expiresAt: plusMs(command, expiresInMs),
+        requestedAt: nowIso(command),
+      },
     },
   ];
 }
@@ -21,16 +30,25 @@ export function requestApproval(command: RequestApproval, state: KnownExecutionS
 /** A grant authorizes in the same append, so the dispatcher only ever waits for ExecutionAuthorized. */
 export function grantApproval(command: GrantApproval, state: KnownExecutionState): ExecutionEvent[] {
   const { approvalId, approver, reason } = command.data;
-  if (state.status === 'authorized' && state.progress.authorization?.basis === 'approval' && state.progress.approvalId === approvalId) return [];
+  if (state.status === 'authorized' && state.progress.authorization?.basis === 'approval' && state.progress.approvalId === approvalId)
+    return [];
   const pending = requirePending(command, state);
   if (reached(command, pending.approvalRequest.expiresAt)) {
-    return refuse('approval_expired', command, state, `Approval ${approvalId} expired at ${pending.approvalRequest.expiresAt}; it can no longer be granted.`);
+    return refuse(
+      'approval_expired',
+      command,
+      state,
+      `Approval ${approvalId} expired at ${pending.approvalRequest.expiresAt}; it can no longer be granted.`,
+    );
   }
   const { executionId } = state.facts;
   const at = nowIso(command);
   return [
     { type: 'ApprovalGranted', data: { executionId, approvalId, approver, reason, decidedAt: at } },
-    { type: 'ExecutionAuthorized', data: { executionId, basis: 'approval', policyVersion: pending.approvalRequest.policyVersion, approvalId, authorizedAt: at } },
+    {
+      type: 'ExecutionAuthorized',
+      data: { executionId, basis: 'approval', policyVersion: pending.approvalRequest.policyVersion, approvalId, authorizedAt: at },
+    },
   ];
 }
 
@@ -43,7 +61,10 @@ export function rejectApproval(command: RejectApproval, state: KnownExecutionSta
   const at = nowIso(command);
   return [
     { type: 'ApprovalRejected', data: { executionId, approvalId, approver, reason, decidedAt: at } },
-    { type: 'ExecutionDenied', data: { executionId, code: 'approval_rejected', reason: rejectionSentence(approver, reason), deniedAt: at } },
+    {
+      type: 'ExecutionDenied',
+      data: { executionId, code: 'approval_rejected', reason: rejectionSentence(approver, reason), deniedAt: at },
+    },
   ];
 }
 
@@ -56,14 +77,30 @@ export function expireApproval(command: ExpireApproval, state: KnownExecutionSta
   if (state.status === 'denied' && state.denial.code === 'approval_expired' && state.progress.approvalId === approvalId) return [];
   const pending = requirePending(command, state);
   const { expiresAt } = pending.approvalRequest;
-  if (!reached(command, expiresAt)) return refuse('approval_not_expired', command, state, `Approval ${approvalId} runs until ${expiresAt}.`);
-  return [{ type: 'ExecutionDenied', data: { executionId: state.facts.executionId, code: 'approval_expired', reason: approvalExpiredSentence(approvalId, expiresAt), deniedAt: nowIso(command) } }];
+  if (!reached(command, expiresAt))
+    return refuse('approval_not_expired', command, state, `Approval ${approvalId} runs until ${expiresAt}.`);
+  return [
+    {
+      type: 'ExecutionDenied',
+      data: {
+        executionId: state.facts.executionId,
+        code: 'approval_expired',
+        reason: approvalExpiredSentence(approvalId, expiresAt),
+        deniedAt: nowIso(command),
+      },
+    },
+  ];
 }
 
 function requirePending(command: GrantApproval | RejectApproval | ExpireApproval, state: KnownExecutionState): AwaitingApprovalState {
   if (state.status !== 'awaiting_approval') return refuseTransition(command, state, 'no approval is pending');
   if (state.approvalRequest.approvalId !== command.data.approvalId) {
-    return refuse('approval_mismatch', command, state, `Approval ${command.data.approvalId} is not the pending one (${state.approvalRequest.approvalId}).`);
+    return refuse(
+      'approval_mismatch',
+      command,
+      state,
+      `Approval ${command.data.approvalId} is not the pending one (${state.approvalRequest.approvalId}).`,
+    );
   }
   return state;
 }

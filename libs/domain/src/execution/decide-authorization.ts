@@ -9,9 +9,19 @@ export function authorizeExecution(command: AuthorizeExecution, state: KnownExec
   if (state.status !== 'accepted') return refuseTransition(command, state);
   // DESIGN.md §6: a per-use credential needs a human for each call; no policy or session grant replaces that.
   if (state.facts.approval === 'per_use') {
-    return refuse('approval_required', command, state, `${state.facts.tool} uses a per-use credential: it needs a human approval, not a ${basis} authorization.`);
+    return refuse(
+      'approval_required',
+      command,
+      state,
+      `${state.facts.tool} uses a per-use credential: it needs a human approval, not a ${basis} authorization.`,
+    );
   }
-  return [{ type: 'ExecutionAuthorized', data: { executionId: state.facts.executionId, basis, policyVersion, approvalId: null, authorizedAt: nowIso(command) } }];
+  return [
+    {
+      type: 'ExecutionAuthorized',
+      data: { executionId: state.facts.executionId, basis, policyVersion, approvalId: null, authorizedAt: nowIso(command) },
+    },
+  ];
 }
 
 /**
@@ -22,11 +32,17 @@ export function authorizeExecution(command: AuthorizeExecution, state: KnownExec
 export function denyExecution(command: DenyExecution, state: KnownExecutionState): ExecutionEvent[] {
   const { code, reason } = command.data;
   if (state.status === 'denied' && state.denial.code === code) return [];
-  if (state.status !== 'accepted' && state.status !== 'awaiting_approval' && state.status !== 'authorized') return refuseTransition(command, state);
+  if (state.status !== 'accepted' && state.status !== 'awaiting_approval' && state.status !== 'authorized')
+    return refuseTransition(command, state);
   if (code === 'approval_expired') {
     if (state.status !== 'awaiting_approval') return refuseTransition(command, state, 'no approval is pending');
     if (!reached(command, state.approvalRequest.expiresAt)) {
-      return refuse('approval_not_expired', command, state, `Approval ${state.approvalRequest.approvalId} runs until ${state.approvalRequest.expiresAt}.`);
+      return refuse(
+        'approval_not_expired',
+        command,
+        state,
+        `Approval ${state.approvalRequest.approvalId} runs until ${state.approvalRequest.expiresAt}.`,
+      );
     }
   }
   return [{ type: 'ExecutionDenied', data: { executionId: state.facts.executionId, code, reason, deniedAt: nowIso(command) } }];

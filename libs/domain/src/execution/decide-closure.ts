@@ -18,12 +18,22 @@ export function recordDelivery(command: RecordDelivery, state: KnownExecutionSta
   if (state.progress.delivered && !replay) {
     return refuse('already_delivered', command, state, 'The result was already delivered; any later delivery is a replay.');
   }
-  return [{ type: 'ResultDelivered', data: { executionId: state.facts.executionId, transport, replay, correlation, deliveredAt: nowIso(command) } }];
+  return [
+    {
+      type: 'ResultDelivered',
+      data: { executionId: state.facts.executionId, transport, replay, correlation, deliveredAt: nowIso(command) },
+    },
+  ];
 }
 
 export function revertExecution(command: RevertExecution, state: KnownExecutionState): ExecutionEvent[] {
   if (state.status === 'reverted') return [];
-  if (state.status !== 'completed' && state.status !== 'completed_result_not_delivered' && state.status !== 'failed' && state.status !== 'needs_review') {
+  if (
+    state.status !== 'completed' &&
+    state.status !== 'completed_result_not_delivered' &&
+    state.status !== 'failed' &&
+    state.status !== 'needs_review'
+  ) {
     return refuseTransition(command, state, 'only a finished (or reviewed) execution can be reverted');
   }
   const { by, reason } = command.data;
@@ -38,12 +48,19 @@ export function revertExecution(command: RevertExecution, state: KnownExecutionS
  */
 export function expireCorrelation(command: ExpireCorrelation, state: KnownExecutionState): ExecutionEvent[] {
   if (state.status === 'expired') return [];
-  if (state.status === 'dispatched' || state.status === 'dispatched_unknown') return refuseTransition(command, state, 'settle the outcome first');
-  if (state.status !== 'accepted' && state.status !== 'awaiting_approval' && state.status !== 'authorized' && state.status !== 'completed_result_not_delivered') {
+  if (state.status === 'dispatched' || state.status === 'dispatched_unknown')
+    return refuseTransition(command, state, 'settle the outcome first');
+  if (
+    state.status !== 'accepted' &&
+    state.status !== 'awaiting_approval' &&
+    state.status !== 'authorized' &&
+    state.status !== 'completed_result_not_delivered'
+  ) {
     return refuseTransition(command, state);
   }
   const { correlationWindowEndsAt, ledgerRetentionEndsAt } = state.facts;
-  if (!reached(command, correlationWindowEndsAt)) return refuse('window_still_open', command, state, `The correlation window runs until ${correlationWindowEndsAt}.`);
+  if (!reached(command, correlationWindowEndsAt))
+    return refuse('window_still_open', command, state, `The correlation window runs until ${correlationWindowEndsAt}.`);
   if (state.status === 'completed_result_not_delivered' && ledgerRetentionEndsAt !== null && !reached(command, ledgerRetentionEndsAt)) {
     return refuse('ledger_retention_running', command, state, `The ledger answers for this execution until ${ledgerRetentionEndsAt}.`);
   }
@@ -55,5 +72,10 @@ function sameDelivery(last: Delivery, next: { transport: string; replay: boolean
 }
 
 function sameCorrelation(a: RequestCorrelation, b: RequestCorrelation): boolean {
-  return a.transport === b.transport && (a.jsonRpcId ?? null) === (b.jsonRpcId ?? null) && (a.sessionId ?? null) === (b.sessionId ?? null) && (a.requestId ?? null) === (b.requestId ?? null);
+  return (
+    a.transport === b.transport &&
+    (a.jsonRpcId ?? null) === (b.jsonRpcId ?? null) &&
+    (a.sessionId ?? null) === (b.sessionId ?? null) &&
+    (a.requestId ?? null) === (b.requestId ?? null)
+  );
 }

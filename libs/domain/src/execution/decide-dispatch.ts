@@ -18,7 +18,13 @@ export function startDispatch(command: StartDispatch, state: KnownExecutionState
   return [
     {
       type: 'DispatchStarted',
-      data: { executionId: state.facts.executionId, attempt, dispatcherId: command.data.dispatcherId, leaseExpiresAt: plusMs(command, command.data.leaseMs), startedAt: nowIso(command) },
+      data: {
+        executionId: state.facts.executionId,
+        attempt,
+        dispatcherId: command.data.dispatcherId,
+        leaseExpiresAt: plusMs(command, command.data.leaseMs),
+        startedAt: nowIso(command),
+      },
     },
   ];
 }
@@ -28,7 +34,12 @@ export function failDispatchBeforeSend(command: FailDispatchBeforeSend, state: K
   const ended = state.progress.lastAttemptEnd;
   if (ended?.attempt === attempt && ended.how === 'failed_before_send') return [];
   requireOpenAttempt(command, state, attempt, ['dispatched']);
-  return [{ type: 'DispatchFailedBeforeSend', data: { executionId: state.facts.executionId, attempt, reason, retryable, failedAt: nowIso(command) } }];
+  return [
+    {
+      type: 'DispatchFailedBeforeSend',
+      data: { executionId: state.facts.executionId, attempt, reason, retryable, failedAt: nowIso(command) },
+    },
+  ];
 }
 
 /**
@@ -40,7 +51,12 @@ export function observeOutcome(command: ObserveOutcome, state: KnownExecutionSta
   const ended = state.progress.lastAttemptEnd;
   if (ended?.attempt === attempt && ended.how === 'observed' && state.progress.lastTargetStatus === targetStatus) return [];
   requireOpenAttempt(command, state, attempt, ['dispatched', 'dispatched_unknown']);
-  return [{ type: 'OutcomeObserved', data: { executionId: state.facts.executionId, attempt, targetStatus, succeeded, result, observedAt: nowIso(command) } }];
+  return [
+    {
+      type: 'OutcomeObserved',
+      data: { executionId: state.facts.executionId, attempt, targetStatus, succeeded, result, observedAt: nowIso(command) },
+    },
+  ];
 }
 
 export function markOutcomeUnknown(command: MarkOutcomeUnknown, state: KnownExecutionState): ExecutionEvent[] {

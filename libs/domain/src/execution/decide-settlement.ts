@@ -13,8 +13,14 @@ export function recordProbe(command: RecordProbe, state: KnownExecutionState): E
   if (state.status === 'dispatched_unknown' && state.unknown.attempt === attempt && probeNumber <= state.unknown.probes) return [];
   const unknown = requireOpenAttempt(command, state, attempt, ['dispatched_unknown']);
   const expected = unknown.unknown.probes + 1;
-  if (probeNumber !== expected) return refuse('probe_out_of_order', command, state, `Probe ${probeNumber} skips ahead; the next probe is ${expected}.`);
-  return [{ type: 'ProbeAttempted', data: { executionId: state.facts.executionId, attempt, probeNumber, verdict, detail, probedAt: nowIso(command) } }];
+  if (probeNumber !== expected)
+    return refuse('probe_out_of_order', command, state, `Probe ${probeNumber} skips ahead; the next probe is ${expected}.`);
+  return [
+    {
+      type: 'ProbeAttempted',
+      data: { executionId: state.facts.executionId, attempt, probeNumber, verdict, detail, probedAt: nowIso(command) },
+    },
+  ];
 }
 
 /**
@@ -35,7 +41,12 @@ export function settleOutcome(command: SettleOutcome, state: KnownExecutionState
       `A ${unknown.facts.effectClass} effect can only be settled not_applied after a probe said not_applied (last verdict: ${unknown.unknown.lastVerdict ?? 'no probe'}).`,
     );
   }
-  return [{ type: 'OutcomeSettled', data: { executionId: state.facts.executionId, attempt, settlement, reason, targetStatus, result, settledAt: nowIso(command) } }];
+  return [
+    {
+      type: 'OutcomeSettled',
+      data: { executionId: state.facts.executionId, attempt, settlement, reason, targetStatus, result, settledAt: nowIso(command) },
+    },
+  ];
 }
 
 /**
@@ -47,7 +58,9 @@ export function resolveReview(command: ResolveReview, state: KnownExecutionState
   const { resolution, reviewer, reason } = command.data;
   if (state.progress.reviewResolution === resolution) return [];
   if (state.status !== 'needs_review') return refuseTransition(command, state);
-  return [{ type: 'ReviewResolved', data: { executionId: state.facts.executionId, resolution, reviewer, reason, resolvedAt: nowIso(command) } }];
+  return [
+    { type: 'ReviewResolved', data: { executionId: state.facts.executionId, resolution, reviewer, reason, resolvedAt: nowIso(command) } },
+  ];
 }
 
 function redispatchIsBacked(state: DispatchedUnknownState): boolean {

@@ -1,10 +1,5 @@
 import { type ExecutionAcceptedData, type ExecutionEvent } from '@onceport/contracts';
-import {
-  type ExecutionProgress,
-  type ExecutionState,
-  type KnownExecutionState,
-  initialState,
-} from './execution-state';
+import { type ExecutionProgress, type ExecutionState, type KnownExecutionState, initialState } from './execution-state';
 import { rejectionSentence, reviewedNotAppliedSentence, targetRefusedSentence } from './sentences';
 
 /**
@@ -31,11 +26,17 @@ function evolveKnown(state: KnownExecutionState, event: Exclude<ExecutionEvent, 
   switch (event.type) {
     case 'ApprovalRequested': {
       const { approvalId, policyVersion, reason, expiresAt, requestedAt } = event.data;
-      return { status: 'awaiting_approval', facts, progress: at({ approvalId }), approvalRequest: { approvalId, policyVersion, reason, expiresAt, requestedAt } };
+      return {
+        status: 'awaiting_approval',
+        facts,
+        progress: at({ approvalId }),
+        approvalRequest: { approvalId, policyVersion, reason, expiresAt, requestedAt },
+      };
     }
     case 'ApprovalGranted': {
       // ExecutionAuthorized follows in the same append; the grant alone already authorizes.
-      const policyVersion = state.status === 'awaiting_approval' ? state.approvalRequest.policyVersion : (progress.authorization?.policyVersion ?? 'unknown');
+      const policyVersion =
+        state.status === 'awaiting_approval' ? state.approvalRequest.policyVersion : (progress.authorization?.policyVersion ?? 'unknown');
       const authorization = { basis: 'approval' as const, policyVersion, authorizedAt: event.data.decidedAt };
       return { status: 'authorized', facts, progress: at({ approvalId: event.data.approvalId, authorization }) };
     }
@@ -46,7 +47,11 @@ function evolveKnown(state: KnownExecutionState, event: Exclude<ExecutionEvent, 
     }
     case 'ExecutionAuthorized': {
       const { basis, policyVersion, approvalId, authorizedAt } = event.data;
-      return { status: 'authorized', facts, progress: at({ approvalId: approvalId ?? progress.approvalId, authorization: { basis, policyVersion, authorizedAt } }) };
+      return {
+        status: 'authorized',
+        facts,
+        progress: at({ approvalId: approvalId ?? progress.approvalId, authorization: { basis, policyVersion, authorizedAt } }),
+      };
     }
     case 'ExecutionDenied': {
       const { code, reason, deniedAt } = event.data;
@@ -63,7 +68,9 @@ function evolveKnown(state: KnownExecutionState, event: Exclude<ExecutionEvent, 
       const { attempt, reason, retryable, failedAt } = event.data;
       const next = at({ lastAttemptEnd: { attempt, how: 'failed_before_send' } });
       // Nothing reached the target, so a retryable failure is simply "authorized, not yet sent" again.
-      return retryable ? { status: 'authorized', facts, progress: next } : { status: 'failed', facts, progress: next, failure: { reason, failedAt } };
+      return retryable
+        ? { status: 'authorized', facts, progress: next }
+        : { status: 'failed', facts, progress: next, failure: { reason, failedAt } };
     }
     case 'OutcomeObserved': {
       const { attempt, targetStatus, succeeded, result, observedAt } = event.data;
@@ -74,24 +81,39 @@ function evolveKnown(state: KnownExecutionState, event: Exclude<ExecutionEvent, 
     }
     case 'OutcomeUnknown': {
       const { attempt, reason, detectedAt } = event.data;
-      return { status: 'dispatched_unknown', facts, progress: at({ lastAttemptEnd: { attempt, how: 'unknown' } }), unknown: { attempt, reason, detectedAt, probes: 0, lastVerdict: null } };
+      return {
+        status: 'dispatched_unknown',
+        facts,
+        progress: at({ lastAttemptEnd: { attempt, how: 'unknown' } }),
+        unknown: { attempt, reason, detectedAt, probes: 0, lastVerdict: null },
+      };
     }
     case 'ProbeAttempted':
       if (state.status !== 'dispatched_unknown') return state;
-      return { ...state, unknown: { ...state.unknown, probes: Math.max(state.unknown.probes, event.data.probeNumber), lastVerdict: event.data.verdict } };
+      return {
+        ...state,
+        unknown: { ...state.unknown, probes: Math.max(state.unknown.probes, event.data.probeNumber), lastVerdict: event.data.verdict },
+      };
     case 'OutcomeSettled':
       return settled(state, event.data);
     case 'ResultDelivered': {
       const { transport, replay, correlation, deliveredAt } = event.data;
       const next = at({ delivered: true, lastDelivery: { transport, replay, correlation, deliveredAt } });
-      return state.status === 'completed_result_not_delivered' ? { status: 'completed', facts, progress: next, completedAt: state.completedAt } : { ...state, progress: next };
+      return state.status === 'completed_result_not_delivered'
+        ? { status: 'completed', facts, progress: next, completedAt: state.completedAt }
+        : { ...state, progress: next };
     }
     case 'ReviewResolved': {
       const { resolution, reviewer, reason, resolvedAt } = event.data;
       const next = at({ reviewResolution: resolution });
       return resolution === 'applied'
         ? { status: 'completed_result_not_delivered', facts, progress: next, completedAt: resolvedAt }
-        : { status: 'failed', facts, progress: next, failure: { reason: reviewedNotAppliedSentence(reviewer, reason), failedAt: resolvedAt } };
+        : {
+            status: 'failed',
+            facts,
+            progress: next,
+            failure: { reason: reviewedNotAppliedSentence(reviewer, reason), failedAt: resolvedAt },
+          };
     }
     case 'ExecutionReverted': {
       const { by, reason, revertedAt } = event.data;

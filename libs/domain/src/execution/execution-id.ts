@@ -11,8 +11,10 @@ const RANDOM_BYTES = 10;
  * @example newExecutionId(command.metadata.now.getTime(), crypto.randomBytes(10))
  */
 export function newExecutionId(nowMs: number, randomBytes: Uint8Array): string {
-  if (!Number.isInteger(nowMs) || nowMs < 0 || nowMs > MAX_TIME) throw new RangeError(`newExecutionId: time must be an integer in [0, 2^48), got ${nowMs}`);
-  if (randomBytes.length < RANDOM_BYTES) throw new RangeError(`newExecutionId: needs ${RANDOM_BYTES} random bytes, got ${randomBytes.length}`);
+  if (!Number.isInteger(nowMs) || nowMs < 0 || nowMs > MAX_TIME)
+    throw new RangeError(`newExecutionId: time must be an integer in [0, 2^48), got ${nowMs}`);
+  if (randomBytes.length < RANDOM_BYTES)
+    throw new RangeError(`newExecutionId: needs ${RANDOM_BYTES} random bytes, got ${randomBytes.length}`);
   return `exe_${encodeTime(nowMs)}${encodeRandom(randomBytes.subarray(0, RANDOM_BYTES))}`;
 }
 

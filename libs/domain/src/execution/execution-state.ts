@@ -84,7 +84,13 @@ export interface NoExecution {
 }
 export type AcceptedState = Known<'accepted'>;
 export interface AwaitingApprovalState extends Known<'awaiting_approval'> {
-  readonly approvalRequest: { readonly approvalId: string; readonly policyVersion: string; readonly reason: string; readonly expiresAt: string; readonly requestedAt: string };
+  readonly approvalRequest: {
+    readonly approvalId: string;
+    readonly policyVersion: string;
+    readonly reason: string;
+    readonly expiresAt: string;
+    readonly requestedAt: string;
+  };
 }
 /** Ready to dispatch; `progress.authorization` says on what grounds. */
 export type AuthorizedState = Known<'authorized'>;
@@ -95,7 +101,13 @@ export interface DispatchedState extends Known<'dispatched'> {
   readonly lease: { readonly attempt: number; readonly dispatcherId: string; readonly leaseExpiresAt: string; readonly startedAt: string };
 }
 export interface DispatchedUnknownState extends Known<'dispatched_unknown'> {
-  readonly unknown: { readonly attempt: number; readonly reason: string; readonly detectedAt: string; readonly probes: number; readonly lastVerdict: ProbeVerdict | null };
+  readonly unknown: {
+    readonly attempt: number;
+    readonly reason: string;
+    readonly detectedAt: string;
+    readonly probes: number;
+    readonly lastVerdict: ProbeVerdict | null;
+  };
 }
 export interface CompletedResultNotDeliveredState extends Known<'completed_result_not_delivered'> {
   readonly completedAt: string;

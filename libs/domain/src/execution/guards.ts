@@ -7,16 +7,23 @@ export function refuse(code: IllegalTransitionCode, command: ExecutionCommand, s
 }
 
 export function refuseTransition(command: ExecutionCommand, state: ExecutionState, why = ''): never {
-  return refuse('illegal_transition', command, state, `${command.type} is not allowed while the execution is ${state.status}${why === '' ? '.' : `: ${why}`}`);
+  return refuse(
+    'illegal_transition',
+    command,
+    state,
+    `${command.type} is not allowed while the execution is ${state.status}${why === '' ? '.' : `: ${why}`}`,
+  );
 }
 
 export function requireAccepted(command: ExecutionCommand, state: ExecutionState): KnownExecutionState {
-  if (state.status === 'none') return refuse('not_accepted', command, state, `${command.type} needs an accepted execution; this stream has none.`);
+  if (state.status === 'none')
+    return refuse('not_accepted', command, state, `${command.type} needs an accepted execution; this stream has none.`);
   return state;
 }
 
 export function requirePositive(command: ExecutionCommand, state: ExecutionState, name: string, value: number): void {
-  if (!Number.isFinite(value) || value <= 0) refuse('invalid_command', command, state, `${command.type}: ${name} must be a positive number of milliseconds, got ${value}.`);
+  if (!Number.isFinite(value) || value <= 0)
+    refuse('invalid_command', command, state, `${command.type}: ${name} must be a positive number of milliseconds, got ${value}.`);
 }
 
 /** The command's `now`, as the ISO timestamp events carry. */

@@ -26,11 +26,19 @@ export function requireOpenAttempt<S extends OpenStatus>(
   if (attempt < current) return refuse('stale_attempt', command, state, `Attempt ${attempt} is over; the current attempt is ${current}.`);
   const ended = state.progress.lastAttemptEnd;
   if (ended !== null && ended.attempt === attempt) {
-    return refuse('outcome_already_known', command, state, `Attempt ${attempt} already ended (${ended.how === 'settled' ? `settled ${ended.settlement}` : ended.how}).`);
+    return refuse(
+      'outcome_already_known',
+      command,
+      state,
+      `Attempt ${attempt} already ended (${ended.how === 'settled' ? `settled ${ended.settlement}` : ended.how}).`,
+    );
   }
   return refuseTransition(command, state);
 }
 
-function isOpen<S extends OpenStatus>(state: KnownExecutionState, statuses: readonly S[]): state is Extract<OpenAttemptState, { status: S }> {
+function isOpen<S extends OpenStatus>(
+  state: KnownExecutionState,
+  statuses: readonly S[],
+): state is Extract<OpenAttemptState, { status: S }> {
   return (statuses as readonly string[]).includes(state.status);
 }

@@ -21,7 +21,9 @@ const expected = {
 } as const satisfies Record<string, { status: string; attempt: number; delivered: boolean; retriesAttached: number }>;
 
 // Every history tools/record-fixtures committed, not a hand-kept list: a new one must fold, and say into what.
-const recorded = readdirSync(DIR).filter((file) => file.endsWith('.json')).sort();
+const recorded = readdirSync(DIR)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 
 describe('evolve folds recorded histories', () => {
   it('knows the state every recorded history ends in', () => {

@@ -39,7 +39,11 @@ export function buildCanonicalRecord(input: CanonicalRecordInput): CanonicalOper
 
   const validated = validateArguments(contract, input.arguments);
   if (!validated.ok) {
-    throw new FingerprintError('INVALID_ARGUMENTS', validated.issues.map((i) => i.message), validated.issues);
+    throw new FingerprintError(
+      'INVALID_ARGUMENTS',
+      validated.issues.map((i) => i.message),
+      validated.issues,
+    );
   }
 
   const recorded: Record<string, JsonValue> = {};

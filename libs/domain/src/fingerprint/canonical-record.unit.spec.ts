@@ -77,11 +77,11 @@ describe('buildCanonicalRecord', () => {
   });
 
   it('refuses an empty actor or intent scope', () => {
-    expect(() => buildCanonicalRecord({ ...base, actor: '', contract: demoContract('get_build_status'), arguments: { build_id: 1 } })).toThrow(
-      'actor: got an empty value',
-    );
-    expect(() => buildCanonicalRecord({ ...base, intentScope: ' ', contract: demoContract('get_build_status'), arguments: { build_id: 1 } })).toThrow(
-      'intentScope: got an empty value',
-    );
+    expect(() =>
+      buildCanonicalRecord({ ...base, actor: '', contract: demoContract('get_build_status'), arguments: { build_id: 1 } }),
+    ).toThrow('actor: got an empty value');
+    expect(() =>
+      buildCanonicalRecord({ ...base, intentScope: ' ', contract: demoContract('get_build_status'), arguments: { build_id: 1 } }),
+    ).toThrow('intentScope: got an empty value');
   });
 });

@@ -65,7 +65,9 @@ const argsArb: fc.Arbitrary<Args> = fc
     { requiredKeys: ['account', 'recipient', 'amount', 'attachment', 'card'] },
   )
   .map((args) => args as Args);
-const callArb: fc.Arbitrary<Call> = fc.record({ actor: word.map((w) => `agent:${w}`), intentScope: word.map((w) => `run_${w}`), arguments: argsArb }).map((c) => ({ ...c, contract }));
+const callArb: fc.Arbitrary<Call> = fc
+  .record({ actor: word.map((w) => `agent:${w}`), intentScope: word.map((w) => `run_${w}`), arguments: argsArb })
+  .map((c) => ({ ...c, contract }));
 
 const fp = (call: Call, ring: Keyring = keyring): string => fingerprintIntent(call, ring).fingerprint;
 const withArgs = (call: Call, args: Args): Call => ({ ...call, arguments: args });
@@ -83,38 +85,56 @@ const permuted = (args: Args): fc.Arbitrary<Args> =>
 describe('fingerprint properties', () => {
   describe('does not change under', () => {
     it('the key order of the arguments', () => {
-      fc.assert(fc.property(callArb.chain((call) => fc.tuple(fc.constant(call), permuted(call.arguments))), ([call, reordered]) => {
-        expect(fp(withArgs(call, reordered))).toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(
+          callArb.chain((call) => fc.tuple(fc.constant(call), permuted(call.arguments))),
+          ([call, reordered]) => {
+            expect(fp(withArgs(call, reordered))).toBe(fp(call));
+          },
+        ),
+      );
     });
 
     it('the JSON whitespace the arguments arrived with', () => {
-      fc.assert(fc.property(callArb, fc.stringMatching(/^[ \t\n\r]{0,10}$/), (call, indent) => {
-        const reparsed = JSON.parse(JSON.stringify(call.arguments, null, indent)) as Args;
-        expect(fp(withArgs(call, reparsed))).toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(callArb, fc.stringMatching(/^[ \t\n\r]{0,10}$/), (call, indent) => {
+          const reparsed = JSON.parse(JSON.stringify(call.arguments, null, indent)) as Args;
+          expect(fp(withArgs(call, reparsed))).toBe(fp(call));
+        }),
+      );
     });
 
     it('omitting an argument versus passing its declared default', () => {
-      fc.assert(fc.property(callArb, (call) => {
-        const { priority: _omitted, ...without } = call.arguments;
-        expect(fp(withArgs(call, without))).toBe(fp(withArgs(call, { ...without, priority: 'normal' })));
-      }));
+      fc.assert(
+        fc.property(callArb, (call) => {
+          const { priority: _omitted, ...without } = call.arguments;
+          expect(fp(withArgs(call, without))).toBe(fp(withArgs(call, { ...without, priority: 'normal' })));
+        }),
+      );
     });
 
     it('any change of a generated argument, including adding or removing it', () => {
-      fc.assert(fc.property(callArb, fc.option(fc.string()), fc.option(fc.string()), (call, subject, body) => {
-        const { subject: _s, body: _b, ...rest } = call.arguments;
-        const redrafted: Args = { ...rest, ...(subject === null ? {} : { subject }), ...(body === null ? {} : { body }) };
-        expect(fp(withArgs(call, redrafted))).toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(callArb, fc.option(fc.string()), fc.option(fc.string()), (call, subject, body) => {
+          const { subject: _s, body: _b, ...rest } = call.arguments;
+          const redrafted: Args = { ...rest, ...(subject === null ? {} : { subject }), ...(body === null ? {} : { body }) };
+          expect(fp(withArgs(call, redrafted))).toBe(fp(call));
+        }),
+      );
     });
 
     it('a declared equivalent spelling (e-mail case and surrounding spaces)', () => {
-      fc.assert(fc.property(callArb, fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }), fc.stringMatching(/^ {0,3}$/), (call, upper, pad) => {
-        const recipient = [...String(call.arguments['recipient'])].map((c, i) => (upper[i % 40] ? c.toUpperCase() : c)).join('');
-        expect(fp(withArgs(call, { ...call.arguments, recipient: `${pad}${recipient}${pad}` }))).toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(
+          callArb,
+          fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+          fc.stringMatching(/^ {0,3}$/),
+          (call, upper, pad) => {
+            const recipient = [...String(call.arguments['recipient'])].map((c, i) => (upper[i % 40] ? c.toUpperCase() : c)).join('');
+            expect(fp(withArgs(call, { ...call.arguments, recipient: `${pad}${recipient}${pad}` }))).toBe(fp(call));
+          },
+        ),
+      );
     });
   });
 
@@ -122,26 +142,32 @@ describe('fingerprint properties', () => {
     const recordedFields = ['account', 'recipient', 'amount', 'priority', 'attachment', 'card'] as const;
 
     it('any identity or derived argument changes', () => {
-      fc.assert(fc.property(callArb, argsArb, fc.constantFrom(...recordedFields), (call, other, field) => {
-        const before = call.arguments[field] ?? 'normal';
-        const after = other[field] ?? 'normal';
-        fc.pre(JSON.stringify(before).toLowerCase() !== JSON.stringify(after).toLowerCase());
-        expect(fp(withArgs(call, { ...call.arguments, [field]: after }))).not.toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(callArb, argsArb, fc.constantFrom(...recordedFields), (call, other, field) => {
+          const before = call.arguments[field] ?? 'normal';
+          const after = other[field] ?? 'normal';
+          fc.pre(JSON.stringify(before).toLowerCase() !== JSON.stringify(after).toLowerCase());
+          expect(fp(withArgs(call, { ...call.arguments, [field]: after }))).not.toBe(fp(call));
+        }),
+      );
     });
 
     it('the actor changes', () => {
-      fc.assert(fc.property(callArb, word, (call, other) => {
-        fc.pre(`agent:${other}` !== call.actor);
-        expect(fp({ ...call, actor: `agent:${other}` })).not.toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(callArb, word, (call, other) => {
+          fc.pre(`agent:${other}` !== call.actor);
+          expect(fp({ ...call, actor: `agent:${other}` })).not.toBe(fp(call));
+        }),
+      );
     });
 
     it('the intent scope changes', () => {
-      fc.assert(fc.property(callArb, word, (call, other) => {
-        fc.pre(`run_${other}` !== call.intentScope);
-        expect(fp({ ...call, intentScope: `run_${other}` })).not.toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(callArb, word, (call, other) => {
+          fc.pre(`run_${other}` !== call.intentScope);
+          expect(fp({ ...call, intentScope: `run_${other}` })).not.toBe(fp(call));
+        }),
+      );
     });
 
     it('the target changes: origin, method or path template', () => {
@@ -152,32 +178,38 @@ describe('fingerprint properties', () => {
         fc.constantFrom('PUT', 'PATCH', 'DELETE').map((method) => ({ ...http.target, method }) as typeof http.target),
         word.map((w) => ({ ...http.target, path: `/v1/${w}` })),
       );
-      fc.assert(fc.property(callArb, targets, (call, target) => {
-        fc.pre(JSON.stringify(target) !== JSON.stringify(http.target));
-        expect(fp({ ...call, contract: { ...http, target } })).not.toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(callArb, targets, (call, target) => {
+          fc.pre(JSON.stringify(target) !== JSON.stringify(http.target));
+          expect(fp({ ...call, contract: { ...http, target } })).not.toBe(fp(call));
+        }),
+      );
     });
 
     it('the credential reference changes', () => {
-      fc.assert(fc.property(callArb, fc.option(word), (call, ref) => {
-        fc.pre(ref !== contract.credentialRef);
-        expect(fp({ ...call, contract: { ...contract, credentialRef: ref } })).not.toBe(fp(call));
-      }));
+      fc.assert(
+        fc.property(callArb, fc.option(word), (call, ref) => {
+          fc.pre(ref !== contract.credentialRef);
+          expect(fp({ ...call, contract: { ...contract, credentialRef: ref } })).not.toBe(fp(call));
+        }),
+      );
     });
   });
 
   it('never lets a secret into the record or the fingerprint: not the HMAC key, not a sensitive value', () => {
-    fc.assert(fc.property(callArb, fc.uint8Array({ minLength: 32, maxLength: 64 }), (call, key) => {
-      const ring: Keyring = { activeKeyId: 'rotating.key-1', keys: { 'rotating.key-1': key } };
-      const record = buildCanonicalRecord({ ...call, hmacForSensitive: sensitiveHmacWith(ring) });
-      const output = `${JSON.stringify(record)}\n${fingerprint(record, ring)}\n${fingerprintIntent(call, ring).matching.join()}`;
-      const keyBuffer = Buffer.from(key);
-      for (const form of [keyBuffer.toString('hex'), keyBuffer.toString('base64'), keyBuffer.toString('base64url')]) {
-        expect(output).not.toContain(form);
-      }
-      expect(output).not.toContain(String(call.arguments['card']));
-      expect(output).not.toContain(String(call.arguments['card']).slice(4));
-      expect(record.arguments['card']).toEqual({ $hmac: expect.stringMatching(/^hmac-sha256:rotating\.key-1:[0-9a-f]{64}$/) });
-    }));
+    fc.assert(
+      fc.property(callArb, fc.uint8Array({ minLength: 32, maxLength: 64 }), (call, key) => {
+        const ring: Keyring = { activeKeyId: 'rotating.key-1', keys: { 'rotating.key-1': key } };
+        const record = buildCanonicalRecord({ ...call, hmacForSensitive: sensitiveHmacWith(ring) });
+        const output = `${JSON.stringify(record)}\n${fingerprint(record, ring)}\n${fingerprintIntent(call, ring).matching.join()}`;
+        const keyBuffer = Buffer.from(key);
+        for (const form of [keyBuffer.toString('hex'), keyBuffer.toString('base64'), keyBuffer.toString('base64url')]) {
+          expect(output).not.toContain(form);
+        }
+        expect(output).not.toContain(String(call.arguments['card']));
+        expect(output).not.toContain(String(call.arguments['card']).slice(4));
+        expect(record.arguments['card']).toEqual({ $hmac: expect.stringMatching(/^hmac-sha256:rotating\.key-1:[0-9a-f]{64}$/) });
+      }),
+    );
   });
 });

@@ -21,7 +21,10 @@ function hmacHex(keyring: Keyring, keyId: string, context: string, message: stri
 export function fingerprintWithKey(record: CanonicalOperationRecord, keyring: Keyring, keyId: string): Fingerprint {
   const checked = CanonicalOperationRecord.safeParse(record);
   if (!checked.success) {
-    throw new FingerprintError('INVALID_RECORD_INPUT', checked.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`));
+    throw new FingerprintError(
+      'INVALID_RECORD_INPUT',
+      checked.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`),
+    );
   }
   return `hmac-sha256:${keyId}:${hmacHex(keyring, keyId, FINGERPRINT_CONTEXT, canonicalJson(record))}`;
 }

@@ -18,7 +18,12 @@ const call = {
 };
 
 describe('fingerprint', () => {
-  const record = buildCanonicalRecord({ ...call, contract: demoContract('get_build_status'), arguments: { build_id: 7 }, hmacForSensitive: sensitiveHmacWith(before) });
+  const record = buildCanonicalRecord({
+    ...call,
+    contract: demoContract('get_build_status'),
+    arguments: { build_id: 7 },
+    hmacForSensitive: sensitiveHmacWith(before),
+  });
 
   it('is hmac-sha256:<key-id>:<hex> over the canonical JSON, domain-separated', () => {
     const value = fingerprint(record, before);

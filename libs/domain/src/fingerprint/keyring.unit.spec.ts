@@ -28,7 +28,9 @@ describe('parseKeyring', () => {
 
   it('reports every bad entry, never the secret', () => {
     const short = randomBytes(16).toString('base64');
-    const problems = problemsOf(() => parseKeyring(`k 1:${K1.toString('base64')},k2,k3:${short},k3:${K2.toString('base64')},k4:not*base64`));
+    const problems = problemsOf(() =>
+      parseKeyring(`k 1:${K1.toString('base64')},k2,k3:${short},k3:${K2.toString('base64')},k4:not*base64`),
+    );
     expect(problems).toEqual([
       expect.stringContaining('entry 1: key id "k 1"'),
       expect.stringContaining('entry 2: got no "<key-id>:" prefix'),

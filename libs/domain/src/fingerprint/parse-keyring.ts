@@ -31,12 +31,16 @@ export function parseKeyring(spec: string): Keyring {
     if (!KEY_ID_PATTERN.test(id)) problems.push(`${label}: key id ${JSON.stringify(id)}; expected 1–64 characters of A-Z a-z 0-9 . _ -`);
     else if (keys.has(id)) problems.push(`${label}: key id ${JSON.stringify(id)} appears twice; expected each key id once`);
     if (!BASE64.test(secret)) {
-      problems.push(`${label} (key id ${JSON.stringify(id)}): secret is not base64; expected base64 of at least ${MIN_KEY_BYTES} random bytes`);
+      problems.push(
+        `${label} (key id ${JSON.stringify(id)}): secret is not base64; expected base64 of at least ${MIN_KEY_BYTES} random bytes`,
+      );
       return;
     }
     const bytes = Buffer.from(secret, secret.includes('-') || secret.includes('_') ? 'base64url' : 'base64');
     if (bytes.length < MIN_KEY_BYTES) {
-      problems.push(`${label} (key id ${JSON.stringify(id)}): secret is ${bytes.length} bytes; expected at least ${MIN_KEY_BYTES} (e.g. openssl rand -base64 32)`);
+      problems.push(
+        `${label} (key id ${JSON.stringify(id)}): secret is ${bytes.length} bytes; expected at least ${MIN_KEY_BYTES} (e.g. openssl rand -base64 32)`,
+      );
       return;
     }
     if (!keys.has(id)) keys.set(id, bytes);

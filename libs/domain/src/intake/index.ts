@@ -1,1 +1,8 @@
-export { type BindIdempotencyKey, type ClaimIntent, type IntentClaim, type KeyBinding, idempotencyKeyDecider, intentClaimDecider } from './intake-deciders';
+export {
+  type BindIdempotencyKey,
+  type ClaimIntent,
+  type IntentClaim,
+  type KeyBinding,
+  idempotencyKeyDecider,
+  intentClaimDecider,
+} from './intake-deciders';

@@ -16,8 +16,11 @@ export interface ClaimIntent {
 
 /** An intent stream folds to its claims, oldest first. */
 export const intentClaimDecider: Decider<ClaimIntent, readonly IntentClaim[], IntentClaimed> = {
-  decide: (command) => [{ type: 'IntentClaimed', data: { executionId: command.data.executionId, claimedAt: command.metadata.now.toISOString() } }],
-  evolve: (claims, event) => (event.type === 'IntentClaimed' ? [...claims, { executionId: event.data.executionId, claimedAt: event.data.claimedAt }] : claims),
+  decide: (command) => [
+    { type: 'IntentClaimed', data: { executionId: command.data.executionId, claimedAt: command.metadata.now.toISOString() } },
+  ],
+  evolve: (claims, event) =>
+    event.type === 'IntentClaimed' ? [...claims, { executionId: event.data.executionId, claimedAt: event.data.claimedAt }] : claims,
   initialState: () => [],
 };
 
@@ -35,7 +38,8 @@ export interface BindIdempotencyKey {
 
 /** A key is bound once: the first binding stands, a second one records nothing. */
 export const idempotencyKeyDecider: Decider<BindIdempotencyKey, KeyBinding | null, IdempotencyKeyBound> = {
-  decide: (command, state) => (state ? [] : [{ type: 'IdempotencyKeyBound', data: { ...command.data, boundAt: command.metadata.now.toISOString() } }]),
+  decide: (command, state) =>
+    state ? [] : [{ type: 'IdempotencyKeyBound', data: { ...command.data, boundAt: command.metadata.now.toISOString() } }],
   evolve: (state, event) => state ?? { executionId: event.data.executionId, requestDigest: event.data.requestDigest },
   initialState: () => null,
 };

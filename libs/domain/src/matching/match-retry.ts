@@ -1,7 +1,10 @@
 import { type AttachAnswer, type NoMatchReason, type RetryMatch } from './retry-match';
 import { type IncomingIntent, type RetryCandidate } from './retry-candidate';
 
-type Verdict = { readonly kind: 'attach'; readonly answer: AttachAnswer } | { readonly kind: 'ledger_hit' } | { readonly kind: 'no'; readonly reason: NoMatchReason };
+type Verdict =
+  | { readonly kind: 'attach'; readonly answer: AttachAnswer }
+  | { readonly kind: 'ledger_hit' }
+  | { readonly kind: 'no'; readonly reason: NoMatchReason };
 
 /**
  * DESIGN.md §5 as a pure function: does this call attach to a prior execution, hit the ledger, or
@@ -68,5 +71,8 @@ function attachIf(inWindow: boolean, answer: AttachAnswer): Verdict {
 
 /** Newest acceptance first; execution ids are time-ordered, so they break ties within a millisecond. */
 function newestFirst(candidates: readonly RetryCandidate[]): RetryCandidate[] {
-  return [...candidates].sort((a, b) => Date.parse(b.acceptedAt) - Date.parse(a.acceptedAt) || (a.executionId < b.executionId ? 1 : a.executionId > b.executionId ? -1 : 0));
+  return [...candidates].sort(
+    (a, b) =>
+      Date.parse(b.acceptedAt) - Date.parse(a.acceptedAt) || (a.executionId < b.executionId ? 1 : a.executionId > b.executionId ? -1 : 0),
+  );
 }

@@ -24,7 +24,11 @@ function candidate(status: ExecutionStatus, overrides: Partial<RetryCandidate> =
   };
 }
 
-const incoming: IncomingIntent = { fingerprints: [FP_NEW_KEY, FP_OLD_KEY], actor: 'agent:billing-bot', intentScope: 'run:month-end-2026-02' };
+const incoming: IncomingIntent = {
+  fingerprints: [FP_NEW_KEY, FP_OLD_KEY],
+  actor: 'agent:billing-bot',
+  intentScope: 'run:month-end-2026-02',
+};
 
 /** given(prior executions).when(a call arrives at minute m).then(match) */
 function given(...candidates: RetryCandidate[]) {
@@ -35,7 +39,11 @@ function given(...candidates: RetryCandidate[]) {
   };
 }
 
-const attach = (answer: Extract<RetryMatch, { kind: 'attach' }>['answer'], executionId = 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K'): RetryMatch => ({ kind: 'attach', executionId, answer });
+const attach = (answer: Extract<RetryMatch, { kind: 'attach' }>['answer'], executionId = 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K'): RetryMatch => ({
+  kind: 'attach',
+  executionId,
+  answer,
+});
 const fresh = (...reasons: Extract<RetryMatch, { kind: 'new' }>['reasons']): RetryMatch => ({ kind: 'new', reasons });
 
 describe('matchRetry (DESIGN.md §5)', () => {
@@ -55,53 +63,90 @@ describe('matchRetry (DESIGN.md §5)', () => {
   });
 
   describe('outside the correlation window there is no match', () => {
-    it.each(['accepted', 'awaiting_approval', 'authorized', 'dispatched', 'dispatched_unknown', 'denied', 'needs_review', 'completed_result_not_delivered'] as const)('%s', (status) => {
-      given(candidate(status)).when(15).then(fresh({ executionId: candidate(status).executionId, reason: 'outside_correlation_window' }));
+    it.each([
+      'accepted',
+      'awaiting_approval',
+      'authorized',
+      'dispatched',
+      'dispatched_unknown',
+      'denied',
+      'needs_review',
+      'completed_result_not_delivered',
+    ] as const)('%s', (status) => {
+      given(candidate(status))
+        .when(15)
+        .then(fresh({ executionId: candidate(status).executionId, reason: 'outside_correlation_window' }));
     });
   });
 
   describe('completed and delivered', () => {
     it('is a ledger hit inside a declared ledger retention, even after the correlation window', () => {
-      given(candidate('completed', { ledgerRetentionEndsAt: at(60 * 24) })).when(5).then({ kind: 'ledger_hit', executionId: candidate('completed').executionId });
-      given(candidate('completed', { ledgerRetentionEndsAt: at(60 * 24) })).when(60 * 23).then({ kind: 'ledger_hit', executionId: candidate('completed').executionId });
+      given(candidate('completed', { ledgerRetentionEndsAt: at(60 * 24) }))
+        .when(5)
+        .then({ kind: 'ledger_hit', executionId: candidate('completed').executionId });
+      given(candidate('completed', { ledgerRetentionEndsAt: at(60 * 24) }))
+        .when(60 * 23)
+        .then({ kind: 'ledger_hit', executionId: candidate('completed').executionId });
     });
 
     it('is new once the ledger retention is over', () => {
-      given(candidate('completed', { ledgerRetentionEndsAt: at(60) })).when(60).then(fresh({ executionId: candidate('completed').executionId, reason: 'outside_ledger_retention' }));
+      given(candidate('completed', { ledgerRetentionEndsAt: at(60) }))
+        .when(60)
+        .then(fresh({ executionId: candidate('completed').executionId, reason: 'outside_ledger_retention' }));
     });
 
     it('is new without a ledger retention, even inside the window (deploying twice can be deliberate)', () => {
-      given(candidate('completed')).when(5).then(fresh({ executionId: candidate('completed').executionId, reason: 'completed_without_ledger' }));
+      given(candidate('completed'))
+        .when(5)
+        .then(fresh({ executionId: candidate('completed').executionId, reason: 'completed_without_ledger' }));
     });
   });
 
   it('a completed but undelivered execution past its window is still a ledger hit while its ledger retention runs', () => {
-    given(candidate('completed_result_not_delivered', { ledgerRetentionEndsAt: at(60) })).when(30).then({ kind: 'ledger_hit', executionId: candidate('completed').executionId });
+    given(candidate('completed_result_not_delivered', { ledgerRetentionEndsAt: at(60) }))
+      .when(30)
+      .then({ kind: 'ledger_hit', executionId: candidate('completed').executionId });
   });
 
   it.each(['failed', 'reverted', 'expired'] as const)('%s never matches, even inside the window and a ledger retention', (status) => {
-    given(candidate(status, { ledgerRetentionEndsAt: at(60) })).when(5).then(fresh({ executionId: candidate(status).executionId, reason: status }));
+    given(candidate(status, { ledgerRetentionEndsAt: at(60) }))
+      .when(5)
+      .then(fresh({ executionId: candidate(status).executionId, reason: status }));
   });
 
   describe('the intent must be the same', () => {
     it('another fingerprint is not a candidate at all', () => {
-      given(candidate('dispatched', { fingerprint: `hmac-sha256:k2026-01:${'00'.repeat(32)}` })).when(5).then(fresh());
+      given(candidate('dispatched', { fingerprint: `hmac-sha256:k2026-01:${'00'.repeat(32)}` }))
+        .when(5)
+        .then(fresh());
     });
 
     it('matches a fingerprint made under an older key of the keyring', () => {
-      given(candidate('dispatched', { fingerprint: FP_OLD_KEY })).when(5, { ...incoming, fingerprints: [FP_NEW_KEY, FP_OLD_KEY] }).then(attach('pending_verification'));
-      given(candidate('dispatched', { fingerprint: FP_OLD_KEY })).when(5, { ...incoming, fingerprints: [FP_NEW_KEY] }).then(fresh());
+      given(candidate('dispatched', { fingerprint: FP_OLD_KEY }))
+        .when(5, { ...incoming, fingerprints: [FP_NEW_KEY, FP_OLD_KEY] })
+        .then(attach('pending_verification'));
+      given(candidate('dispatched', { fingerprint: FP_OLD_KEY }))
+        .when(5, { ...incoming, fingerprints: [FP_NEW_KEY] })
+        .then(fresh());
     });
 
     it('another actor or another intent scope is another operation', () => {
-      given(candidate('dispatched', { actor: 'agent:other' })).when(5).then(fresh({ executionId: candidate('dispatched').executionId, reason: 'actor_differs' }));
-      given(candidate('dispatched', { intentScope: 'run:month-end-2026-03' })).when(5).then(fresh({ executionId: candidate('dispatched').executionId, reason: 'intent_scope_differs' }));
+      given(candidate('dispatched', { actor: 'agent:other' }))
+        .when(5)
+        .then(fresh({ executionId: candidate('dispatched').executionId, reason: 'actor_differs' }));
+      given(candidate('dispatched', { intentScope: 'run:month-end-2026-03' }))
+        .when(5)
+        .then(fresh({ executionId: candidate('dispatched').executionId, reason: 'intent_scope_differs' }));
     });
   });
 
   describe('several candidates', () => {
     const older = candidate('failed', { executionId: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J40', acceptedAt: at(0) });
-    const newer = candidate('dispatched_unknown', { executionId: 'exe_01JNQ8ZK3M8V2C4D6F8G0H2J41', acceptedAt: at(2), correlationWindowEndsAt: at(17) });
+    const newer = candidate('dispatched_unknown', {
+      executionId: 'exe_01JNQ8ZK3M8V2C4D6F8G0H2J41',
+      acceptedAt: at(2),
+      correlationWindowEndsAt: at(17),
+    });
 
     it('the most recent matching candidate wins, whatever the input order', () => {
       const alsoMatching = candidate('authorized', { executionId: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J42', acceptedAt: at(1) });
@@ -111,8 +156,12 @@ describe('matchRetry (DESIGN.md §5)', () => {
 
     it('passes over non-matching newer ones, and lists every passed-over candidate when nothing matches', () => {
       const newerFailed = { ...newer, status: 'failed' as const };
-      given(older, newerFailed).when(5).then(fresh({ executionId: newer.executionId, reason: 'failed' }, { executionId: older.executionId, reason: 'failed' }));
-      given({ ...older, status: 'completed_result_not_delivered' }, newerFailed).when(5).then(attach('replay_stored_result', older.executionId));
+      given(older, newerFailed)
+        .when(5)
+        .then(fresh({ executionId: newer.executionId, reason: 'failed' }, { executionId: older.executionId, reason: 'failed' }));
+      given({ ...older, status: 'completed_result_not_delivered' }, newerFailed)
+        .when(5)
+        .then(attach('replay_stored_result', older.executionId));
     });
 
     it('breaks ties within a millisecond by the time-ordered execution id', () => {

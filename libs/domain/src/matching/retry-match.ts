@@ -7,7 +7,8 @@
  * - `same_denial`: denied; the same denial again.
  * - `awaiting_review`: in review; a human decides, nothing is sent again.
  */
-export type AttachAnswer = 'continue' | 'pending_approval' | 'pending_verification' | 'replay_stored_result' | 'same_denial' | 'awaiting_review';
+export type AttachAnswer =
+  'continue' | 'pending_approval' | 'pending_verification' | 'replay_stored_result' | 'same_denial' | 'awaiting_review';
 
 /** Why a prior execution with the same fingerprint did not take the call. */
 export type NoMatchReason =

@@ -1,2 +1,15 @@
-export { type ArgumentSealer, type SealBinding, type SealedArgumentErrorCode, type SealedValue, SealedArgumentError, isSealedValue } from './sealed-value';
-export { type OpenedArguments, REDACTED, openSealedArguments, redactSensitiveArguments, sealSensitiveArguments } from './sensitive-arguments';
+export {
+  type ArgumentSealer,
+  type SealBinding,
+  type SealedArgumentErrorCode,
+  type SealedValue,
+  SealedArgumentError,
+  isSealedValue,
+} from './sealed-value';
+export {
+  type OpenedArguments,
+  REDACTED,
+  openSealedArguments,
+  redactSensitiveArguments,
+  sealSensitiveArguments,
+} from './sensitive-arguments';

@@ -13,15 +13,23 @@ export const REDACTED = '[redacted]';
  *
  * @example const stored = sealSensitiveArguments(contract, executionId, args, sealer);
  */
-export function sealSensitiveArguments(contract: ToolContract, executionId: string, args: Arguments, sealer: Pick<ArgumentSealer, 'seal'>): Record<string, JsonValue> {
+export function sealSensitiveArguments(
+  contract: ToolContract,
+  executionId: string,
+  args: Arguments,
+  sealer: Pick<ArgumentSealer, 'seal'>,
+): Record<string, JsonValue> {
   const stored: Record<string, JsonValue> = {};
   for (const [name, value] of Object.entries(args)) {
-    stored[name] = contract.argumentSpecs[name]?.sensitive ? (sealer.seal(value, { executionId, argument: name }) as unknown as JsonValue) : value;
+    stored[name] = contract.argumentSpecs[name]?.sensitive
+      ? (sealer.seal(value, { executionId, argument: name }) as unknown as JsonValue)
+      : value;
   }
   return stored;
 }
 
-export type OpenedArguments = { readonly ok: true; readonly arguments: Record<string, JsonValue> } | { readonly ok: false; readonly reason: string };
+export type OpenedArguments =
+  { readonly ok: true; readonly arguments: Record<string, JsonValue> } | { readonly ok: false; readonly reason: string };
 
 /**
  * The arguments to render a request from: sealed values opened. A sensitive argument stored in

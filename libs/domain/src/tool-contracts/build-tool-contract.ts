@@ -62,7 +62,11 @@ export function buildToolContract(
     contract = { ...common, channel: 'http', target, probe };
   } else {
     const target = checkSshTarget(raw.target, [...at, 'target'], rules, issues);
-    checkSshSettlement({ markers: target.markers, probeDeclared: raw.probe !== undefined, effect, credentialRef: raw.credential_ref }, at, issues);
+    checkSshSettlement(
+      { markers: target.markers, probeDeclared: raw.probe !== undefined, effect, credentialRef: raw.credential_ref },
+      at,
+      issues,
+    );
     // Every SSH command, whatever its effect class, settles through the durable marker (DESIGN.md
     // §9): a bare re-send could run it twice. Without markers there is nothing to read, so an
     // unknown outcome goes to a human.

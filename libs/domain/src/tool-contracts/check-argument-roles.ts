@@ -32,29 +32,49 @@ export function checkArgumentRoles(
     const at = [...tool, 'roles', name];
     const entry = rawRoles?.[name];
     if (entry === undefined) {
-      issues.push(draft('missing_role', at, `no role for argument "${name}"`,
-        `a role for every argument: add "${name}: identity" (or derived | generated) under roles — ${ROLE_HELP}`));
+      issues.push(
+        draft(
+          'missing_role',
+          at,
+          `no role for argument "${name}"`,
+          `a role for every argument: add "${name}: identity" (or derived | generated) under roles — ${ROLE_HELP}`,
+        ),
+      );
       continue;
     }
     const parsed = parseWithIssues(RoleEntry, typeof entry === 'string' ? { role: entry } : entry, at);
     if (!parsed.ok) {
       // The short form `name: role` has no `.role` level in the YAML; report where the text is.
-      issues.push(...(typeof entry === 'string'
-        ? [draft('invalid_field', at, describeValue(entry), 'one of identity | derived | generated')]
-        : parsed.issues));
+      issues.push(
+        ...(typeof entry === 'string'
+          ? [draft('invalid_field', at, describeValue(entry), 'one of identity | derived | generated')]
+          : parsed.issues),
+      );
       continue;
     }
     const normalize = [...new Set(parsed.value.normalize ?? [])];
     if (normalize.length > 0 && !holdsText(schema.properties[name])) {
-      issues.push(draft('invalid_field', [...at, 'normalize'], `normalize for a non-text argument`,
-        'normalize only on arguments of type string (or arrays of strings)'));
+      issues.push(
+        draft(
+          'invalid_field',
+          [...at, 'normalize'],
+          `normalize for a non-text argument`,
+          'normalize only on arguments of type string (or arrays of strings)',
+        ),
+      );
     }
     specs[name] = { role: parsed.value.role, normalize, sensitive: parsed.value.sensitive ?? false };
   }
   for (const name of Object.keys(rawRoles ?? {})) {
     if (!declared.includes(name)) {
-      issues.push(draft('role_for_unknown_argument', [...tool, 'roles', name], `a role for "${name}", which arguments.properties does not declare`,
-        `roles only for declared arguments (${declared.join(' | ') || 'none declared'}): remove it, or declare the property`));
+      issues.push(
+        draft(
+          'role_for_unknown_argument',
+          [...tool, 'roles', name],
+          `a role for "${name}", which arguments.properties does not declare`,
+          `roles only for declared arguments (${declared.join(' | ') || 'none declared'}): remove it, or declare the property`,
+        ),
+      );
     }
   }
   return specs;

@@ -27,17 +27,35 @@ export function checkArgumentsSchema(
 
   for (const name of Object.keys(schema.properties)) {
     if (!ARGUMENT_NAME_PATTERN.test(name)) {
-      issues.push(draft('invalid_arguments_schema', [...at, 'properties', name], JSON.stringify(name),
-        'an argument name of letters, digits and _ (starting with a letter or _), at most 64 characters'));
+      issues.push(
+        draft(
+          'invalid_arguments_schema',
+          [...at, 'properties', name],
+          JSON.stringify(name),
+          'an argument name of letters, digits and _ (starting with a letter or _), at most 64 characters',
+        ),
+      );
     } else if (name === EXECUTION_ID_PLACEHOLDER) {
-      issues.push(draft('invalid_arguments_schema', [...at, 'properties', name], '"execution_id"',
-        'another name: execution_id is reserved for the gateway-assigned execution id'));
+      issues.push(
+        draft(
+          'invalid_arguments_schema',
+          [...at, 'properties', name],
+          '"execution_id"',
+          'another name: execution_id is reserved for the gateway-assigned execution id',
+        ),
+      );
     }
   }
   schema.required.forEach((name, index) => {
     if (!(name in schema.properties)) {
-      issues.push(draft('invalid_arguments_schema', [...at, 'required', index], JSON.stringify(name),
-        `a declared property (one of ${Object.keys(schema.properties).join(' | ') || 'none declared'})`));
+      issues.push(
+        draft(
+          'invalid_arguments_schema',
+          [...at, 'required', index],
+          JSON.stringify(name),
+          `a declared property (one of ${Object.keys(schema.properties).join(' | ') || 'none declared'})`,
+        ),
+      );
     }
   });
 
@@ -49,8 +67,14 @@ export function checkArgumentsSchema(
     rememberValidator(schema, ajv.compile(schema));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    issues.push(draft('invalid_arguments_schema', at, `a schema that does not compile (${reason})`,
-      'a JSON Schema (draft 2020-12) using only known keywords and formats'));
+    issues.push(
+      draft(
+        'invalid_arguments_schema',
+        at,
+        `a schema that does not compile (${reason})`,
+        'a JSON Schema (draft 2020-12) using only known keywords and formats',
+      ),
+    );
   }
   return schema;
 }
@@ -69,8 +93,14 @@ function metaSchemaIssues(errors: ErrorObject[], schema: ArgumentsSchema, at: re
       .map((s): PathSegment => (/^[0-9]+$/.test(s) ? Number(s) : s));
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
     const detail = allowed ? `${error.message ?? ''}: ${allowed.map(String).join(' | ')}` : (error.message ?? 'valid');
-    out.push(draft('invalid_arguments_schema', [...at, ...path], describeValue(valueAt(schema, path)),
-      `a valid JSON Schema (draft 2020-12): ${detail}`));
+    out.push(
+      draft(
+        'invalid_arguments_schema',
+        [...at, ...path],
+        describeValue(valueAt(schema, path)),
+        `a valid JSON Schema (draft 2020-12): ${detail}`,
+      ),
+    );
   }
   return out;
 }

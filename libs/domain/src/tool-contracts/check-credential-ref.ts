@@ -4,8 +4,16 @@ const CREDENTIAL_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** Token shapes of common providers; a contract file is the wrong place for any of them. */
 const SECRET_SHAPES = [
-  /^[sr]k_(live|test)_/, /^gh[pousr]_/, /^github_pat_/, /^xox[abeprs]-/, /^AKIA[0-9A-Z]{12,}/,
-  /^eyJ[A-Za-z0-9_-]{10,}/, /^glpat-/, /^SG\./, /^AIza[0-9A-Za-z_-]{20,}/, /^-----BEGIN/,
+  /^[sr]k_(live|test)_/,
+  /^gh[pousr]_/,
+  /^github_pat_/,
+  /^xox[abeprs]-/,
+  /^AKIA[0-9A-Z]{12,}/,
+  /^eyJ[A-Za-z0-9_-]{10,}/,
+  /^glpat-/,
+  /^SG\./,
+  /^AIza[0-9A-Za-z_-]{20,}/,
+  /^-----BEGIN/,
 ];
 
 /**
@@ -23,8 +31,14 @@ export function checkCredentialRef(value: string | undefined, at: readonly PathS
   if (value === undefined) return null;
   const expected = 'the name of a credential held by the dispatcher, e.g. deploy-api (letters, digits, . _ -; no spaces, ":" or "/")';
   if (looksLikeSecret(value)) {
-    issues.push(draft('secret_in_contract', at, 'a value that looks like a secret (not shown)',
-      `${expected}, never the secret itself: remove it from the file and rotate it`));
+    issues.push(
+      draft(
+        'secret_in_contract',
+        at,
+        'a value that looks like a secret (not shown)',
+        `${expected}, never the secret itself: remove it from the file and rotate it`,
+      ),
+    );
   } else if (!CREDENTIAL_REF_PATTERN.test(value)) {
     // Not echoed either: "Bearer …" or "user:pass" are exactly the values this refuses.
     issues.push(draft('invalid_field', at, 'a value with spaces, ":", "/" or other characters (not shown)', expected));

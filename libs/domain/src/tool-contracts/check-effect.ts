@@ -15,20 +15,46 @@ export interface EffectFacts {
 export function checkEffect(facts: EffectFacts, tool: readonly PathSegment[], issues: IssueDraft[]): void {
   const { effect, channel, method } = facts;
   if (effect === 'none' && method !== null && method !== 'GET' && method !== 'HEAD') {
-    issues.push(draft('effect_conflict', [...tool, 'effect'], `effect none with method ${method}`,
-      'method GET or HEAD for effect none (read-only is enforced), or the effect this call really has'));
+    issues.push(
+      draft(
+        'effect_conflict',
+        [...tool, 'effect'],
+        `effect none with method ${method}`,
+        'method GET or HEAD for effect none (read-only is enforced), or the effect this call really has',
+      ),
+    );
   }
   if (effect === 'remote_command' && channel !== 'ssh') {
-    issues.push(draft('effect_conflict', [...tool, 'effect'], `effect remote_command on channel ${channel}`,
-      'remote_command only with channel ssh; for HTTP use idempotent, conditional or irreversible'));
+    issues.push(
+      draft(
+        'effect_conflict',
+        [...tool, 'effect'],
+        `effect remote_command on channel ${channel}`,
+        'remote_command only with channel ssh; for HTTP use idempotent, conditional or irreversible',
+      ),
+    );
   }
   if (effect === 'conditional' && !facts.hasProbe) {
     // Without a probe the "condition still holds" check after an unknown outcome is impossible.
-    issues.push(draft('probe_required', [...tool, 'probe'], 'no probe for effect conditional',
-      channel === 'ssh' ? 'a probe: { kind: marker }' : 'a probe: { method: GET, path, applied: { status: [...] }, not_applied: { status: [...] } }'));
+    issues.push(
+      draft(
+        'probe_required',
+        [...tool, 'probe'],
+        'no probe for effect conditional',
+        channel === 'ssh'
+          ? 'a probe: { kind: marker }'
+          : 'a probe: { method: GET, path, applied: { status: [...] }, not_applied: { status: [...] } }',
+      ),
+    );
   }
   if (effect === 'none' && facts.hasLedgerRetention) {
-    issues.push(draft('effect_conflict', [...tool, 'ledger_retention'], 'a ledger_retention for effect none',
-      'no ledger_retention on read-only tools (a repeated read is a new read), or another effect'));
+    issues.push(
+      draft(
+        'effect_conflict',
+        [...tool, 'ledger_retention'],
+        'a ledger_retention for effect none',
+        'no ledger_retention on read-only tools (a repeated read is a new read), or another effect',
+      ),
+    );
   }
 }

@@ -10,25 +10,52 @@ const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|token|se
 /** Headers the HTTP client owns; a static value would corrupt framing or routing. */
 const RESERVED_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'keep-alive'];
 
-export function checkHttpTarget(raw: RawHttpTool['target'], at: readonly PathSegment[], rules: TemplateRules, issues: IssueDraft[]): HttpTarget {
+export function checkHttpTarget(
+  raw: RawHttpTool['target'],
+  at: readonly PathSegment[],
+  rules: TemplateRules,
+  issues: IssueDraft[],
+): HttpTarget {
   const origin = normaliseOrigin(raw.origin, [...at, 'origin'], issues);
   checkTemplate(raw.path, [...at, 'path'], rules, issues);
   const bodyless = raw.method === 'GET' || raw.method === 'HEAD';
   if (bodyless && raw.body === 'json_arguments') {
-    issues.push(draft('invalid_field', [...at, 'body'], `"json_arguments" with method ${raw.method}`, `body: none for GET and HEAD (they carry no body)`));
+    issues.push(
+      draft(
+        'invalid_field',
+        [...at, 'body'],
+        `"json_arguments" with method ${raw.method}`,
+        `body: none for GET and HEAD (they carry no body)`,
+      ),
+    );
   }
   const headers = raw.headers ?? {};
   for (const [name, value] of Object.entries(headers)) {
     const where = [...at, 'headers', name];
     if (!HEADER_NAME_PATTERN.test(name)) {
-      issues.push(draft('invalid_field', where, `header name ${JSON.stringify(name)}`, 'an HTTP header name (letters, digits, - and a few symbols)'));
+      issues.push(
+        draft('invalid_field', where, `header name ${JSON.stringify(name)}`, 'an HTTP header name (letters, digits, - and a few symbols)'),
+      );
     } else if (CREDENTIAL_HEADER.test(name)) {
-      issues.push(draft('secret_in_contract', where, 'a credential-carrying header (value not shown)',
-        'no credentials in headers: name the credential in credential_ref and the dispatcher adds it'));
+      issues.push(
+        draft(
+          'secret_in_contract',
+          where,
+          'a credential-carrying header (value not shown)',
+          'no credentials in headers: name the credential in credential_ref and the dispatcher adds it',
+        ),
+      );
     } else if (RESERVED_HEADERS.includes(name.toLowerCase())) {
       issues.push(draft('invalid_field', where, `the ${name} header`, `no ${name}: the HTTP client sets it`));
     } else if (raw.idempotency_header && name.toLowerCase() === raw.idempotency_header.toLowerCase()) {
-      issues.push(draft('invalid_field', where, `a static value for the idempotency header ${name}`, 'no static value: the execution id is sent there per call'));
+      issues.push(
+        draft(
+          'invalid_field',
+          where,
+          `a static value for the idempotency header ${name}`,
+          'no static value: the execution id is sent there per call',
+        ),
+      );
     } else if (/[\r\n\0]/.test(value)) {
       issues.push(draft('invalid_field', where, 'a value with a line break', 'a single-line header value'));
     }
@@ -60,7 +87,9 @@ function normaliseOrigin(text: string, at: readonly PathSegment[], issues: Issue
     return null;
   }
   if (url.username || url.password) {
-    issues.push(draft('secret_in_contract', at, 'an origin with user:password (not shown)', `${expected}; credentials belong in credential_ref`));
+    issues.push(
+      draft('secret_in_contract', at, 'an origin with user:password (not shown)', `${expected}; credentials belong in credential_ref`),
+    );
     return null;
   }
   const bare = url.pathname === '/' && !/[?#]/.test(text) && !/^[a-z]+:\/\/[^/]*\/./i.test(text);

@@ -28,18 +28,36 @@ export function checkTemplate(template: string, at: readonly PathSegment[], rule
     if (!property || !allowed.includes(name)) {
       const extra = rules.allowExecutionId ? ['execution_id'] : [];
       const kind = rules.identityOnly ? 'an identity argument' : 'a declared argument';
-      issues.push(draft('invalid_template', at, `placeholder {${name}}`,
-        `${kind} or nothing else: one of ${[...allowed, ...extra].join(' | ') || '(no arguments declared)'}`));
+      issues.push(
+        draft(
+          'invalid_template',
+          at,
+          `placeholder {${name}}`,
+          `${kind} or nothing else: one of ${[...allowed, ...extra].join(' | ') || '(no arguments declared)'}`,
+        ),
+      );
       continue;
     }
     if (!rules.schema.required.includes(name) && !('default' in property)) {
-      issues.push(draft('invalid_template', at, `placeholder {${name}} for an optional argument without a default`,
-        `"${name}" listed in arguments.required, or a default for it`));
+      issues.push(
+        draft(
+          'invalid_template',
+          at,
+          `placeholder {${name}} for an optional argument without a default`,
+          `"${name}" listed in arguments.required, or a default for it`,
+        ),
+      );
     }
     const type = property['type'];
     if (type === 'object' || type === 'array') {
-      issues.push(draft('invalid_template', at, `placeholder {${name}} for an argument of type ${type}`,
-        'placeholders only for string, number, integer or boolean arguments'));
+      issues.push(
+        draft(
+          'invalid_template',
+          at,
+          `placeholder {${name}} for an argument of type ${type}`,
+          'placeholders only for string, number, integer or boolean arguments',
+        ),
+      );
     }
   }
   return parsed;

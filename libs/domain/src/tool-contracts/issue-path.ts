@@ -44,11 +44,6 @@ export function describeValue(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
-export function draft(
-  code: ContractIssueCode,
-  path: readonly PathSegment[],
-  found: string,
-  expected: string,
-): IssueDraft {
+export function draft(code: ContractIssueCode, path: readonly PathSegment[], found: string, expected: string): IssueDraft {
   return { code, path, found, expected };
 }

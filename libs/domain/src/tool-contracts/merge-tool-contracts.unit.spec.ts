@@ -19,7 +19,9 @@ describe('mergeToolContracts', () => {
     } catch (error) {
       const [issue] = (error as ToolContractError).issues;
       expect(issue).toMatchObject({ code: 'duplicate_tool', file: 'contracts/b.yaml', path: 'tools[1].name' });
-      expect(issue?.message).toContain('contracts/b.yaml: tools[1].name: got "create_item", already declared in contracts/a.yaml (tools[0]); expected a tool name used once');
+      expect(issue?.message).toContain(
+        'contracts/b.yaml: tools[1].name: got "create_item", already declared in contracts/a.yaml (tools[0]); expected a tool name used once',
+      );
     }
   });
 });

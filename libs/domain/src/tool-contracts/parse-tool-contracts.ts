@@ -50,7 +50,14 @@ export function parseToolContracts(yamlText: string, fileName: string): ToolCont
       firstIndexByName.set(built.contract.name, index);
       contracts.push(built.contract);
     } else {
-      drafts.push(draft('duplicate_tool', ['tools', index, 'name'], `"${built.contract.name}", already declared at tools[${first}]`, 'a tool name used once across all contract files'));
+      drafts.push(
+        draft(
+          'duplicate_tool',
+          ['tools', index, 'name'],
+          `"${built.contract.name}", already declared at tools[${first}]`,
+          'a tool name used once across all contract files',
+        ),
+      );
     }
   });
   if (drafts.length > 0) throw new ToolContractError(locate(drafts, fileName, source));

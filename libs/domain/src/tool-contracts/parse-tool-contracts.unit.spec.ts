@@ -159,7 +159,14 @@ describe('parseToolContracts: valid contracts', () => {
       correlationWindowMs: 7 * 86_400_000,
       ledgerRetentionMs: null,
       approval: 'none',
-      target: { origin: 'http://localhost:8080', body: 'none', headers: {}, timeoutMs: 10_000, maxResponseBytes: 1_048_576, idempotencyHeader: null },
+      target: {
+        origin: 'http://localhost:8080',
+        body: 'none',
+        headers: {},
+        timeoutMs: 10_000,
+        maxResponseBytes: 1_048_576,
+        idempotencyHeader: null,
+      },
       probe: null,
     });
   });
@@ -199,7 +206,10 @@ describe('parseToolContracts: valid contracts', () => {
 
   it('parses several tools of one file in order', () => {
     const contracts = parseToolContracts(contractsYaml(httpTool(), sshTool()), 'x.yaml');
-    expect(contracts.map((c) => [c.name, c.source.index])).toEqual([['create_item', 0], ['run_migration', 1]]);
+    expect(contracts.map((c) => [c.name, c.source.index])).toEqual([
+      ['create_item', 0],
+      ['run_migration', 1],
+    ]);
   });
 
   it('loads the demo contracts fixture', () => {

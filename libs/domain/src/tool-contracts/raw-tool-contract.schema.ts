@@ -40,9 +40,7 @@ const RawArgumentsSchema = z.looseObject(
       })
       .optional(),
     required: z.array(z.string({ error: 'an argument name' }), { error: 'a list of argument names' }).optional(),
-    additionalProperties: z
-      .union([z.boolean(), z.record(z.string(), z.unknown())], { error: 'true, false or a JSON Schema' })
-      .optional(),
+    additionalProperties: z.union([z.boolean(), z.record(z.string(), z.unknown())], { error: 'true, false or a JSON Schema' }).optional(),
   },
   { error: whenNot('a JSON Schema with type: object and properties: {...}') },
 );
@@ -89,7 +87,9 @@ const RawSshTarget = z.strictObject(
     ).optional(),
     timeout: Duration.optional(),
     max_output_bytes: ByteCount.optional(),
-    markers: z.boolean({ error: 'true (the default: the durable marker protocol) or false (no marker: the tool is settled as irreversible)' }).optional(),
+    markers: z
+      .boolean({ error: 'true (the default: the durable marker protocol) or false (no marker: the tool is settled as irreversible)' })
+      .optional(),
   },
   { error: whenNot('a mapping with host, user, host_key (or known_hosts) and argv') },
 );
@@ -120,9 +120,7 @@ const commonFields = {
   description: text('a description for agents: what the tool does and when to use it'),
   credential_ref: z.string({ error: 'the name of a credential, e.g. deploy-api' }).optional(),
   arguments: RawArgumentsSchema.optional(),
-  roles: z
-    .record(z.string(), z.unknown(), { error: 'a mapping of argument name → role (identity | derived | generated)' })
-    .optional(),
+  roles: z.record(z.string(), z.unknown(), { error: 'a mapping of argument name → role (identity | derived | generated)' }).optional(),
   effect: EffectClass.optional(),
   correlation_window: Duration.optional(),
   ledger_retention: Duration.optional(),

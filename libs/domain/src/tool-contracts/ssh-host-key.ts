@@ -43,19 +43,28 @@ export function parseHostKey(text: string): HostKeyResult {
 export function parseKnownHostsLine(line: string, host: string, port: number): HostKeyResult {
   const [patterns = '', ...rest] = line.trim().split(/\s+/);
   if (patterns.startsWith('@')) {
-    return { ok: false, found: `a ${patterns} line`, expected: 'a plain known_hosts line that pins one key (no @cert-authority / @revoked)' };
+    return {
+      ok: false,
+      found: `a ${patterns} line`,
+      expected: 'a plain known_hosts line that pins one key (no @cert-authority / @revoked)',
+    };
   }
   const parsed = parseHostKey(rest.join(' '));
   if (!parsed.ok) return parsed;
   const wanted = port === 22 ? [host, `[${host}]:22`] : [`[${host}]:${port}`];
   if (!coversHost(patterns.split(','), wanted)) {
-    return { ok: false, found: `an entry for ${patterns.startsWith('|1|') ? 'another (hashed) host' : patterns}`, expected: `a known_hosts entry for ${wanted[0]}` };
+    return {
+      ok: false,
+      found: `an entry for ${patterns.startsWith('|1|') ? 'another (hashed) host' : patterns}`,
+      expected: `a known_hosts entry for ${wanted[0]}`,
+    };
   }
   return parsed;
 }
 
 function coversHost(patterns: readonly string[], wanted: readonly string[]): boolean {
-  const matches = (pattern: string): boolean => wanted.some((w) => (pattern.startsWith('|1|') ? hashedMatch(pattern, w) : globMatch(pattern, w)));
+  const matches = (pattern: string): boolean =>
+    wanted.some((w) => (pattern.startsWith('|1|') ? hashedMatch(pattern, w) : globMatch(pattern, w)));
   if (patterns.some((p) => p.startsWith('!') && matches(p.slice(1)))) return false;
   return patterns.some((p) => !p.startsWith('!') && matches(p));
 }
@@ -66,6 +75,9 @@ function hashedMatch(pattern: string, host: string): boolean {
 }
 
 function globMatch(pattern: string, host: string): boolean {
-  const regex = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const regex = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${regex}$`, 'i').test(host);
 }

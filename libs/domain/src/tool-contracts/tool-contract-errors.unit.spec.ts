@@ -1,4 +1,12 @@
-import { contractsYaml, ED25519_HOST_KEY, httpTool, issuesOf, OTHER_ED25519_HOST_KEY, sshTool, withField } from '../../test/contract-builders';
+import {
+  contractsYaml,
+  ED25519_HOST_KEY,
+  httpTool,
+  issuesOf,
+  OTHER_ED25519_HOST_KEY,
+  sshTool,
+  withField,
+} from '../../test/contract-builders';
 import type { ContractIssue, ContractIssueCode } from './tool-contract-error';
 import { ToolContractError } from './tool-contract-error';
 import { parseToolContracts } from './parse-tool-contracts';
@@ -8,7 +16,12 @@ const FILE = 'contracts/test.yaml';
 /** The one issue of `code` in the file; its message must name the file, the path and the expectation. */
 function theIssue(yamlText: string, code: ContractIssueCode, path: string): ContractIssue {
   const issues = issuesOf(yamlText, FILE).filter((i) => i.code === code && i.path === path);
-  if (issues.length !== 1) throw new Error(`expected one ${code} at ${path}, got:\n${issuesOf(yamlText, FILE).map((i) => i.message).join('\n')}`);
+  if (issues.length !== 1)
+    throw new Error(
+      `expected one ${code} at ${path}, got:\n${issuesOf(yamlText, FILE)
+        .map((i) => i.message)
+        .join('\n')}`,
+    );
   const issue = issues[0] as ContractIssue;
   expect(issue.message).toContain(`${FILE}: ${path}: got `);
   expect(issue.message).toContain('; expected ');
@@ -32,7 +45,11 @@ describe('parseToolContracts: every problem names file, field path, what was fou
   });
 
   it('refuses an alias bomb as a YAML problem, not a crash', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`), 'tools: *h'].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`),
+      'tools: *h',
+    ].join('\n');
     expect(issuesOf(bomb, FILE)[0]?.code).toBe('yaml_syntax');
   });
 
@@ -47,7 +64,9 @@ describe('parseToolContracts: every problem names file, field path, what was fou
     expect(theIssue(yaml, 'invalid_field', 'tools[0].description').found).toBe('nothing (the field is missing)');
     expect(theIssue(yaml, 'invalid_field', 'tools[0].name').expected).toContain('1–64 letters, digits, _ or -');
     expect(theIssue(contractsYaml(httpTool({ channel: 'grpc' })), 'invalid_field', 'tools[0].channel').expected).toBe('one of http | ssh');
-    expect(theIssue(contractsYaml(withField(httpTool(), ['target', 'timeout'], 30)), 'invalid_field', 'tools[0].target.timeout').expected).toContain('500ms, 30s');
+    expect(
+      theIssue(contractsYaml(withField(httpTool(), ['target', 'timeout'], 30)), 'invalid_field', 'tools[0].target.timeout').expected,
+    ).toContain('500ms, 30s');
   });
 
   it('reports an unknown field with a suggestion, so a typo never silently means "undeclared"', () => {
@@ -70,27 +89,44 @@ describe('parseToolContracts: every problem names file, field path, what was fou
   });
 
   it('refuses normalize on non-text arguments', () => {
-    const tool = withField(httpTool({ roles: { sku: { role: 'identity', normalize: ['trim'] }, note: 'generated' } }), ['arguments', 'properties', 'sku'], { type: 'integer' });
+    const tool = withField(
+      httpTool({ roles: { sku: { role: 'identity', normalize: ['trim'] }, note: 'generated' } }),
+      ['arguments', 'properties', 'sku'],
+      { type: 'integer' },
+    );
     expect(theIssue(contractsYaml(tool), 'invalid_field', 'tools[0].roles.sku.normalize').expected).toContain('type string');
   });
 
   it('reports an invalid JSON Schema at the offending keyword', () => {
     const metaSchema = withField(httpTool(), ['arguments', 'properties', 'sku'], { type: 'strin' });
-    expect(theIssue(contractsYaml(metaSchema), 'invalid_arguments_schema', 'tools[0].arguments.properties.sku.type').expected)
-      .toContain('draft 2020-12');
+    expect(theIssue(contractsYaml(metaSchema), 'invalid_arguments_schema', 'tools[0].arguments.properties.sku.type').expected).toContain(
+      'draft 2020-12',
+    );
     const typo = withField(httpTool(), ['arguments', 'properties', 'sku'], { type: 'string', requried: true });
     expect(theIssue(contractsYaml(typo), 'invalid_arguments_schema', 'tools[0].arguments').found).toContain('unknown keyword: "requried"');
     const required = withField(httpTool(), ['arguments', 'required'], ['sku', 'colour']);
-    expect(theIssue(contractsYaml(required), 'invalid_arguments_schema', 'tools[0].arguments.required[1]').expected).toContain('a declared property');
-    const reserved = withField(httpTool({ roles: { sku: 'identity', note: 'generated', execution_id: 'identity' } }), ['arguments', 'properties', 'execution_id'], { type: 'string' });
-    expect(theIssue(contractsYaml(reserved), 'invalid_arguments_schema', 'tools[0].arguments.properties.execution_id').expected).toContain('reserved');
+    expect(theIssue(contractsYaml(required), 'invalid_arguments_schema', 'tools[0].arguments.required[1]').expected).toContain(
+      'a declared property',
+    );
+    const reserved = withField(
+      httpTool({ roles: { sku: 'identity', note: 'generated', execution_id: 'identity' } }),
+      ['arguments', 'properties', 'execution_id'],
+      { type: 'string' },
+    );
+    expect(theIssue(contractsYaml(reserved), 'invalid_arguments_schema', 'tools[0].arguments.properties.execution_id').expected).toContain(
+      'reserved',
+    );
   });
 
   it('reports placeholders that are undeclared, optional without default, or malformed', () => {
     const undeclared = withField(httpTool(), ['target', 'path'], '/v1/items/{item_id}');
-    expect(theIssue(contractsYaml(undeclared), 'invalid_template', 'tools[0].target.path').message).toContain('got placeholder {item_id}; expected a declared argument');
+    expect(theIssue(contractsYaml(undeclared), 'invalid_template', 'tools[0].target.path').message).toContain(
+      'got placeholder {item_id}; expected a declared argument',
+    );
     const optional = withField(httpTool(), ['target', 'path'], '/v1/items/{note}');
-    expect(theIssue(contractsYaml(optional), 'invalid_template', 'tools[0].target.path').expected).toContain('"note" listed in arguments.required');
+    expect(theIssue(contractsYaml(optional), 'invalid_template', 'tools[0].target.path').expected).toContain(
+      '"note" listed in arguments.required',
+    );
     const malformed = withField(sshTool(), ['target', 'argv'], ['/bin/echo', '{ver sion}']);
     expect(theIssue(contractsYaml(malformed), 'invalid_template', 'tools[0].target.argv[1]').found).toContain('is not a placeholder');
   });
@@ -104,16 +140,26 @@ describe('parseToolContracts: every problem names file, field path, what was fou
 
   it('lets probes use only {execution_id} and identity arguments', () => {
     const probe = { method: 'GET', path: '/v1/items/{note}', applied: { status: [200] } };
-    expect(theIssue(contractsYaml(httpTool({ probe })), 'invalid_template', 'tools[0].probe.path').expected).toContain('an identity argument');
+    expect(theIssue(contractsYaml(httpTool({ probe })), 'invalid_template', 'tools[0].probe.path').expected).toContain(
+      'an identity argument',
+    );
     const overlap = { method: 'GET', path: '/v1/items/{sku}', applied: { status: [200] }, not_applied: { status: [200, 404] } };
-    expect(theIssue(contractsYaml(httpTool({ probe: overlap })), 'invalid_field', 'tools[0].probe.not_applied.status').found).toContain('status 200');
+    expect(theIssue(contractsYaml(httpTool({ probe: overlap })), 'invalid_field', 'tools[0].probe.not_applied.status').found).toContain(
+      'status 200',
+    );
     const half = { method: 'GET', path: '/v1/items/{sku}', applied: { status: [200], json_path: '$.state' } };
-    expect(theIssue(contractsYaml(httpTool({ probe: half })), 'invalid_field', 'tools[0].probe.applied.equals').expected).toContain('together');
+    expect(theIssue(contractsYaml(httpTool({ probe: half })), 'invalid_field', 'tools[0].probe.applied.equals').expected).toContain(
+      'together',
+    );
   });
 
   it('enforces effect none as GET/HEAD, remote_command as SSH-only, no ledger for none', () => {
-    expect(theIssue(contractsYaml(httpTool({ effect: 'none' })), 'effect_conflict', 'tools[0].effect').message).toContain('got effect none with method POST; expected method GET or HEAD');
-    expect(theIssue(contractsYaml(httpTool({ effect: 'remote_command' })), 'effect_conflict', 'tools[0].effect').expected).toContain('only with channel ssh');
+    expect(theIssue(contractsYaml(httpTool({ effect: 'none' })), 'effect_conflict', 'tools[0].effect').message).toContain(
+      'got effect none with method POST; expected method GET or HEAD',
+    );
+    expect(theIssue(contractsYaml(httpTool({ effect: 'remote_command' })), 'effect_conflict', 'tools[0].effect').expected).toContain(
+      'only with channel ssh',
+    );
     const ledger = withField(httpTool({ effect: 'none', ledger_retention: '1d' }), ['target', 'method'], 'GET');
     expect(theIssue(contractsYaml(ledger), 'effect_conflict', 'tools[0].ledger_retention').expected).toContain('no ledger_retention');
   });
@@ -126,7 +172,9 @@ describe('parseToolContracts: every problem names file, field path, what was fou
     const token = 'sk_live_51HqLyjWDarjtT1zdp7dcXYZ';
     const secretRef = theIssue(contractsYaml(httpTool({ credential_ref: token })), 'secret_in_contract', 'tools[0].credential_ref');
     expect(secretRef.message).not.toContain(token);
-    expect(theIssue(contractsYaml(httpTool({ credential_ref: 'Bearer abc' })), 'invalid_field', 'tools[0].credential_ref').message).not.toContain('abc');
+    expect(
+      theIssue(contractsYaml(httpTool({ credential_ref: 'Bearer abc' })), 'invalid_field', 'tools[0].credential_ref').message,
+    ).not.toContain('abc');
     const header = withField(httpTool(), ['target', 'headers'], { Authorization: 'Bearer s3cr3t' });
     const headerIssue = theIssue(contractsYaml(header), 'secret_in_contract', 'tools[0].target.headers.Authorization');
     expect(headerIssue.message).not.toContain('s3cr3t');
@@ -147,13 +195,23 @@ describe('parseToolContracts: every problem names file, field path, what was fou
     const both = withField(sshTool(), ['target', 'known_hosts'], `db1.internal ${ED25519_HOST_KEY}`);
     expect(theIssue(contractsYaml(both), 'host_key', 'tools[0].target.host_key').found).toBe('both host_key and known_hosts');
     const mislabelled = withField(sshTool(), ['target', 'host_key'], `ecdsa-sha2-nistp256 ${OTHER_ED25519_HOST_KEY.split(' ')[1]}`);
-    expect(theIssue(contractsYaml(mislabelled), 'host_key', 'tools[0].target.host_key').found).toContain('ssh-ed25519 key blob labelled ecdsa');
-    const wrongHost = withField(withField(sshTool(), ['target', 'host_key'], undefined), ['target', 'known_hosts'], `db2.internal ${ED25519_HOST_KEY}`);
-    expect(theIssue(contractsYaml(wrongHost), 'host_key', 'tools[0].target.known_hosts').expected).toBe('a known_hosts entry for db1.internal');
+    expect(theIssue(contractsYaml(mislabelled), 'host_key', 'tools[0].target.host_key').found).toContain(
+      'ssh-ed25519 key blob labelled ecdsa',
+    );
+    const wrongHost = withField(
+      withField(sshTool(), ['target', 'host_key'], undefined),
+      ['target', 'known_hosts'],
+      `db2.internal ${ED25519_HOST_KEY}`,
+    );
+    expect(theIssue(contractsYaml(wrongHost), 'host_key', 'tools[0].target.known_hosts').expected).toBe(
+      'a known_hosts entry for db1.internal',
+    );
   });
 
   it('refuses a tool name declared twice in one file', () => {
-    expect(theIssue(contractsYaml(httpTool(), httpTool()), 'duplicate_tool', 'tools[1].name').found).toContain('already declared at tools[0]');
+    expect(theIssue(contractsYaml(httpTool(), httpTool()), 'duplicate_tool', 'tools[1].name').found).toContain(
+      'already declared at tools[0]',
+    );
   });
 
   it('collects every problem of every tool in one error, in file order', () => {

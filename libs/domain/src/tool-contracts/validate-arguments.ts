@@ -14,8 +14,7 @@ export interface ArgumentIssue {
 }
 
 export type ArgumentsValidation =
-  | { readonly ok: true; readonly value: Record<string, JsonValue> }
-  | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
+  { readonly ok: true; readonly value: Record<string, JsonValue> } | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
 
 /**
  * Applies the contract's declared normalisations, then checks the arguments against its schema.
@@ -41,7 +40,10 @@ export function validateArguments(contract: ToolContract, args: unknown): Argume
 
 function toArgumentIssue(error: ErrorObject): ArgumentIssue {
   const params = error.params as { missingProperty?: string; additionalProperty?: string };
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (params.missingProperty !== undefined) segments.push(params.missingProperty);
   if (params.additionalProperty !== undefined) segments.push(params.additionalProperty);
   const path = toJsonPath(segments);
@@ -56,7 +58,8 @@ function toArgumentIssue(error: ErrorObject): ArgumentIssue {
 
 function toJsonPath(segments: readonly string[]): string {
   return segments.reduce(
-    (acc, s) => (/^[0-9]+$/.test(s) ? `${acc}[${s}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(s) ? `${acc}.${s}` : `${acc}[${JSON.stringify(s)}]`),
+    (acc, s) =>
+      /^[0-9]+$/.test(s) ? `${acc}[${s}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(s) ? `${acc}.${s}` : `${acc}[${JSON.stringify(s)}]`,
     '$',
   );
 }

@@ -2,20 +2,16 @@ import { httpTool, parseOne, withField } from '../../test/contract-builders';
 import { validateArguments } from './validate-arguments';
 
 const contract = parseOne(
-  withField(
-    httpTool({ roles: { sku: 'identity', note: 'generated', qty: 'identity', tags: 'identity' } }),
-    ['arguments'],
-    {
-      type: 'object',
-      properties: {
-        sku: { type: 'string', minLength: 1 },
-        note: { type: 'string' },
-        qty: { type: 'integer', minimum: 1, default: 1 },
-        tags: { type: 'array', items: { type: 'string', format: 'email' } },
-      },
-      required: ['sku'],
+  withField(httpTool({ roles: { sku: 'identity', note: 'generated', qty: 'identity', tags: 'identity' } }), ['arguments'], {
+    type: 'object',
+    properties: {
+      sku: { type: 'string', minLength: 1 },
+      note: { type: 'string' },
+      qty: { type: 'integer', minimum: 1, default: 1 },
+      tags: { type: 'array', items: { type: 'string', format: 'email' } },
     },
-  ),
+    required: ['sku'],
+  }),
 );
 
 describe('validateArguments', () => {
@@ -42,7 +38,10 @@ describe('validateArguments', () => {
 
   it('refuses arguments that are not an object', () => {
     for (const value of [null, [], 'x', 3]) {
-      expect(validateArguments(contract, value)).toEqual({ ok: false, issues: [{ path: '$', keyword: 'type', message: '$: arguments must be a JSON object' }] });
+      expect(validateArguments(contract, value)).toEqual({
+        ok: false,
+        issues: [{ path: '$', keyword: 'type', message: '$: arguments must be a JSON object' }],
+      });
     }
   });
 

@@ -15,7 +15,11 @@ describe('hash chain verification (real PostgreSQL)', () => {
     db = await createTestDatabase();
     store = new PostgresEventStore(db.pool);
     for (const stream of ['a', 'b', 'c']) {
-      await store.append(stream, [1, 2, 3, 4].map((n) => testEvent(`E${n}`, { n, stream })), { expectedVersion: 0 });
+      await store.append(
+        stream,
+        [1, 2, 3, 4].map((n) => testEvent(`E${n}`, { n, stream })),
+        { expectedVersion: 0 },
+      );
     }
   });
   afterEach(() => db.drop());

@@ -112,7 +112,8 @@ function parseEvent(o: Record<string, unknown>): ChainedEvent {
 
 function parseHeader(o: Record<string, unknown>): ExportHeader {
   const formatVersion = int(o, 'format_version');
-  if (formatVersion !== EXPORT_FORMAT_VERSION) throw new MalformedExportLineError(`format_version ${formatVersion} is not ${EXPORT_FORMAT_VERSION}`);
+  if (formatVersion !== EXPORT_FORMAT_VERSION)
+    throw new MalformedExportLineError(`format_version ${formatVersion} is not ${EXPORT_FORMAT_VERSION}`);
   return {
     format: EXPORT_FORMAT,
     formatVersion,
@@ -124,7 +125,12 @@ function parseHeader(o: Record<string, unknown>): ExportHeader {
 
 function parseSummary(value: unknown): ExportSummary {
   if (!isObject(value)) throw new MalformedExportLineError('summary: not an object');
-  return { events: int(value, 'events'), startsAfter: linksFromJson(value, 'starts_after'), heads: linksFromJson(value, 'heads'), anchor: str(value, 'anchor') };
+  return {
+    events: int(value, 'events'),
+    startsAfter: linksFromJson(value, 'starts_after'),
+    heads: linksFromJson(value, 'heads'),
+    anchor: str(value, 'anchor'),
+  };
 }
 
 function linksToJson(links: ReadonlyMap<string, StreamLink>): Record<string, [number, string]> {

@@ -9,7 +9,10 @@ import type { ExportSummary } from './export-format';
  */
 export function anchorOf(events: number, startsAfter: ReadonlyMap<string, StreamLink>, heads: ReadonlyMap<string, StreamLink>): string {
   const digest = createHash('sha256').update(`onceport-audit-anchor/1\nevents ${events}\n`);
-  for (const [label, links] of [['start', startsAfter], ['head', heads]] as const) {
+  for (const [label, links] of [
+    ['start', startsAfter],
+    ['head', heads],
+  ] as const) {
     for (const [streamId, link] of [...links].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       digest.update(`${label} ${JSON.stringify(streamId)} ${link.version} ${link.chainHash.toString('hex')}\n`);
     }
@@ -32,6 +35,11 @@ export class SummaryCollector {
   }
 
   summary(): ExportSummary {
-    return { events: this.events, startsAfter: this.startsAfter, heads: this.heads, anchor: anchorOf(this.events, this.startsAfter, this.heads) };
+    return {
+      events: this.events,
+      startsAfter: this.startsAfter,
+      heads: this.heads,
+      anchor: anchorOf(this.events, this.startsAfter, this.heads),
+    };
   }
 }

@@ -6,7 +6,11 @@ import type { BrokenLink, StreamLink } from './chain-verifier';
  * store is append-only, so a head once exported must stay: this is what shows a stream's newest
  * events removed from the database, which its chain alone cannot.
  */
-export async function verifyCheckpoint(db: Queryable, heads: ReadonlyMap<string, StreamLink>, batchSize = 5000): Promise<BrokenLink | null> {
+export async function verifyCheckpoint(
+  db: Queryable,
+  heads: ReadonlyMap<string, StreamLink>,
+  batchSize = 5000,
+): Promise<BrokenLink | null> {
   const entries = [...heads];
   for (let i = 0; i < entries.length; i += batchSize) {
     const batch = entries.slice(i, i + batchSize);
@@ -20,10 +24,22 @@ export async function verifyCheckpoint(db: Queryable, heads: ReadonlyMap<string,
     for (const [streamId, link] of batch) {
       const row = byStream.get(streamId);
       if (!row) {
-        return { streamId, streamVersion: link.version, globalPosition: null, problem: 'stream_head_mismatch', detail: `the checkpoint has version ${link.version} of this stream, the database does not: it was removed` };
+        return {
+          streamId,
+          streamVersion: link.version,
+          globalPosition: null,
+          problem: 'stream_head_mismatch',
+          detail: `the checkpoint has version ${link.version} of this stream, the database does not: it was removed`,
+        };
       }
       if (!row.chain_hash.equals(link.chainHash)) {
-        return { streamId, streamVersion: link.version, globalPosition: BigInt(row.global_position_text), problem: 'stream_head_mismatch', detail: `version ${link.version} is not the event the checkpoint recorded (chain hash differs)` };
+        return {
+          streamId,
+          streamVersion: link.version,
+          globalPosition: BigInt(row.global_position_text),
+          problem: 'stream_head_mismatch',
+          detail: `version ${link.version} is not the event the checkpoint recorded (chain hash differs)`,
+        };
       }
     }
   }

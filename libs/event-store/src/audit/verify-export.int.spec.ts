@@ -50,7 +50,12 @@ describe('audit export and its offline verification (real PostgreSQL)', () => {
   it('names one changed event', async () => {
     const index = lineOf(clean, 'b', 2);
     const tampered = edit(clean, index, (event) => ((event['data'] as Record<string, unknown>)['n'] = 99));
-    expect((await verifyExport(tampered)).firstBrokenLink).toMatchObject({ streamId: 'b', streamVersion: 2, problem: 'content_changed', line: index + 1 });
+    expect((await verifyExport(tampered)).firstBrokenLink).toMatchObject({
+      streamId: 'b',
+      streamVersion: 2,
+      problem: 'content_changed',
+      line: index + 1,
+    });
   });
 
   it('names one removed event in the middle of a stream', async () => {
@@ -60,7 +65,11 @@ describe('audit export and its offline verification (real PostgreSQL)', () => {
 
   it("names a stream's removed newest event, which its chain alone cannot show", async () => {
     const tampered = clean.filter((_, i) => i !== lineOf(clean, 'c', 4));
-    expect((await verifyExport(tampered)).firstBrokenLink).toMatchObject({ streamId: 'c', streamVersion: 4, problem: 'stream_head_mismatch' });
+    expect((await verifyExport(tampered)).firstBrokenLink).toMatchObject({
+      streamId: 'c',
+      streamVersion: 4,
+      problem: 'stream_head_mismatch',
+    });
   });
 
   it('names an inserted event, even a forged one whose own hashes are right', async () => {
@@ -70,25 +79,57 @@ describe('audit export and its offline verification (real PostgreSQL)', () => {
 
     // A forged newest event for stream a, chained correctly onto version 4 and placed last.
     const head = JSON.parse(clean[lineOf(clean, 'a', 4)]!) as Record<string, string>;
-    const forgedContent = { eventId: '7b0c5f7e-0000-4000-8000-000000000001', streamId: 'a', streamVersion: 5, type: 'E5', schemaVersion: 1, data: { n: 5 }, metadata: {}, recordedAt: new Date() };
+    const forgedContent = {
+      eventId: '7b0c5f7e-0000-4000-8000-000000000001',
+      streamId: 'a',
+      streamVersion: 5,
+      type: 'E5',
+      schemaVersion: 1,
+      data: { n: 5 },
+      metadata: {},
+      recordedAt: new Date(),
+    };
     const content = contentHash(forgedContent);
     const previous = Buffer.from(head['chain_hash']!, 'hex');
     const forged = JSON.stringify({
-      global_position: '999', event_id: forgedContent.eventId, stream_id: 'a', stream_version: 5, type: 'E5', schema_version: 1, data: { n: 5 }, metadata: {},
-      recorded_at: forgedContent.recordedAt.toISOString(), content_hash: content.toString('hex'), prev_hash: previous.toString('hex'), chain_hash: chainHash(previous, content).toString('hex'),
+      global_position: '999',
+      event_id: forgedContent.eventId,
+      stream_id: 'a',
+      stream_version: 5,
+      type: 'E5',
+      schema_version: 1,
+      data: { n: 5 },
+      metadata: {},
+      recorded_at: forgedContent.recordedAt.toISOString(),
+      content_hash: content.toString('hex'),
+      prev_hash: previous.toString('hex'),
+      chain_hash: chainHash(previous, content).toString('hex'),
     });
     const appended = [...clean.slice(0, -1), forged, clean[clean.length - 1]!];
-    expect((await verifyExport(appended)).firstBrokenLink).toMatchObject({ streamId: 'a', streamVersion: 5, problem: 'stream_head_mismatch' });
+    expect((await verifyExport(appended)).firstBrokenLink).toMatchObject({
+      streamId: 'a',
+      streamVersion: 5,
+      problem: 'stream_head_mismatch',
+    });
   });
 
   it('names two swapped events of one stream, and two swapped lines of different streams', async () => {
     const [two, three] = [lineOf(clean, 'a', 2), lineOf(clean, 'a', 3)];
     const swapped = [...clean];
     [swapped[two], swapped[three]] = [clean[three]!, clean[two]!];
-    expect((await verifyExport(swapped)).firstBrokenLink).toMatchObject({ streamId: 'a', streamVersion: 3, problem: 'version_gap', line: two + 1 });
+    expect((await verifyExport(swapped)).firstBrokenLink).toMatchObject({
+      streamId: 'a',
+      streamVersion: 3,
+      problem: 'version_gap',
+      line: two + 1,
+    });
 
     // Swapped contents but kept positions and versions: the hashes no longer match the fields.
-    const relabelled = edit(edit(clean, two, (e) => (e['data'] = JSON.parse(clean[three]!).data)), three, (e) => (e['data'] = JSON.parse(clean[two]!).data));
+    const relabelled = edit(
+      edit(clean, two, (e) => (e['data'] = JSON.parse(clean[three]!).data)),
+      three,
+      (e) => (e['data'] = JSON.parse(clean[two]!).data),
+    );
     expect((await verifyExport(relabelled)).firstBrokenLink).toMatchObject({ streamId: 'a', streamVersion: 2, problem: 'content_changed' });
 
     const acrossStreams = [...clean];
@@ -118,10 +159,16 @@ describe('audit export and its offline verification (real PostgreSQL)', () => {
     const other = await createTestDatabase();
     try {
       const otherStore = new PostgresEventStore(other.pool);
-      await otherStore.append('x', [1, 2, 3].map((n) => testEvent(`E${n}`, { n })), { expectedVersion: 0 });
+      await otherStore.append(
+        'x',
+        [1, 2, 3].map((n) => testEvent(`E${n}`, { n })),
+        { expectedVersion: 0 },
+      );
       const earlier = await collect(exportLines(other.pool, { fromPosition: null, toPosition: null }));
       const summary = JSON.parse(earlier[earlier.length - 1]!) as { summary: { heads: Record<string, [number, string]> } };
-      const heads = new Map(Object.entries(summary.summary.heads).map(([s, [version, hex]]) => [s, { version, chainHash: Buffer.from(hex, 'hex') }]));
+      const heads = new Map(
+        Object.entries(summary.summary.heads).map(([s, [version, hex]]) => [s, { version, chainHash: Buffer.from(hex, 'hex') }]),
+      );
       await otherStore.append('x', [testEvent('E4')], { expectedVersion: 3 });
       expect(await verifyCheckpoint(other.pool, heads)).toBeNull();
 

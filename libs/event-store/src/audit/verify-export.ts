@@ -28,7 +28,10 @@ export interface VerifyExportOptions {
  * stream's start and end against the summary line — which is what shows a stream's newest event
  * removed, a stream dropped entirely, or the file cut short.
  */
-export async function verifyExport(lines: AsyncIterable<string> | Iterable<string>, options: VerifyExportOptions = {}): Promise<ExportVerificationReport> {
+export async function verifyExport(
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: VerifyExportOptions = {},
+): Promise<ExportVerificationReport> {
   const progressEvery = options.progressEvery ?? 100_000;
   let header: ExportHeader | null = null;
   let summary: ExportSummary | null = null;
@@ -74,9 +77,24 @@ export async function verifyExport(lines: AsyncIterable<string> | Iterable<strin
   const mismatch = compareWithSummary(verifier, summary);
   if (mismatch) return report({ ...mismatch, line: null });
   const anchor = anchorOf(verifier.eventsChecked, verifier.starts(), verifier.heads());
-  if (anchor !== summary.anchor) return fileProblem('summary_anchor_mismatch', `the summary's anchor ${summary.anchor} is not the digest of its own contents (${anchor})`, null);
+  if (anchor !== summary.anchor)
+    return fileProblem(
+      'summary_anchor_mismatch',
+      `the summary's anchor ${summary.anchor} is not the digest of its own contents (${anchor})`,
+      null,
+    );
   if (options.expectAnchor !== undefined && options.expectAnchor.toLowerCase() !== anchor) {
-    return report({ streamId: '', streamVersion: 0, globalPosition: null, problem: 'anchor_mismatch', detail: `the export's anchor is ${anchor}, not the expected ${options.expectAnchor}`, line: null }, anchor);
+    return report(
+      {
+        streamId: '',
+        streamVersion: 0,
+        globalPosition: null,
+        problem: 'anchor_mismatch',
+        detail: `the export's anchor is ${anchor}, not the expected ${options.expectAnchor}`,
+        line: null,
+      },
+      anchor,
+    );
   }
   return report(null, anchor);
 }
@@ -84,7 +102,13 @@ export async function verifyExport(lines: AsyncIterable<string> | Iterable<strin
 function compareWithSummary(verifier: ChainVerifier, summary: ExportSummary): BrokenLink | null {
   for (const [streamId, head] of verifier.heads()) {
     const recorded = summary.heads.get(streamId);
-    if (!recorded) return streamProblem(streamId, head.version, 'stream_unlisted', 'the summary does not name this stream: its events were added to the export');
+    if (!recorded)
+      return streamProblem(
+        streamId,
+        head.version,
+        'stream_unlisted',
+        'the summary does not name this stream: its events were added to the export',
+      );
     const headDiffers = describeDifference(recorded, head, 'ends');
     if (headDiffers) return streamProblem(streamId, Math.max(head.version, recorded.version), 'stream_head_mismatch', headDiffers);
     const start = verifier.starts().get(streamId);
@@ -95,10 +119,21 @@ function compareWithSummary(verifier: ChainVerifier, summary: ExportSummary): Br
     }
   }
   for (const [streamId, recorded] of summary.heads) {
-    if (!verifier.heads().has(streamId)) return streamProblem(streamId, recorded.version, 'stream_missing', `the summary says this stream ends at version ${recorded.version}, but the export has none of its events`);
+    if (!verifier.heads().has(streamId))
+      return streamProblem(
+        streamId,
+        recorded.version,
+        'stream_missing',
+        `the summary says this stream ends at version ${recorded.version}, but the export has none of its events`,
+      );
   }
   if (summary.events !== verifier.eventsChecked) {
-    return streamProblem('', 0, 'event_count_mismatch', `the summary counts ${summary.events} events, the export has ${verifier.eventsChecked}`);
+    return streamProblem(
+      '',
+      0,
+      'event_count_mismatch',
+      `the summary counts ${summary.events} events, the export has ${verifier.eventsChecked}`,
+    );
   }
   return null;
 }
@@ -107,17 +142,22 @@ function describeDifference(recorded: StreamLink, seen: StreamLink, verb: 'ends'
   if (seen.version < recorded.version) {
     return `the summary says the stream ${verb} at version ${recorded.version}, the events stop at ${seen.version}: its newest event${recorded.version - seen.version > 1 ? 's were' : ' was'} removed`;
   }
-  if (seen.version > recorded.version) return `the summary says the stream ${verb} at version ${recorded.version}, the events go on to ${seen.version}: events were added after it`;
-  if (!seen.chainHash.equals(recorded.chainHash)) return `version ${seen.version} is not the event the summary recorded (chain hash differs)`;
+  if (seen.version > recorded.version)
+    return `the summary says the stream ${verb} at version ${recorded.version}, the events go on to ${seen.version}: events were added after it`;
+  if (!seen.chainHash.equals(recorded.chainHash))
+    return `version ${seen.version} is not the event the summary recorded (chain hash differs)`;
   return null;
 }
 
 function describeStart(recorded: StreamLink | undefined, seen: StreamLink | undefined): string | null {
   const recordedFirst = (recorded?.version ?? 0) + 1;
   const seenFirst = (seen?.version ?? 0) + 1;
-  if (seenFirst > recordedFirst) return `the summary says the stream's first exported event is version ${recordedFirst}, the events start at ${seenFirst}: the first event was removed`;
-  if (seenFirst < recordedFirst) return `the summary says the stream's first exported event is version ${recordedFirst}, the events start at ${seenFirst}: events were added before it`;
-  if (recorded && seen && !recorded.chainHash.equals(seen.chainHash)) return `version ${seenFirst} does not link to the chain hash the summary recorded`;
+  if (seenFirst > recordedFirst)
+    return `the summary says the stream's first exported event is version ${recordedFirst}, the events start at ${seenFirst}: the first event was removed`;
+  if (seenFirst < recordedFirst)
+    return `the summary says the stream's first exported event is version ${recordedFirst}, the events start at ${seenFirst}: events were added before it`;
+  if (recorded && seen && !recorded.chainHash.equals(seen.chainHash))
+    return `version ${seenFirst} does not link to the chain hash the summary recorded`;
   return null;
 }
 

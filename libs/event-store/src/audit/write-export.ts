@@ -24,7 +24,12 @@ export async function* exportLines(
   let finished = false;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    yield headerLine({ format: EXPORT_FORMAT, formatVersion: EXPORT_FORMAT_VERSION, exportedAt: (options.now ?? new Date()).toISOString(), ...range });
+    yield headerLine({
+      format: EXPORT_FORMAT,
+      formatVersion: EXPORT_FORMAT_VERSION,
+      exportedAt: (options.now ?? new Date()).toISOString(),
+      ...range,
+    });
     const collector = new SummaryCollector();
     for await (const event of readInGlobalOrder(client, range, options.pageSize ?? 5000)) {
       collector.add(event);

@@ -15,7 +15,11 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     db = await createTestDatabase();
     repository = new CommandHandler(new PostgresEventStore(db.pool));
     await repository.handle(execution, () => acceptCommand({}, 0), context);
-    await repository.handle(execution, (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }), context);
+    await repository.handle(
+      execution,
+      (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
+      context,
+    );
   });
   afterEach(() => db.drop());
 
@@ -38,7 +42,11 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     expect((await watching.load(execution)).version).toBe(2);
 
     const elsewhere = new CommandHandler(new PostgresEventStore(db.pool));
-    await elsewhere.handle(execution, (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-1', leaseMs: 30_000 }, metadata: { now } }), context);
+    await elsewhere.handle(
+      execution,
+      (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-1', leaseMs: 30_000 }, metadata: { now } }),
+      context,
+    );
     const after = await watching.load(execution);
     expect(after.state.status).toBe('dispatched');
     expect(after.version).toBe(3);
@@ -52,7 +60,11 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
   it('lets exactly one of ten concurrent dispatchers start the dispatch; the others are refused by the decider', async () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
-        repository.handle(execution, (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: `d${i}`, leaseMs: 30_000 }, metadata: { now } }), context),
+        repository.handle(
+          execution,
+          (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: `d${i}`, leaseMs: 30_000 }, metadata: { now } }),
+          context,
+        ),
       ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
@@ -68,8 +80,15 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       async (loaded, now) => {
         calls++;
         // The first time, another writer commits while this one is still reading.
-        if (calls === 1) await repository.handle(execution, (_l, at) => ({ type: 'StartDispatch', data: { dispatcherId: 'other', leaseMs: 30_000 }, metadata: { now: at } }), context);
-        return loaded.state.status === 'dispatched' ? null : { type: 'StartDispatch', data: { dispatcherId: 'me', leaseMs: 30_000 }, metadata: { now } };
+        if (calls === 1)
+          await repository.handle(
+            execution,
+            (_l, at) => ({ type: 'StartDispatch', data: { dispatcherId: 'other', leaseMs: 30_000 }, metadata: { now: at } }),
+            context,
+          );
+        return loaded.state.status === 'dispatched'
+          ? null
+          : { type: 'StartDispatch', data: { dispatcherId: 'me', leaseMs: 30_000 }, metadata: { now } };
       },
       context,
     );

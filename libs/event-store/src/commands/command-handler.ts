@@ -10,7 +10,16 @@ import type { IdempotencyKeyStream } from './streams/idempotency-key-stream';
 import type { IntentStream } from './streams/intent-stream';
 import type { SessionStream } from './streams/session-stream';
 import type { VaultStream } from './streams/vault-stream';
-import { type AnyStream, type CommandOf, type EventOf, type LoadedOf, type LoadedStream, type StateOf, emptyStream, foldOnto } from './stream-kind';
+import {
+  type AnyStream,
+  type CommandOf,
+  type EventOf,
+  type LoadedOf,
+  type LoadedStream,
+  type StateOf,
+  emptyStream,
+  foldOnto,
+} from './stream-kind';
 
 export interface HandleOptions<State, E extends Event> {
   /**
@@ -45,7 +54,9 @@ export type CommandFor<S extends AnyStream> = (loaded: LoadedOf<S>, now: Date) =
 type HandleOptionsOf<S extends AnyStream> = HandleOptions<StateOf<S>, EventOf<S>>;
 type HandledOf<S extends AnyStream> = HandledCommand<StateOf<S>, EventOf<S>>;
 
-type Step = { readonly streamId: string; readonly events: readonly EventEnvelope[]; readonly expectedVersion: number } | ((tx: Queryable) => Promise<void>);
+type Step =
+  | { readonly streamId: string; readonly events: readonly EventEnvelope[]; readonly expectedVersion: number }
+  | ((tx: Queryable) => Promise<void>);
 
 /** One try of a `transact` command: its reads, and the appends (and other writes) it commits together. */
 export class CommandAttempt {
@@ -68,7 +79,12 @@ export class CommandAttempt {
   }
 
   /** Decides `command` on `loaded` and queues its events for the stream at `loaded`'s version; returns them (none: nothing queued). */
-  decide<S extends AnyStream>(stream: S, loaded: LoadedOf<S>, command: CommandOf<S>, cause: EventCause): readonly EventEnvelope<EventOf<S>>[] {
+  decide<S extends AnyStream>(
+    stream: S,
+    loaded: LoadedOf<S>,
+    command: CommandOf<S>,
+    cause: EventCause,
+  ): readonly EventEnvelope<EventOf<S>>[] {
     const events = this.handler.decided(stream, loaded.state, command, cause, this.now());
     if (events.length > 0) this.steps.push({ streamId: stream.id, events, expectedVersion: loaded.version });
     return events;
@@ -124,7 +140,12 @@ export class CommandHandler {
     cause: EventCause,
     options?: HandleOptionsOf<ExecutionStream>,
   ): Promise<HandledOf<ExecutionStream>>;
-  handle(stream: VaultStream, commandFor: CommandFor<VaultStream>, cause: EventCause, options?: HandleOptionsOf<VaultStream>): Promise<HandledOf<VaultStream>>;
+  handle(
+    stream: VaultStream,
+    commandFor: CommandFor<VaultStream>,
+    cause: EventCause,
+    options?: HandleOptionsOf<VaultStream>,
+  ): Promise<HandledOf<VaultStream>>;
   handle(
     stream: SessionStream,
     commandFor: CommandFor<SessionStream>,
@@ -143,11 +164,21 @@ export class CommandHandler {
     cause: EventCause,
     options?: HandleOptionsOf<IdempotencyKeyStream>,
   ): Promise<HandledOf<IdempotencyKeyStream>>;
-  handle(stream: AnyStream, commandFor: CommandFor<AnyStream>, cause: EventCause, options: HandleOptionsOf<AnyStream> = {}): Promise<HandledOf<AnyStream>> {
+  handle(
+    stream: AnyStream,
+    commandFor: CommandFor<AnyStream>,
+    cause: EventCause,
+    options: HandleOptionsOf<AnyStream> = {},
+  ): Promise<HandledOf<AnyStream>> {
     return this.handleOn(stream, commandFor, cause, options);
   }
 
-  private handleOn<S extends AnyStream>(stream: S, commandFor: CommandFor<S>, cause: EventCause, options: HandleOptionsOf<S>): Promise<HandledOf<S>> {
+  private handleOn<S extends AnyStream>(
+    stream: S,
+    commandFor: CommandFor<S>,
+    cause: EventCause,
+    options: HandleOptionsOf<S>,
+  ): Promise<HandledOf<S>> {
     return retryOnConflict(async (attempt) => {
       const loaded = attempt === 1 && options.known ? options.known : await this.load(stream);
       const now = this.clock();
@@ -169,7 +200,10 @@ export class CommandHandler {
    * what it queued commits in one transaction, each append at the version its stream was loaded at,
    * and a conflict on any of them rolls all back and runs `work` again under the same policy.
    */
-  transact<R>(work: (attempt: CommandAttempt) => Promise<R>, onConflict?: (error: WrongExpectedVersionError, attempt: number) => void): Promise<R> {
+  transact<R>(
+    work: (attempt: CommandAttempt) => Promise<R>,
+    onConflict?: (error: WrongExpectedVersionError, attempt: number) => void,
+  ): Promise<R> {
     return retryOnConflict(async () => {
       const attempt = new CommandAttempt(this, this.clock);
       const result = await work(attempt);
@@ -179,8 +213,16 @@ export class CommandHandler {
   }
 
   /** @internal The decided events of `command`, each in its validated envelope. */
-  decided<S extends AnyStream>(stream: S, state: StateOf<S>, command: CommandOf<S>, cause: EventCause, now: Date): EventEnvelope<EventOf<S>>[] {
-    return stream.kind.decider.decide(command, state).map((event) => stream.kind.write(event, eventMetadata(cause, stream.correlationId, now)));
+  decided<S extends AnyStream>(
+    stream: S,
+    state: StateOf<S>,
+    command: CommandOf<S>,
+    cause: EventCause,
+    now: Date,
+  ): EventEnvelope<EventOf<S>>[] {
+    return stream.kind.decider
+      .decide(command, state)
+      .map((event) => stream.kind.write(event, eventMetadata(cause, stream.correlationId, now)));
   }
 
   private async commit(steps: readonly Step[]): Promise<void> {

@@ -1,4 +1,11 @@
-export { CommandAttempt, CommandHandler, type CommandFor, type CommandHandlerOptions, type HandleOptions, type HandledCommand } from './command-handler';
+export {
+  CommandAttempt,
+  CommandHandler,
+  type CommandFor,
+  type CommandHandlerOptions,
+  type HandleOptions,
+  type HandledCommand,
+} from './command-handler';
 export { CONFLICT_ATTEMPTS, retryOnConflict } from './conflict-retry';
 export { type EventCause, eventMetadata } from './event-cause';
 export { loadStream } from './load-stream';

@@ -22,8 +22,23 @@ describe('loadStream of the vault (real PostgreSQL)', () => {
 
     const metadata = { eventId: randomUUID(), correlationId: VAULT_STREAM_ID, causationId: 'test', occurredAt: '2026-03-02T10:00:00.000Z' };
     const locked = createEvent(VaultLockedEvent, { by: 'ops:alice', reason: 'deploy key leaked', lockedAt: metadata.occurredAt }, metadata);
-    await store.append(VAULT_STREAM_ID, [{ eventId: metadata.eventId, type: locked.type, schemaVersion: locked.schemaVersion, data: locked.data as unknown as JsonObject, metadata: metadata as unknown as JsonObject }], { expectedVersion: 0 });
+    await store.append(
+      VAULT_STREAM_ID,
+      [
+        {
+          eventId: metadata.eventId,
+          type: locked.type,
+          schemaVersion: locked.schemaVersion,
+          data: locked.data as unknown as JsonObject,
+          metadata: metadata as unknown as JsonObject,
+        },
+      ],
+      { expectedVersion: 0 },
+    );
 
-    expect(await loadStream(store, vaultStream())).toMatchObject({ state: { status: 'locked', by: 'ops:alice', reason: 'deploy key leaked', since: '2026-03-02T10:00:00.000Z' }, version: 1 });
+    expect(await loadStream(store, vaultStream())).toMatchObject({
+      state: { status: 'locked', by: 'ops:alice', reason: 'deploy key leaked', since: '2026-03-02T10:00:00.000Z' },
+      version: 1,
+    });
   });
 });

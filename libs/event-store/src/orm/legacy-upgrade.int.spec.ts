@@ -16,7 +16,9 @@ function sqlOf(step: SchemaStep): string {
 /** What the hand-written runner left behind: the steps applied and their ids in `onceport.schema_migrations`. */
 async function migrateTheOldWay(db: TestDatabase, steps: readonly SchemaStep[]): Promise<void> {
   await db.pool.query('CREATE SCHEMA IF NOT EXISTS onceport');
-  await db.pool.query('CREATE TABLE IF NOT EXISTS onceport.schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  await db.pool.query(
+    'CREATE TABLE IF NOT EXISTS onceport.schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
   for (const step of steps) {
     await db.pool.query(sqlOf(step));
     await db.pool.query('INSERT INTO onceport.schema_migrations (id) VALUES ($1)', [step.id]);
@@ -44,7 +46,10 @@ describe('a database the old runner migrated, upgraded to the MikroORM migrator 
       const url = new URL(db.url);
       url.username = role;
       await expect(runMigrations(url.toString(), eventStoreMigrations)).resolves.toEqual([]);
-      const refused = runMigrations(url.toString(), [...eventStoreMigrations, sqlMigration('940-not-yet', 'CREATE TABLE onceport.not_yet (id int)')]);
+      const refused = runMigrations(url.toString(), [
+        ...eventStoreMigrations,
+        sqlMigration('940-not-yet', 'CREATE TABLE onceport.not_yet (id int)'),
+      ]);
       await expect(refused).rejects.toBeInstanceOf(MigrationSetupError);
       await expect(refused).rejects.toThrow(/needs migrations 940-not-yet .*ONCEPORT_MIGRATE_ONLY=true/);
     } finally {
@@ -62,7 +67,10 @@ describe('a database the old runner migrated, upgraded to the MikroORM migrator 
 
   it('applies only a new step, records it once, and keeps the old record as it was', async () => {
     const next = sqlMigration('950-after-upgrade', 'CREATE TABLE onceport.after_upgrade (id int)');
-    const results = await Promise.all([runMigrations(db.url, [...eventStoreMigrations, next]), runMigrations(db.url, [...eventStoreMigrations, next])]);
+    const results = await Promise.all([
+      runMigrations(db.url, [...eventStoreMigrations, next]),
+      runMigrations(db.url, [...eventStoreMigrations, next]),
+    ]);
     expect(results.flat()).toEqual(['950-after-upgrade']);
     const record = await db.pool.query<{ name: string }>('SELECT name FROM onceport.mikro_orm_migrations ORDER BY id');
     expect(record.rows.map((row) => row.name)).toEqual([...eventStoreMigrations.map((step) => step.id), '950-after-upgrade']);

@@ -25,11 +25,18 @@ export async function prepareMigrationRecord(em: EntityManager): Promise<void> {
     // A catalog scan, not to_regclass: that one may answer from this backend's stale cache after the lock wait.
     const present = await em
       .getConnection()
-      .execute<{ present: boolean }[]>('SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?) AS present', MIGRATION_TABLE.split('.'), 'all', trx);
+      .execute<{ present: boolean }[]>(
+        'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = ? AND tablename = ?) AS present',
+        MIGRATION_TABLE.split('.'),
+        'all',
+        trx,
+      );
     if (present[0]?.present) return;
     await execute('CREATE SCHEMA IF NOT EXISTS onceport');
     // The shape MikroORM's own `ensureTable` would create.
-    await execute(`CREATE TABLE ${MIGRATION_TABLE} (id serial PRIMARY KEY, name varchar(255), executed_at timestamptz DEFAULT CURRENT_TIMESTAMP)`);
+    await execute(
+      `CREATE TABLE ${MIGRATION_TABLE} (id serial PRIMARY KEY, name varchar(255), executed_at timestamptz DEFAULT CURRENT_TIMESTAMP)`,
+    );
     await execute(`
 DO $adopt$ BEGIN
   IF to_regclass('${LEGACY_TABLE}') IS NOT NULL THEN
@@ -53,7 +60,9 @@ export async function recordedStepIds(em: EntityManager): Promise<Set<string>> {
     const readable = await em
       .getConnection()
       // CASE, not AND: only CASE promises has_table_privilege is not asked about a table that does not exist.
-      .execute<{ ok: boolean }[]>(`SELECT CASE WHEN to_regclass('${table}') IS NULL THEN false ELSE has_table_privilege('${table}', 'SELECT') END AS ok`);
+      .execute<{ ok: boolean }[]>(
+        `SELECT CASE WHEN to_regclass('${table}') IS NULL THEN false ELSE has_table_privilege('${table}', 'SELECT') END AS ok`,
+      );
     if (!readable[0]?.ok) continue;
     const rows = await em.getConnection().execute<{ id: string }[]>(`SELECT ${column} AS id FROM ${table}`);
     for (const row of rows) ids.add(row.id);

@@ -27,12 +27,23 @@ export class MigrationSetupError extends Error {
  *   from the events; still no TRUNCATE, no DDL.
  */
 export async function grantServiceRole(execute: RunSql, role: string): Promise<void> {
-  if (!SERVICE_ROLE_PATTERN.test(role)) throw new MigrationSetupError(`service role ${JSON.stringify(role)}: expected a lower-case PostgreSQL identifier (a-z, 0-9, _)`);
-  const found = (await execute('SELECT rolsuper, rolname = current_user AS is_me FROM pg_roles WHERE rolname = ?', [role])) as { rolsuper: boolean; is_me: boolean }[];
+  if (!SERVICE_ROLE_PATTERN.test(role))
+    throw new MigrationSetupError(`service role ${JSON.stringify(role)}: expected a lower-case PostgreSQL identifier (a-z, 0-9, _)`);
+  const found = (await execute('SELECT rolsuper, rolname = current_user AS is_me FROM pg_roles WHERE rolname = ?', [role])) as {
+    rolsuper: boolean;
+    is_me: boolean;
+  }[];
   const row = found[0];
-  if (!row) throw new MigrationSetupError(`service role "${role}" does not exist: create it first (CREATE ROLE ${role} LOGIN PASSWORD '…'), then migrate again`);
-  if (row.is_me) throw new MigrationSetupError(`service role "${role}" is the role running the migrations (the owner): give the services a role of their own`);
-  if (row.rolsuper) throw new MigrationSetupError(`service role "${role}" is a superuser, which no grant can restrict: give the services an ordinary role`);
+  if (!row)
+    throw new MigrationSetupError(
+      `service role "${role}" does not exist: create it first (CREATE ROLE ${role} LOGIN PASSWORD '…'), then migrate again`,
+    );
+  if (row.is_me)
+    throw new MigrationSetupError(
+      `service role "${role}" is the role running the migrations (the owner): give the services a role of their own`,
+    );
+  if (row.rolsuper)
+    throw new MigrationSetupError(`service role "${role}" is a superuser, which no grant can restrict: give the services an ordinary role`);
   await execute(
     `
 GRANT USAGE ON SCHEMA onceport TO ${role};

@@ -50,5 +50,7 @@ export class AppliedWatermark {
 }
 
 function isAfter(event: StoredEvent, mark: Checkpoint): boolean {
-  return event.transactionId > mark.transactionId || (event.transactionId === mark.transactionId && event.globalPosition > mark.globalPosition);
+  return (
+    event.transactionId > mark.transactionId || (event.transactionId === mark.transactionId && event.globalPosition > mark.globalPosition)
+  );
 }

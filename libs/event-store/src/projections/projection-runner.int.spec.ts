@@ -14,7 +14,12 @@ function countingProjection(name: string): Projection {
   const table = `counts_${name}`;
   return {
     name,
-    migrations: [sqlMigration(`900-${table}`, `CREATE TABLE ${table} (stream_id text PRIMARY KEY, events integer NOT NULL, last_version integer NOT NULL)`)],
+    migrations: [
+      sqlMigration(
+        `900-${table}`,
+        `CREATE TABLE ${table} (stream_id text PRIMARY KEY, events integer NOT NULL, last_version integer NOT NULL)`,
+      ),
+    ],
     async apply(events, tx) {
       for (const event of events) {
         await tx.query(
@@ -37,7 +42,7 @@ describe('ProjectionRunner (real PostgreSQL)', () => {
   let store: PostgresEventStore;
 
   beforeEach(async () => {
-    db = await createTestDatabase([...fresh.migrations, ...live.migrations]) // ids ascend: fresh < live;
+    db = await createTestDatabase([...fresh.migrations, ...live.migrations]); // ids ascend: fresh < live;
     store = new PostgresEventStore(db.pool);
   });
   afterEach(() => db.drop());
@@ -45,7 +50,8 @@ describe('ProjectionRunner (real PostgreSQL)', () => {
   const rows = async (projection: Projection): Promise<unknown[]> =>
     (await db.pool.query(`SELECT stream_id, events, last_version FROM counts_${projection.name} ORDER BY stream_id`)).rows;
   const appendMany = async (count: number, prefix: string): Promise<void> => {
-    for (let i = 0; i < count; i++) await store.append(`${prefix}-${i % 7}`, [testEvent('TestHappened', { i })], { expectedVersion: 'any' });
+    for (let i = 0; i < count; i++)
+      await store.append(`${prefix}-${i % 7}`, [testEvent('TestHappened', { i })], { expectedVersion: 'any' });
   };
 
   it('re-reading a batch after its checkpoint was rewound (table kept) leaves the same rows', async () => {

@@ -61,7 +61,8 @@ export class EventQuarantine {
     readonly subscriber: string,
     options: EventQuarantineOptions = {},
   ) {
-    if (subscriber.length < 1 || subscriber.length > 200) throw new RangeError(`quarantine: subscriber name must be 1-200 characters, got ${subscriber.length}`);
+    if (subscriber.length < 1 || subscriber.length > 200)
+      throw new RangeError(`quarantine: subscriber name must be 1-200 characters, got ${subscriber.length}`);
     this.afterAttempts = assertAfterAttempts(options.afterAttempts ?? processDefaultAfterAttempts);
     this.log = options.log ?? stderrLog;
   }
@@ -118,7 +119,10 @@ export class EventQuarantine {
 
   /** The event applied after failing before: its count of failures starts over. */
   async succeeded(eventId: string): Promise<void> {
-    await this.pool.query(`DELETE FROM onceport.event_quarantine WHERE subscriber = $1 AND event_id = $2 AND status = 'failing'`, [this.subscriber, eventId]);
+    await this.pool.query(`DELETE FROM onceport.event_quarantine WHERE subscriber = $1 AND event_id = $2 AND status = 'failing'`, [
+      this.subscriber,
+      eventId,
+    ]);
   }
 
   /**
@@ -148,7 +152,12 @@ export class EventQuarantine {
            WHERE subscriber = $1 AND event_id = $2 AND status = 'retrying'`,
           [this.subscriber, event.eventId, boundedErrorText(error)],
         );
-        this.log('warn', 'quarantined event retried and failed again', { subscriber: this.subscriber, eventId: event.eventId, eventType: bounded(event.type), error: boundedErrorText(error) });
+        this.log('warn', 'quarantined event retried and failed again', {
+          subscriber: this.subscriber,
+          eventId: event.eventId,
+          eventType: bounded(event.type),
+          error: boundedErrorText(error),
+        });
         continue;
       }
       await this.pool.query(
@@ -156,7 +165,11 @@ export class EventQuarantine {
          WHERE subscriber = $1 AND event_id = $2 AND status = 'retrying'`,
         [this.subscriber, event.eventId],
       );
-      this.log('info', 'quarantined event retried and applied', { subscriber: this.subscriber, eventId: event.eventId, eventType: bounded(event.type) });
+      this.log('info', 'quarantined event retried and applied', {
+        subscriber: this.subscriber,
+        eventId: event.eventId,
+        eventType: bounded(event.type),
+      });
     }
     return claimed.rows.length;
   }

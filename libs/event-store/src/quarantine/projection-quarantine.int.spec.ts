@@ -15,9 +15,15 @@ import { sqlMigration } from '../migrations';
  */
 const labels: Projection = {
   name: 'labels',
-  migrations: [sqlMigration('900-labels', 'CREATE TABLE labels (event_id uuid PRIMARY KEY, label text NOT NULL); CREATE INDEX labels_label_idx ON labels (label)')],
+  migrations: [
+    sqlMigration(
+      '900-labels',
+      'CREATE TABLE labels (event_id uuid PRIMARY KEY, label text NOT NULL); CREATE INDEX labels_label_idx ON labels (label)',
+    ),
+  ],
   async apply(events, tx) {
-    for (const event of events) await tx.query('INSERT INTO labels (event_id, label) VALUES ($1, $2)', [event.eventId, String(event.data['label'])]);
+    for (const event of events)
+      await tx.query('INSERT INTO labels (event_id, label) VALUES ($1, $2)', [event.eventId, String(event.data['label'])]);
   },
   async reset(tx) {
     await tx.query('DELETE FROM labels');
@@ -48,7 +54,8 @@ describe('the quarantine under a projection (real PostgreSQL, an event the index
     await store.append(`labels-${event.eventId}`, [event], { expectedVersion: 'no_stream' });
     return event.eventId;
   };
-  const applied = async (): Promise<string[]> => (await db.pool.query<{ label: string }>('SELECT label FROM labels ORDER BY label')).rows.map((r) => r.label);
+  const applied = async (): Promise<string[]> =>
+    (await db.pool.query<{ label: string }>('SELECT label FROM labels ORDER BY label')).rows.map((r) => r.label);
   const entry = (eventId: string) => quarantineEntry(db.pool, 'projection:labels', eventId);
   const until = async <T>(probe: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
@@ -67,7 +74,10 @@ describe('the quarantine under a projection (real PostgreSQL, an event the index
   };
 
   it('finds the poison event inside a batch, quarantines it after 3 attempts with one warn line and a count, and projects the rest in order', async () => {
-    const counted = async (): Promise<number> => (await register.getSingleMetric('onceport_events_quarantined_total')!.get()).values.find((v) => v.labels['subscriber'] === 'projection:labels')?.value ?? 0;
+    const counted = async (): Promise<number> =>
+      (await register.getSingleMetric('onceport_events_quarantined_total')!.get()).values.find(
+        (v) => v.labels['subscriber'] === 'projection:labels',
+      )?.value ?? 0;
     const before = await counted();
     await append('a-before');
     const poison = await append(huge());
@@ -81,7 +91,13 @@ describe('the quarantine under a projection (real PostgreSQL, an event the index
     expect(quarantined?.last_error).toMatch(/index row size \d+ exceeds btree version \d+ maximum 2704/);
     expect(quarantined?.quarantined_at).not.toBeNull();
     const warnings = lines.filter((l) => l.message === 'event quarantined');
-    expect(warnings).toEqual([{ level: 'warn', message: 'event quarantined', fields: expect.objectContaining({ subscriber: 'projection:labels', eventId: poison, eventType: 'LabelSet', attempts: 3 }) }]);
+    expect(warnings).toEqual([
+      {
+        level: 'warn',
+        message: 'event quarantined',
+        fields: expect.objectContaining({ subscriber: 'projection:labels', eventId: poison, eventType: 'LabelSet', attempts: 3 }),
+      },
+    ]);
     expect(await counted()).toBe(before + 1);
 
     // Later events keep flowing past it.
@@ -105,26 +121,49 @@ describe('the quarantine under a projection (real PostgreSQL, an event the index
     const broken = await append(huge());
     const released = await append(huge());
     started();
-    await until(() => entry(released), (e) => e?.status === 'quarantined', 'both quarantined');
+    await until(
+      () => entry(released),
+      (e) => e?.status === 'quarantined',
+      'both quarantined',
+    );
 
-    expect(await requestRetry(db.pool, 'projection:labels', broken, 'ops:alice')).toMatchObject({ ok: true, entry: { status: 'retry_requested', retry_requested_by: 'ops:alice' } });
-    const failedAgain = await until(() => entry(broken), (e) => e?.status === 'quarantined' && e.attempts === 4, 'the retry tried and failed');
+    expect(await requestRetry(db.pool, 'projection:labels', broken, 'ops:alice')).toMatchObject({
+      ok: true,
+      entry: { status: 'retry_requested', retry_requested_by: 'ops:alice' },
+    });
+    const failedAgain = await until(
+      () => entry(broken),
+      (e) => e?.status === 'quarantined' && e.attempts === 4,
+      'the retry tried and failed',
+    );
     expect(failedAgain?.last_error).toMatch(/index row size/);
     expect(lines.some((l) => l.message === 'quarantined event retried and failed again' && l.fields['eventId'] === broken)).toBe(true);
 
     // The operator fixes the read model (here: drops the index the label cannot enter) and retries.
     await db.pool.query('DROP INDEX labels_label_idx');
     await requestRetry(db.pool, 'projection:labels', broken, 'ops:alice');
-    expect(await until(() => entry(broken), (e) => e?.status === 'resolved', 'the retry applied')).toMatchObject({ closed_by: 'ops:alice', close_reason: 'retried: applied' });
+    expect(
+      await until(
+        () => entry(broken),
+        (e) => e?.status === 'resolved',
+        'the retry applied',
+      ),
+    ).toMatchObject({ closed_by: 'ops:alice', close_reason: 'retried: applied' });
     expect((await db.pool.query('SELECT 1 FROM labels WHERE event_id = $1', [broken])).rowCount).toBe(1);
 
     expect(await releaseQuarantined(db.pool, 'projection:labels', released, 'ops:bob', 'a writer bug; the label is lost')).toMatchObject({
       ok: true,
       entry: { status: 'released', closed_by: 'ops:bob', close_reason: 'a writer bug; the label is lost' },
     });
-    expect(await releaseQuarantined(db.pool, 'projection:labels', released, 'ops:bob', 'again')).toMatchObject({ ok: false, reason: 'not_open' });
+    expect(await releaseQuarantined(db.pool, 'projection:labels', released, 'ops:bob', 'again')).toMatchObject({
+      ok: false,
+      reason: 'not_open',
+    });
     expect(await requestRetry(db.pool, 'projection:labels', released, 'ops:bob')).toMatchObject({ ok: false, reason: 'not_open' });
-    expect(await requestRetry(db.pool, 'projection:labels', '00000000-0000-4000-8000-000000000000', 'ops:bob')).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(await requestRetry(db.pool, 'projection:labels', '00000000-0000-4000-8000-000000000000', 'ops:bob')).toMatchObject({
+      ok: false,
+      reason: 'not_found',
+    });
   });
 
   it('an event that failed once and then applied leaves no count behind', async () => {

@@ -39,7 +39,12 @@ const COLUMNS = `subscriber, event_id, stream_id, global_position::text AS globa
   closed_by, close_reason, to_json(closed_at) #>> '{}' AS closed_at`;
 
 /** Entries of a filter, optionally of one subscriber, newest first. */
-export async function listQuarantine(db: Queryable, filter: QuarantineFilter, limit: number, subscriber?: string): Promise<QuarantineEntry[]> {
+export async function listQuarantine(
+  db: Queryable,
+  filter: QuarantineFilter,
+  limit: number,
+  subscriber?: string,
+): Promise<QuarantineEntry[]> {
   const result = await db.query<QuarantineEntry>(
     `SELECT ${COLUMNS} FROM onceport.event_quarantine
      WHERE status = ANY($1) AND ($3::text IS NULL OR subscriber = $3)
@@ -50,11 +55,16 @@ export async function listQuarantine(db: Queryable, filter: QuarantineFilter, li
 }
 
 export async function quarantineEntry(db: Queryable, subscriber: string, eventId: string): Promise<QuarantineEntry | null> {
-  const result = await db.query<QuarantineEntry>(`SELECT ${COLUMNS} FROM onceport.event_quarantine WHERE subscriber = $1 AND event_id = $2`, [subscriber, eventId]);
+  const result = await db.query<QuarantineEntry>(
+    `SELECT ${COLUMNS} FROM onceport.event_quarantine WHERE subscriber = $1 AND event_id = $2`,
+    [subscriber, eventId],
+  );
   return result.rows[0] ?? null;
 }
 
-export type QuarantineChange = { readonly ok: true; readonly entry: QuarantineEntry } | { readonly ok: false; readonly reason: 'not_found' | 'not_open'; readonly entry: QuarantineEntry | null };
+export type QuarantineChange =
+  | { readonly ok: true; readonly entry: QuarantineEntry }
+  | { readonly ok: false; readonly reason: 'not_found' | 'not_open'; readonly entry: QuarantineEntry | null };
 
 /**
  * Asks the owning subscriber to apply a quarantined event again (it takes the request on its next
@@ -71,7 +81,13 @@ export async function requestRetry(db: Queryable, subscriber: string, eventId: s
 }
 
 /** Gives up on a quarantined event for good, with who and why: it stays skipped and is no longer open. */
-export async function releaseQuarantined(db: Queryable, subscriber: string, eventId: string, by: string, reason: string): Promise<QuarantineChange> {
+export async function releaseQuarantined(
+  db: Queryable,
+  subscriber: string,
+  eventId: string,
+  by: string,
+  reason: string,
+): Promise<QuarantineChange> {
   const result = await db.query<QuarantineEntry>(
     `UPDATE onceport.event_quarantine SET status = 'released', closed_by = $3, close_reason = $4, closed_at = now()
      WHERE subscriber = $1 AND event_id = $2 AND status IN ('quarantined', 'retry_requested', 'retrying')

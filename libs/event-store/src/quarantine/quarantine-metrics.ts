@@ -13,7 +13,12 @@ function singleton<T>(name: string, make: () => T): T {
 
 const quarantinedTotal = singleton(
   'onceport_events_quarantined_total',
-  () => new Counter({ name: 'onceport_events_quarantined_total', help: 'Events a subscriber stopped retrying and skipped (quarantined).', labelNames: ['subscriber'] }),
+  () =>
+    new Counter({
+      name: 'onceport_events_quarantined_total',
+      help: 'Events a subscriber stopped retrying and skipped (quarantined).',
+      labelNames: ['subscriber'],
+    }),
 );
 
 /** Databases whose open entries the gauge reports (one per runtime in the process). */

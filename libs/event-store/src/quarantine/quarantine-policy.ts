@@ -13,7 +13,14 @@ export type FailureVerdict = 'retry' | 'skip';
 
 /** The statuses in which the subscriber no longer applies the event in order. */
 export type QuarantineStatus = 'failing' | 'quarantined' | 'retry_requested' | 'retrying' | 'resolved' | 'released';
-export const QUARANTINE_STATUSES: readonly QuarantineStatus[] = ['failing', 'quarantined', 'retry_requested', 'retrying', 'resolved', 'released'];
+export const QUARANTINE_STATUSES: readonly QuarantineStatus[] = [
+  'failing',
+  'quarantined',
+  'retry_requested',
+  'retrying',
+  'resolved',
+  'released',
+];
 /** Open entries: skipped, and waiting for an operator (or for the owner to take a retry). */
 export const OPEN_STATUSES: readonly QuarantineStatus[] = ['quarantined', 'retry_requested', 'retrying'];
 
@@ -53,15 +60,22 @@ export function countsAgainstEvent(error: unknown): boolean {
   if (name === 'EventParseError' && code === 'unknown_schema_version') return false;
   if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_NODE_CODES.has(code))) return false;
   // pg reports a dropped connection without a code.
-  if (typeof message === 'string' && /^Connection terminated|connection (timeout|terminated)|Client has encountered a connection error/i.test(message)) return false;
+  if (
+    typeof message === 'string' &&
+    /^Connection terminated|connection (timeout|terminated)|Client has encountered a connection error/i.test(message)
+  )
+    return false;
   return true;
 }
 
 /** One line of at most MAX_ERROR_TEXT characters, control characters replaced. */
 export function boundedErrorText(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').trim();
+  const clean = text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .trim();
   return clean.length <= MAX_ERROR_TEXT ? clean : `${clean.slice(0, MAX_ERROR_TEXT - 1)}…`;
 }
 

@@ -16,20 +16,30 @@ describe('quarantine policy', () => {
     expect(verdictOf('failing')).toBe('retry');
   });
 
-  it("does not count an outage or a lost race against the event", () => {
-    expect(countsAgainstEvent(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(false);
+  it('does not count an outage or a lost race against the event', () => {
+    expect(countsAgainstEvent(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(
+      false,
+    );
     expect(countsAgainstEvent(Object.assign(new Error('could not serialize access'), { code: '40001' }))).toBe(false);
     expect(countsAgainstEvent(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBe(false);
     expect(countsAgainstEvent(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(false);
     expect(countsAgainstEvent(new Error('Connection terminated unexpectedly'))).toBe(false);
     expect(countsAgainstEvent(Object.assign(new Error('moved'), { name: 'WrongExpectedVersionError' }))).toBe(false);
     // A newer producer's event waits for this reader's upgrade; a malformed one is the event's fault.
-    expect(countsAgainstEvent(Object.assign(new Error('ExecutionAccepted v9'), { name: 'EventParseError', code: 'unknown_schema_version' }))).toBe(false);
-    expect(countsAgainstEvent(Object.assign(new Error('ExecutionAccepted v1: data.actor'), { name: 'EventParseError', code: 'invalid_event_data' }))).toBe(true);
+    expect(
+      countsAgainstEvent(Object.assign(new Error('ExecutionAccepted v9'), { name: 'EventParseError', code: 'unknown_schema_version' })),
+    ).toBe(false);
+    expect(
+      countsAgainstEvent(
+        Object.assign(new Error('ExecutionAccepted v1: data.actor'), { name: 'EventParseError', code: 'invalid_event_data' }),
+      ),
+    ).toBe(true);
   });
 
   it('counts what the event itself causes', () => {
-    expect(countsAgainstEvent(Object.assign(new Error('index row size 3016 exceeds btree version 4 maximum 2704'), { code: '54000' }))).toBe(true);
+    expect(
+      countsAgainstEvent(Object.assign(new Error('index row size 3016 exceeds btree version 4 maximum 2704'), { code: '54000' })),
+    ).toBe(true);
     expect(countsAgainstEvent(new TypeError("Cannot read properties of undefined (reading 'actor')"))).toBe(true);
     expect(countsAgainstEvent('a thrown string')).toBe(true);
   });

@@ -55,6 +55,9 @@ export class ResultStore {
     );
     const row = result.rows[0];
     if (!row) return null;
-    return { reference: { ref: row.ref, digest: row.digest as ResultReference['digest'], size: row.size, contentType: row.content_type }, body: row.body };
+    return {
+      reference: { ref: row.ref, digest: row.digest as ResultReference['digest'], size: row.size, contentType: row.content_type },
+      body: row.body,
+    };
   }
 }

@@ -81,9 +81,14 @@ describe('exclusive StoreSubscription: a frozen leader loses the lead (real Post
 
   it('refuses a lease that is not a usable number of milliseconds, naming the option', () => {
     for (const leaderLeaseMs of [Number.NaN, 0, -1, 10]) {
-      expect(() => new StoreSubscription(db.pool, { subscriptionId: 'bad-lease', mode: 'at_least_once', exclusive: true, leaderLeaseMs }, async () => undefined)).toThrow(
-        /bad-lease: leaderLeaseMs must be a number of milliseconds ≥ 300/,
-      );
+      expect(
+        () =>
+          new StoreSubscription(
+            db.pool,
+            { subscriptionId: 'bad-lease', mode: 'at_least_once', exclusive: true, leaderLeaseMs },
+            async () => undefined,
+          ),
+      ).toThrow(/bad-lease: leaderLeaseMs must be a number of milliseconds ≥ 300/);
     }
   });
 });

@@ -14,7 +14,11 @@ const UNDEFINED_OBJECT = '42704';
  * client emits `error`); a batch it was handling may be handed on twice, which at-least-once
  * readers already tolerate and transactional readers fence by checkpoint.
  */
-export async function holdLeaderLease(client: PoolClient, leaseMs: number, onHeartbeatFailed: (error: unknown) => void): Promise<() => void> {
+export async function holdLeaderLease(
+  client: PoolClient,
+  leaseMs: number,
+  onHeartbeatFailed: (error: unknown) => void,
+): Promise<() => void> {
   try {
     await client.query("SELECT set_config('idle_session_timeout', $1, false)", [`${Math.max(1, Math.round(leaseMs))}ms`]);
   } catch (error) {

@@ -26,7 +26,12 @@ export class StoreChangeFeed {
     private readonly pool: Pool,
     private readonly options: { pollIntervalMs?: number; batchSize?: number; onError?: (error: unknown) => void } = {},
   ) {
-    this.notices = new ChannelListener(pool, EVENTS_CHANNEL, () => this.wakeup.wake(), () => this.wakeup.wake());
+    this.notices = new ChannelListener(
+      pool,
+      EVENTS_CHANNEL,
+      () => this.wakeup.wake(),
+      () => this.wakeup.wake(),
+    );
   }
 
   onEvents(listener: (events: readonly StoredEvent[]) => void): () => void {

@@ -25,9 +25,13 @@ describe('StoreSubscription (real PostgreSQL)', () => {
       }
     };
     const seen: StoredEvent[] = [];
-    const subscription = new StoreSubscription(db.pool, { subscriptionId: 'late', mode: 'at_least_once', pollIntervalMs: 20 }, async (events) => {
-      seen.push(...events);
-    });
+    const subscription = new StoreSubscription(
+      db.pool,
+      { subscriptionId: 'late', mode: 'at_least_once', pollIntervalMs: 20 },
+      async (events) => {
+        seen.push(...events);
+      },
+    );
     subscription.start();
 
     // The long transaction takes a lower position, then commits after a short one took a higher one.
@@ -104,9 +108,13 @@ describe('StoreSubscription (real PostgreSQL)', () => {
   it('reads an event held back by an older open transaction as soon as that one ends, without a notification or a poll', async () => {
     const seen: string[] = [];
     // No poll in this test's lifetime: only a NOTIFY or the held-back retry can deliver anything.
-    const subscription = new StoreSubscription(db.pool, { subscriptionId: 'held', mode: 'at_least_once', pollIntervalMs: 3_600_000 }, async (events) => {
-      seen.push(...events.map((e) => e.type));
-    });
+    const subscription = new StoreSubscription(
+      db.pool,
+      { subscriptionId: 'held', mode: 'at_least_once', pollIntervalMs: 3_600_000 },
+      async (events) => {
+        seen.push(...events.map((e) => e.type));
+      },
+    );
     subscription.start();
     await sleep(100);
     // An older transaction with an xid (as any writer elsewhere in the cluster has) stays open while
@@ -151,23 +159,32 @@ describe('StoreSubscription (real PostgreSQL)', () => {
   it('in transactional mode two readers of one subscription never both apply a batch', async () => {
     await db.pool.query('CREATE TABLE applied (event_id uuid NOT NULL)');
     for (let i = 0; i < 40; i++) await store.append(`tx-${i}`, [testEvent(), testEvent()], { expectedVersion: 0 });
-    const apply = async (events: readonly StoredEvent[], tx: { query: (sql: string, values: unknown[]) => Promise<unknown> } | null): Promise<void> => {
+    const apply = async (
+      events: readonly StoredEvent[],
+      tx: { query: (sql: string, values: unknown[]) => Promise<unknown> } | null,
+    ): Promise<void> => {
       for (const e of events) await tx?.query('INSERT INTO applied VALUES ($1)', [e.eventId]);
       await sleep(5);
     };
-    const readers = [1, 2].map(() => new StoreSubscription(db.pool, { subscriptionId: 'fenced', mode: 'transactional', batchSize: 7 }, apply));
-    const results = await Promise.allSettled(readers.map(async (r) => {
-      for (;;) {
-        try {
-          return await r.drain();
-        } catch (error) {
-          r.forget(); // lost the race for a batch: reload the checkpoint and go on
-          void error;
+    const readers = [1, 2].map(
+      () => new StoreSubscription(db.pool, { subscriptionId: 'fenced', mode: 'transactional', batchSize: 7 }, apply),
+    );
+    const results = await Promise.allSettled(
+      readers.map(async (r) => {
+        for (;;) {
+          try {
+            return await r.drain();
+          } catch (error) {
+            r.forget(); // lost the race for a batch: reload the checkpoint and go on
+            void error;
+          }
         }
-      }
-    }));
+      }),
+    );
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
-    const rows = await db.pool.query<{ n: string; distinct_n: string }>('SELECT count(*) AS n, count(DISTINCT event_id) AS distinct_n FROM applied');
+    const rows = await db.pool.query<{ n: string; distinct_n: string }>(
+      'SELECT count(*) AS n, count(DISTINCT event_id) AS distinct_n FROM applied',
+    );
     expect(rows.rows[0]).toEqual({ n: '80', distinct_n: '80' });
   });
 
@@ -193,9 +210,13 @@ describe('StoreSubscription (real PostgreSQL)', () => {
   it('with exclusive: true only one replica reads; the other takes over when it stops', async () => {
     const byReplica: Record<string, number> = { a: 0, b: 0 };
     const make = (name: string): StoreSubscription =>
-      new StoreSubscription(db.pool, { subscriptionId: 'leader', mode: 'at_least_once', exclusive: true, pollIntervalMs: 20 }, async (events) => {
-        byReplica[name] = (byReplica[name] ?? 0) + events.length;
-      });
+      new StoreSubscription(
+        db.pool,
+        { subscriptionId: 'leader', mode: 'at_least_once', exclusive: true, pollIntervalMs: 20 },
+        async (events) => {
+          byReplica[name] = (byReplica[name] ?? 0) + events.length;
+        },
+      );
     const a = make('a');
     const b = make('b');
     a.start();

@@ -81,7 +81,9 @@ export class StoreSubscription {
     const lease = options.leaderLeaseMs;
     // A lease of NaN or 0 would reach the server as a bad setting and leave no replica leading.
     if (lease !== undefined && !(Number.isFinite(lease) && lease >= MIN_LEADER_LEASE_MS)) {
-      throw new RangeError(`StoreSubscription ${options.subscriptionId}: leaderLeaseMs must be a number of milliseconds ≥ ${MIN_LEADER_LEASE_MS}, got ${lease}`);
+      throw new RangeError(
+        `StoreSubscription ${options.subscriptionId}: leaderLeaseMs must be a number of milliseconds ≥ ${MIN_LEADER_LEASE_MS}, got ${lease}`,
+      );
     }
   }
 
@@ -267,7 +269,8 @@ export class StoreSubscription {
       };
       client.on('notification', () => this.wakeup.wake());
       client.on('error', lost);
-      if (this.options.exclusive) this.stopLease = await holdLeaderLease(client, this.options.leaderLeaseMs ?? DEFAULT_LEADER_LEASE_MS, lost);
+      if (this.options.exclusive)
+        this.stopLease = await holdLeaderLease(client, this.options.leaderLeaseMs ?? DEFAULT_LEADER_LEASE_MS, lost);
       await client.query('LISTEN onceport_events');
       this.listener = client;
       // A new leader must start from the durable checkpoint, not from what it last saw.

@@ -1,6 +1,14 @@
 import { type Admin } from '@onceport/config';
 import { type ExecutionCommand, IllegalTransitionError, type ToolContract, vaultLockedReason } from '@onceport/domain';
-import { type CommandHandler, type EventCause, type LoadedExecution, type Queryable, executionStream, sessionStream, vaultStream } from '@onceport/event-store';
+import {
+  type CommandHandler,
+  type EventCause,
+  type LoadedExecution,
+  type Queryable,
+  executionStream,
+  sessionStream,
+  vaultStream,
+} from '@onceport/event-store';
 import { effectiveApproval, executionIdOfApproval } from '../authorize-execution/decide-authorization';
 import { type Log } from '../shared/log';
 import { lapsedApprovals, recentApprovals, undecidedApprovals } from './approval-queries';
@@ -47,7 +55,10 @@ export class ApprovalDesk {
    */
   async list(filter: ApprovalFilter, limit: number): Promise<ApproverView[]> {
     await this.deps.readModel.catchUp();
-    const ids = filter === 'pending' ? await undecidedApprovals(this.deps.db, limit) : await recentApprovals(this.deps.db, filter, limit, this.clock());
+    const ids =
+      filter === 'pending'
+        ? await undecidedApprovals(this.deps.db, limit)
+        : await recentApprovals(this.deps.db, filter, limit, this.clock());
     const views = await Promise.all(ids.map(async (id) => this.viewOf(await this.deps.commands.load(executionStream(id)))));
     return views
       .filter((view): view is ApproverView => view !== null && (filter === 'all' || view.status === filter))
@@ -99,7 +110,11 @@ export class ApprovalDesk {
   /** Ends a lapsed approval as `approval_expired`; false when it was decided, or is not due yet. */
   async expire(executionId: string, approvalId: string, cause: EventCause): Promise<boolean> {
     try {
-      const handled = await this.deps.commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'ExpireApproval', data: { approvalId }, metadata: { now } }), cause);
+      const handled = await this.deps.commands.handle(
+        executionStream(executionId),
+        (_loaded, now) => ({ type: 'ExpireApproval', data: { approvalId }, metadata: { now } }),
+        cause,
+      );
       if (handled.appended.length > 0) {
         this.deps.onAppended?.();
         this.deps.log('info', 'approval expired', { approvalId, executionId });
@@ -114,19 +129,42 @@ export class ApprovalDesk {
   private async refuseUnlessPending(view: ApproverView, decision: ApprovalDecision): Promise<void> {
     if (view.status === 'expired') {
       // Lapsed but not yet swept: record the expiry now, so the agent learns it too.
-      await this.expire(view.execution_id, view.approval_id, { causationId: `admin:expire:${view.approval_id}`, actor: 'svc:authorization' });
-      throw new Problem(409, 'approval_expired', 'Approval expired', `Approval ${view.approval_id} expired at ${view.expires_at}; the execution is denied and nothing was sent.`);
+      await this.expire(view.execution_id, view.approval_id, {
+        causationId: `admin:expire:${view.approval_id}`,
+        actor: 'svc:authorization',
+      });
+      throw new Problem(
+        409,
+        'approval_expired',
+        'Approval expired',
+        `Approval ${view.approval_id} expired at ${view.expires_at}; the execution is denied and nothing was sent.`,
+      );
     }
     if (view.status !== 'pending') {
-      throw new Problem(409, 'approval_already_decided', 'Approval already decided', `Approval ${view.approval_id} was ${view.status} by ${view.decided_by ?? 'unknown'} at ${view.decided_at ?? 'unknown'}; it cannot be ${DECIDED_AS[decision]} now.`);
+      throw new Problem(
+        409,
+        'approval_already_decided',
+        'Approval already decided',
+        `Approval ${view.approval_id} was ${view.status} by ${view.decided_by ?? 'unknown'} at ${view.decided_at ?? 'unknown'}; it cannot be ${DECIDED_AS[decision]} now.`,
+      );
     }
     if (decision === 'grant' && !this.deps.mayUse(view.actor, view.tool)) {
       // A human yes cannot outrank the policy in force now, whatever it was when the approval was asked.
-      throw new Problem(409, 'actor_not_allowed', 'Actor no longer allowed', `${view.actor} may not call ${view.tool} under the actors file in force (policy ${this.deps.policyVersion()}; the approval was asked under ${view.policy_version}). Reject the approval.`);
+      throw new Problem(
+        409,
+        'actor_not_allowed',
+        'Actor no longer allowed',
+        `${view.actor} may not call ${view.tool} under the actors file in force (policy ${this.deps.policyVersion()}; the approval was asked under ${view.policy_version}). Reject the approval.`,
+      );
     }
     const vault = decision === 'grant' ? (await this.deps.commands.load(vaultStream())).state : null;
     if (vault?.status === 'locked') {
-      throw new Problem(409, 'vault_locked', 'Vault locked', `${vaultLockedReason(vault)} No call may be authorized meanwhile: reject the approval, or unlock the vault first.`);
+      throw new Problem(
+        409,
+        'vault_locked',
+        'Vault locked',
+        `${vaultLockedReason(vault)} No call may be authorized meanwhile: reject the approval, or unlock the vault first.`,
+      );
     }
   }
 
@@ -142,7 +180,14 @@ export class ApprovalDesk {
       (_session, now) => {
         const at = this.clock();
         const policyVersion = this.deps.policyVersion();
-        const grant = { actor: view.actor, agentProcess: view.agent_process, basis: 'human' as const, grantedBy, policyVersion, grantedAt: at.toISOString() };
+        const grant = {
+          actor: view.actor,
+          agentProcess: view.agent_process,
+          basis: 'human' as const,
+          grantedBy,
+          policyVersion,
+          grantedAt: at.toISOString(),
+        };
         return { type: 'GrantSession', data: grant, metadata: { now } };
       },
       { ...cause, correlationId: view.execution_id, actor: grantedBy },
@@ -160,12 +205,36 @@ export class ApprovalDesk {
     for (const id of await undecidedApprovals(this.deps.db, 1000)) {
       const loaded = await this.deps.commands.load(executionStream(id));
       const view = this.viewOf(loaded);
-      if (!view || view.status !== 'pending' || view.kind !== 'session' || view.actor !== granted.actor || view.agent_process !== granted.agent_process) continue;
+      if (
+        !view ||
+        view.status !== 'pending' ||
+        view.kind !== 'session' ||
+        view.actor !== granted.actor ||
+        view.agent_process !== granted.agent_process
+      )
+        continue;
       if (!this.deps.mayUse(view.actor, view.tool)) continue;
-      if (loaded.state.status === 'none' || effectiveApproval(loaded.state.facts.approval, this.deps.contracts.get(view.tool)?.approval ?? null) === 'per_use') continue;
+      if (
+        loaded.state.status === 'none' ||
+        effectiveApproval(loaded.state.facts.approval, this.deps.contracts.get(view.tool)?.approval ?? null) === 'per_use'
+      )
+        continue;
       try {
-        await this.deps.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'GrantApproval', data: { approvalId: view.approval_id, approver: admin.id, reason }, metadata: { now } }), { ...cause, actor: admin.id });
-        this.deps.log('info', 'approval granted with its session', { approvalId: view.approval_id, executionId: id, by: admin.id, sessionApproval: granted.approval_id });
+        await this.deps.commands.handle(
+          executionStream(id),
+          (_loaded, now) => ({
+            type: 'GrantApproval',
+            data: { approvalId: view.approval_id, approver: admin.id, reason },
+            metadata: { now },
+          }),
+          { ...cause, actor: admin.id },
+        );
+        this.deps.log('info', 'approval granted with its session', {
+          approvalId: view.approval_id,
+          executionId: id,
+          by: admin.id,
+          sessionApproval: granted.approval_id,
+        });
       } catch (error) {
         // Decided or lapsed meanwhile: it stays as recorded.
         if (!(error instanceof IllegalTransitionError)) throw error;

@@ -6,7 +6,15 @@ import { adminCause, headerOf } from '../http/admin-request';
 import { reasonOf } from '../vault/vault-reason';
 import { type ApprovalDecision, ApprovalDesk, type ApprovalFilter } from './approval-desk';
 import { type ApproverView } from './approver-view';
-import { Problem, ProblemDetailsFilter, TRACER, contextFromTraceparent, inSpan, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
+import {
+  Problem,
+  ProblemDetailsFilter,
+  TRACER,
+  contextFromTraceparent,
+  inSpan,
+  readJsonBodyOrProblem as readJsonBody,
+  requireAdmin,
+} from '@onceport/service-kit';
 
 const FILTERS: readonly ApprovalFilter[] = ['pending', 'granted', 'rejected', 'expired', 'all'];
 
@@ -24,7 +32,11 @@ export class ApprovalsAdminController {
   ) {}
 
   @Get()
-  async list(@Headers('authorization') authorization: string | undefined, @Query('status') status?: string, @Query('limit') limit?: string): Promise<{ approvals: ApproverView[] }> {
+  async list(
+    @Headers('authorization') authorization: string | undefined,
+    @Query('status') status?: string,
+    @Query('limit') limit?: string,
+  ): Promise<{ approvals: ApproverView[] }> {
     requireAdmin(this.options.directory, authorization);
     return { approvals: await this.desk.list(filterOf(status), limitOf(limit)) };
   }
@@ -37,17 +49,30 @@ export class ApprovalsAdminController {
 
   @Post(':approval_id/grant')
   @HttpCode(200)
-  grant(@Headers('authorization') authorization: string | undefined, @Param('approval_id') approvalId: string, @Req() request: IncomingMessage): Promise<ApproverView> {
+  grant(
+    @Headers('authorization') authorization: string | undefined,
+    @Param('approval_id') approvalId: string,
+    @Req() request: IncomingMessage,
+  ): Promise<ApproverView> {
     return this.decide('grant', authorization, approvalId, request);
   }
 
   @Post(':approval_id/reject')
   @HttpCode(200)
-  reject(@Headers('authorization') authorization: string | undefined, @Param('approval_id') approvalId: string, @Req() request: IncomingMessage): Promise<ApproverView> {
+  reject(
+    @Headers('authorization') authorization: string | undefined,
+    @Param('approval_id') approvalId: string,
+    @Req() request: IncomingMessage,
+  ): Promise<ApproverView> {
     return this.decide('reject', authorization, approvalId, request);
   }
 
-  private async decide(decision: ApprovalDecision, authorization: string | undefined, approvalId: string, request: IncomingMessage): Promise<ApproverView> {
+  private async decide(
+    decision: ApprovalDecision,
+    authorization: string | undefined,
+    approvalId: string,
+    request: IncomingMessage,
+  ): Promise<ApproverView> {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed.
     const admin = requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
@@ -61,12 +86,23 @@ export class ApprovalsAdminController {
 function filterOf(status: string | undefined): ApprovalFilter {
   if (status === undefined || status === '') return 'pending';
   if ((FILTERS as readonly string[]).includes(status)) return status as ApprovalFilter;
-  throw new Problem(400, 'invalid_status', 'Invalid status', `"status" must be one of ${FILTERS.join(', ')}; got ${JSON.stringify(status)}.`);
+  throw new Problem(
+    400,
+    'invalid_status',
+    'Invalid status',
+    `"status" must be one of ${FILTERS.join(', ')}; got ${JSON.stringify(status)}.`,
+  );
 }
 
 function limitOf(limit: string | undefined): number {
   if (limit === undefined || limit === '') return 200;
   const value = Number(limit);
-  if (!Number.isInteger(value) || value < 1 || value > 1000) throw new Problem(400, 'invalid_limit', 'Invalid limit', `"limit" must be a whole number from 1 to 1000; got ${JSON.stringify(limit)}.`);
+  if (!Number.isInteger(value) || value < 1 || value > 1000)
+    throw new Problem(
+      400,
+      'invalid_limit',
+      'Invalid limit',
+      `"limit" must be a whole number from 1 to 1000; got ${JSON.stringify(limit)}.`,
+    );
   return value;
 }

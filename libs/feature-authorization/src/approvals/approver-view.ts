@@ -36,7 +36,12 @@ export interface ExecutionHistory {
   readonly events: readonly ExecutionEventEnvelope[];
 }
 
-type Decision = { readonly status: Exclude<ApprovalStatus, 'pending'>; readonly by: string | null; readonly at: string; readonly reason: string };
+type Decision = {
+  readonly status: Exclude<ApprovalStatus, 'pending'>;
+  readonly by: string | null;
+  readonly at: string;
+  readonly reason: string;
+};
 
 /**
  * The approver's view of the one approval of an execution, folded from its stream; null when the
@@ -98,7 +103,12 @@ function decisionOf(events: readonly ExecutionEventEnvelope[]): Decision | null 
           reason: event.data.reason,
         };
       case 'CorrelationExpired':
-        return { status: 'expired', by: event.metadata.actor ?? 'unknown', at: event.data.expiredAt, reason: 'The correlation window closed before anyone decided.' };
+        return {
+          status: 'expired',
+          by: event.metadata.actor ?? 'unknown',
+          at: event.data.expiredAt,
+          reason: 'The correlation window closed before anyone decided.',
+        };
       default:
         break;
     }
@@ -115,7 +125,8 @@ export function retryNote(retries: number, status: ExecutionStatus, firstDispatc
   if (retries === 0) return 'No retry has arrived for this execution.';
   const count = retries === 1 ? '1 retry attached' : `${retries} retries attached`;
   const base = `${count} to this execution; nothing was re-sent and no second approval was requested`;
-  if (firstDispatchedAt !== null) return `${base}. The target received this call once, first at ${firstDispatchedAt}; the execution is ${status}.`;
+  if (firstDispatchedAt !== null)
+    return `${base}. The target received this call once, first at ${firstDispatchedAt}; the execution is ${status}.`;
   if (status === 'awaiting_approval') return `${base}. The retries wait for this decision.`;
   return `${base}. The execution is ${status}.`;
 }

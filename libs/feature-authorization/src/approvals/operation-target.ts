@@ -3,7 +3,13 @@ import { type ToolContract, parseTemplate } from '@onceport/domain';
 
 export type OperationTarget =
   | { readonly channel: 'http'; readonly method: string; readonly url: string }
-  | { readonly channel: 'ssh'; readonly host: string; readonly port: number; readonly user: string; readonly argv: readonly string[] | null };
+  | {
+      readonly channel: 'ssh';
+      readonly host: string;
+      readonly port: number;
+      readonly user: string;
+      readonly argv: readonly string[] | null;
+    };
 
 /**
  * Where the call goes, for the approver, built from the canonical record — so it shows only what
@@ -21,7 +27,8 @@ export function targetOf(record: CanonicalOperationRecord, contract: ToolContrac
     return { channel: 'http', method, url: `${record.target}${render(path, record.arguments, encodeURIComponent)}` };
   }
   const ssh = parseSshTarget(record.target);
-  const argv = contract?.channel === 'ssh' ? contract.target.argv.map((element) => render(element, record.arguments, (value) => value)) : null;
+  const argv =
+    contract?.channel === 'ssh' ? contract.target.argv.map((element) => render(element, record.arguments, (value) => value)) : null;
   return { channel: 'ssh', ...ssh, argv };
 }
 

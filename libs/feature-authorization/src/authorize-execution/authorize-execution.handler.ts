@@ -59,7 +59,8 @@ export class AuthorizeExecutionHandler {
     const facts = loaded.state.facts;
     const cause: EventCause = { causationId, actor: AUTHORIZATION_SERVICE, ...currentTraceContext() };
     const { decision, grantRecorded } = await this.decideRecordingGrant(facts, cause);
-    const handled = await this.deps.commands.handle(executionStream(executionId),
+    const handled = await this.deps.commands.handle(
+      executionStream(executionId),
       (current, now) => (current.state.status === 'accepted' ? { ...decision.command, metadata: { now } } : null),
       cause,
     );
@@ -68,7 +69,10 @@ export class AuthorizeExecutionHandler {
   }
 
   /** Runs the ladder; when it grants a session, records the grant first. A lost race means another replica granted it: decide again on that grant. */
-  private async decideRecordingGrant(facts: ExecutionFacts, cause: EventCause): Promise<{ decision: AuthorizationDecision; grantRecorded: boolean }> {
+  private async decideRecordingGrant(
+    facts: ExecutionFacts,
+    cause: EventCause,
+  ): Promise<{ decision: AuthorizationDecision; grantRecorded: boolean }> {
     const agentProcess = effectiveAgentProcess(facts.actor, facts.agentProcess);
     const vault = (await this.deps.commands.load(vaultStream())).state;
     let decision: AuthorizationDecision | undefined;
@@ -90,7 +94,11 @@ export class AuthorizeExecutionHandler {
       { ...cause, correlationId: facts.executionId },
       {
         onConflict: () =>
-          this.deps.log('info', 'session grant lost the race: another replica granted it', { executionId: facts.executionId, actor: facts.actor, agentProcess }),
+          this.deps.log('info', 'session grant lost the race: another replica granted it', {
+            executionId: facts.executionId,
+            actor: facts.actor,
+            agentProcess,
+          }),
       },
     );
     if (!decision) throw new Error('unreachable: the session command function always decides');

@@ -25,15 +25,23 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
   });
   afterEach(() => db.drop());
 
-  const stateOf = async (event: { stream: { id: string } }) => (await commands.load(executionStream(event.stream.id.replace('execution-', '')))).state;
-  const eventsOf = async (event: { stream: { id: string } }) => (await commands.load(executionStream(event.stream.id.replace('execution-', '')))).events;
+  const stateOf = async (event: { stream: { id: string } }) =>
+    (await commands.load(executionStream(event.stream.id.replace('execution-', '')))).state;
+  const eventsOf = async (event: { stream: { id: string } }) =>
+    (await commands.load(executionStream(event.stream.id.replace('execution-', '')))).events;
   const sessionEvents = async (actor: string, process: string) => (await loadStream(store, sessionStream(actor, process))).events;
 
   it('rung 1: a locked vault denies with vault_locked; after unlock, calls are decided again', async () => {
     await changeVault(commands, 'LockVault', 'ops:alice', 'deploy key leaked', { causationId: 'test' });
     const first = await seedAccepted(commands, store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
     expect(await handler.handle(first, delivered)).toMatchObject({ decided: true, rung: 'vault_locked', appended: ['ExecutionDenied'] });
-    expect(await stateOf(first)).toMatchObject({ status: 'denied', denial: { code: 'vault_locked', reason: 'The vault is locked: deploy key leaked (by ops:alice). Every call is denied until an operator unlocks it.' } });
+    expect(await stateOf(first)).toMatchObject({
+      status: 'denied',
+      denial: {
+        code: 'vault_locked',
+        reason: 'The vault is locked: deploy key leaked (by ops:alice). Every call is denied until an operator unlocks it.',
+      },
+    });
     expect(await store.readStream(sessionStreamId('agent:deploy-bot', 'mcp-sess-1'))).toEqual([]);
 
     await changeVault(commands, 'UnlockVault', 'ops:alice', 'key rotated', { causationId: 'test' });
@@ -47,24 +55,52 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
     const forbidden = await seedAccepted(commands, store, { actor: 'agent:deploy-bot', tool: 'charge_payment' });
     await handler.handle(stranger, delivered);
     await handler.handle(forbidden, delivered);
-    expect(await stateOf(stranger)).toMatchObject({ status: 'denied', denial: { code: 'actor_not_allowed', reason: expect.stringContaining('agent:stranger is not in the actors file') } });
-    expect(await stateOf(forbidden)).toMatchObject({ status: 'denied', denial: { code: 'actor_not_allowed', reason: expect.stringContaining('may not call charge_payment') } });
+    expect(await stateOf(stranger)).toMatchObject({
+      status: 'denied',
+      denial: { code: 'actor_not_allowed', reason: expect.stringContaining('agent:stranger is not in the actors file') },
+    });
+    expect(await stateOf(forbidden)).toMatchObject({
+      status: 'denied',
+      denial: { code: 'actor_not_allowed', reason: expect.stringContaining('may not call charge_payment') },
+    });
   });
 
   it('rung 3, automatic: a new agent process is granted a session once; its first call rests on the grant, later ones on policy', async () => {
-    const first = await seedAccepted(commands, store, { actor: 'agent:deploy-bot', tool: 'create_deployment', agentProcess: 'mcp-sess-new' });
-    expect(await handler.handle(first, delivered)).toMatchObject({ rung: 'authorized', grantRecorded: true, appended: ['ExecutionAuthorized'] });
+    const first = await seedAccepted(commands, store, {
+      actor: 'agent:deploy-bot',
+      tool: 'create_deployment',
+      agentProcess: 'mcp-sess-new',
+    });
+    expect(await handler.handle(first, delivered)).toMatchObject({
+      rung: 'authorized',
+      grantRecorded: true,
+      appended: ['ExecutionAuthorized'],
+    });
     const grants = await sessionEvents('agent:deploy-bot', 'mcp-sess-new');
     expect(grants).toEqual([
       expect.objectContaining({
         type: 'SessionGranted',
-        data: expect.objectContaining({ actor: 'agent:deploy-bot', agentProcess: 'mcp-sess-new', basis: 'automatic', grantedBy: 'svc:authorization', policyVersion: testDirectory().policyVersion }),
-        metadata: expect.objectContaining({ correlationId: first.stream.id.replace('execution-', ''), causationId: first.metadata.eventId, actor: 'svc:authorization' }),
+        data: expect.objectContaining({
+          actor: 'agent:deploy-bot',
+          agentProcess: 'mcp-sess-new',
+          basis: 'automatic',
+          grantedBy: 'svc:authorization',
+          policyVersion: testDirectory().policyVersion,
+        }),
+        metadata: expect.objectContaining({
+          correlationId: first.stream.id.replace('execution-', ''),
+          causationId: first.metadata.eventId,
+          actor: 'svc:authorization',
+        }),
       }),
     ]);
     expect(await stateOf(first)).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'session_grant' } } });
 
-    const second = await seedAccepted(commands, store, { actor: 'agent:deploy-bot', tool: 'get_build_status', agentProcess: 'mcp-sess-new' });
+    const second = await seedAccepted(commands, store, {
+      actor: 'agent:deploy-bot',
+      tool: 'get_build_status',
+      agentProcess: 'mcp-sess-new',
+    });
     expect(await handler.handle(second, delivered)).toMatchObject({ rung: 'authorized', grantRecorded: false });
     expect(await stateOf(second)).toMatchObject({ status: 'authorized', progress: { authorization: { basis: 'policy' } } });
     expect(await sessionEvents('agent:deploy-bot', 'mcp-sess-new')).toHaveLength(1);
@@ -79,10 +115,17 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
   it('rung 3, human: a new agent process stops at awaiting_approval, never authorized, nothing granted', async () => {
     const call = await seedAccepted(commands, store, { actor: 'agent:human-bot', tool: 'get_build_status', agentProcess: 'runtime-7' });
     const before = Date.now();
-    expect(await handler.handle(call, delivered)).toMatchObject({ rung: 'session_approval', grantRecorded: false, appended: ['ApprovalRequested'] });
+    expect(await handler.handle(call, delivered)).toMatchObject({
+      rung: 'session_approval',
+      grantRecorded: false,
+      appended: ['ApprovalRequested'],
+    });
     const state = await stateOf(call);
     if (state.status !== 'awaiting_approval') throw new Error(`expected awaiting_approval, got ${state.status}`);
-    expect(state.approvalRequest).toMatchObject({ approvalId: approvalIdFor(state.facts.executionId), reason: 'New agent process needs a session grant: runtime-7 of agent:human-bot.' });
+    expect(state.approvalRequest).toMatchObject({
+      approvalId: approvalIdFor(state.facts.executionId),
+      reason: 'New agent process needs a session grant: runtime-7 of agent:human-bot.',
+    });
     const ttl = Date.parse(state.approvalRequest.expiresAt) - Date.parse(state.approvalRequest.requestedAt);
     expect(ttl).toBe(15 * 60_000);
     expect(Date.parse(state.approvalRequest.requestedAt)).toBeGreaterThanOrEqual(before - 5);
@@ -92,7 +135,11 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
   it('rung 4: a per-use tool waits for a human with the configured expiry, after its new process got a grant', async () => {
     handler = await createHandler(store, commands, { approvalTtlMs: 120_000 });
     const call = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
-    expect(await handler.handle(call, delivered)).toMatchObject({ rung: 'per_use_approval', grantRecorded: true, appended: ['ApprovalRequested'] });
+    expect(await handler.handle(call, delivered)).toMatchObject({
+      rung: 'per_use_approval',
+      grantRecorded: true,
+      appended: ['ApprovalRequested'],
+    });
     const state = await stateOf(call);
     if (state.status !== 'awaiting_approval') throw new Error(`expected awaiting_approval, got ${state.status}`);
     expect(Date.parse(state.approvalRequest.expiresAt) - Date.parse(state.approvalRequest.requestedAt)).toBe(120_000);
@@ -129,7 +176,9 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
     const poolB = new Pool({ connectionString: db.url, max: 5 });
     const lostRaces: unknown[] = [];
     const storeB = new PostgresEventStore(poolB);
-    const replicaB = await createHandler(storeB, new CommandHandler(storeB), { log: (_level, message, fields) => message.includes('lost the race') && lostRaces.push(fields) });
+    const replicaB = await createHandler(storeB, new CommandHandler(storeB), {
+      log: (_level, message, fields) => message.includes('lost the race') && lostRaces.push(fields),
+    });
     try {
       // Eight rounds at least, more until the replicas have collided once (load can keep them apart).
       for (let round = 0; round < 100 && (round < 8 || lostRaces.length === 0); round++) {
@@ -139,7 +188,12 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
         const outcomes = await Promise.all([handler.handle(a, delivered), replicaB.handle(b, delivered)]);
         expect(outcomes.map((o) => o.decided && o.rung)).toEqual(['authorized', 'authorized']);
         expect(await sessionEvents('agent:deploy-bot', process)).toHaveLength(1);
-        const bases = await Promise.all([a, b].map(async (e) => { const s = await stateOf(e); return s.status === 'authorized' ? s.progress.authorization?.basis : s.status; }));
+        const bases = await Promise.all(
+          [a, b].map(async (e) => {
+            const s = await stateOf(e);
+            return s.status === 'authorized' ? s.progress.authorization?.basis : s.status;
+          }),
+        );
         expect(bases.sort()).toEqual(['policy', 'session_grant']);
       }
     } finally {
@@ -151,16 +205,31 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
 
   it('a grant that lost the race on the session stream reloads and appends no second grant', async () => {
     const session = sessionStream('agent:deploy-bot', 'p');
-    const grant = { actor: 'agent:deploy-bot', agentProcess: 'p', basis: 'automatic' as const, grantedBy: 'svc:authorization', policyVersion: 'v', grantedAt: new Date().toISOString() };
+    const grant = {
+      actor: 'agent:deploy-bot',
+      agentProcess: 'p',
+      basis: 'automatic' as const,
+      grantedBy: 'svc:authorization',
+      policyVersion: 'v',
+      grantedAt: new Date().toISOString(),
+    };
     const cause = { correlationId: freshExecutionId(), causationId: 'test' };
-    const grantAsIfEmpty = () => commands.handle(session, (_s, now) => ({ type: 'GrantSession', data: grant, metadata: { now } }), cause, { known: emptyStream(session) });
+    const grantAsIfEmpty = () =>
+      commands.handle(session, (_s, now) => ({ type: 'GrantSession', data: grant, metadata: { now } }), cause, {
+        known: emptyStream(session),
+      });
     expect((await grantAsIfEmpty()).appended).toHaveLength(1);
     expect((await grantAsIfEmpty()).appended).toHaveLength(0);
     expect((await loadStream(store, session)).version).toBe(1);
   });
 
   it('decides inside a span that is a child of the execution trace; appended events carry that trace', async () => {
-    const call = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment', agentProcess: 'traced' }, TRACEPARENT);
+    const call = await seedAccepted(
+      commands,
+      store,
+      { actor: 'agent:pay-bot', tool: 'charge_payment', agentProcess: 'traced' },
+      TRACEPARENT,
+    );
     await handler.handle(call, delivered);
     const [, requested] = await eventsOf(call);
     const traceId = TRACEPARENT.split('-')[1];

@@ -60,7 +60,10 @@ export function decideAuthorization(input: AuthorizationInput): AuthorizationDec
     if (actor?.sessionGrant !== 'automatic') {
       // One approval per execution: the approver sees this very call, so a yes also covers its per-use credential.
       const also = perUse ? ` ${execution.tool} also uses a per-use credential: this approval covers this one call.` : '';
-      return { ...approval(input, 'session_approval', `New agent process needs a session grant: ${agentProcess} of ${execution.actor}.${also}`), grant: null };
+      return {
+        ...approval(input, 'session_approval', `New agent process needs a session grant: ${agentProcess} of ${execution.actor}.${also}`),
+        grant: null,
+      };
     }
     grant = {
       actor: execution.actor,
@@ -72,7 +75,10 @@ export function decideAuthorization(input: AuthorizationInput): AuthorizationDec
     };
   }
   if (perUse) {
-    return { ...approval(input, 'per_use_approval', `${execution.tool} uses a per-use credential: every call needs a human approval.`), grant };
+    return {
+      ...approval(input, 'per_use_approval', `${execution.tool} uses a per-use credential: every call needs a human approval.`),
+      grant,
+    };
   }
   const command: AuthorizeExecution = {
     type: 'AuthorizeExecution',
@@ -112,7 +118,13 @@ function deny(input: AuthorizationInput, code: 'vault_locked' | 'actor_not_allow
 
 function approval(input: AuthorizationInput, rung: 'session_approval' | 'per_use_approval', reason: string): Verdict {
   const kind = rung === 'session_approval' ? 'session' : 'per_use';
-  const data = { approvalId: approvalIdFor(input.execution.executionId), policyVersion: input.policyVersion, reason, expiresInMs: input.approvalTtlMs, kind } as const;
+  const data = {
+    approvalId: approvalIdFor(input.execution.executionId),
+    policyVersion: input.policyVersion,
+    reason,
+    expiresInMs: input.approvalTtlMs,
+    kind,
+  } as const;
   return { rung, command: { type: 'RequestApproval', data, metadata: { now: input.now } } };
 }
 

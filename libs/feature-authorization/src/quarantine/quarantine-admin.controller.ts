@@ -1,6 +1,13 @@
 import { type IncomingMessage } from 'node:http';
 import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, UseFilters } from '@nestjs/common';
-import { type QuarantineChange, type QuarantineEntry, listQuarantine, quarantineEntry, releaseQuarantined, requestRetry } from '@onceport/event-store';
+import {
+  type QuarantineChange,
+  type QuarantineEntry,
+  listQuarantine,
+  quarantineEntry,
+  releaseQuarantined,
+  requestRetry,
+} from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { reasonOf } from '../vault/vault-reason';
@@ -33,7 +40,11 @@ export class QuarantineAdminController {
   }
 
   @Get(':subscriber/:event_id')
-  async one(@Headers('authorization') authorization: string | undefined, @Param('subscriber') subscriber: string, @Param('event_id') eventId: string): Promise<QuarantineEntry> {
+  async one(
+    @Headers('authorization') authorization: string | undefined,
+    @Param('subscriber') subscriber: string,
+    @Param('event_id') eventId: string,
+  ): Promise<QuarantineEntry> {
     requireAdmin(this.options.directory, authorization);
     const entry = await quarantineEntry(this.pool, subscriberOf(subscriber), eventIdOf(eventId));
     if (!entry) throw notFound(subscriber, eventId);
@@ -42,7 +53,11 @@ export class QuarantineAdminController {
 
   @Post(':subscriber/:event_id/retry')
   @HttpCode(200)
-  async retry(@Headers('authorization') authorization: string | undefined, @Param('subscriber') subscriber: string, @Param('event_id') eventId: string): Promise<QuarantineEntry> {
+  async retry(
+    @Headers('authorization') authorization: string | undefined,
+    @Param('subscriber') subscriber: string,
+    @Param('event_id') eventId: string,
+  ): Promise<QuarantineEntry> {
     const admin = requireAdmin(this.options.directory, authorization);
     const change = await requestRetry(this.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id);
     this.options.log('info', 'quarantine retry requested', { subscriber, eventId, by: admin.id, ok: change.ok });
@@ -69,9 +84,19 @@ export class QuarantineAdminController {
 function entryOf(change: QuarantineChange, subscriber: string, eventId: string): QuarantineEntry {
   if (change.ok) return change.entry;
   if (change.reason === 'not_found') throw notFound(subscriber, eventId);
-  throw new Problem(409, 'not_quarantined', 'Not quarantined', `The entry is ${change.entry?.status ?? 'gone'}: only a quarantined event can be retried or released.`);
+  throw new Problem(
+    409,
+    'not_quarantined',
+    'Not quarantined',
+    `The entry is ${change.entry?.status ?? 'gone'}: only a quarantined event can be retried or released.`,
+  );
 }
 
 function notFound(subscriber: string, eventId: string): Problem {
-  return new Problem(404, 'quarantine_entry_not_found', 'Not in the quarantine', `No quarantine entry for subscriber ${subscriber} and event ${eventId}.`);
+  return new Problem(
+    404,
+    'quarantine_entry_not_found',
+    'Not in the quarantine',
+    `No quarantine entry for subscriber ${subscriber} and event ${eventId}.`,
+  );
 }

@@ -11,14 +11,24 @@ export const MAX_LIST_LIMIT = 1000;
 export function filterOf(status: string | undefined): QuarantineFilter {
   if (status === undefined || status === '') return 'open';
   if ((QUARANTINE_FILTERS as readonly string[]).includes(status)) return status as QuarantineFilter;
-  throw new Problem(400, 'invalid_status', 'Invalid status', `"status" must be one of ${QUARANTINE_FILTERS.join(', ')}; got ${JSON.stringify(status.slice(0, 40))}.`);
+  throw new Problem(
+    400,
+    'invalid_status',
+    'Invalid status',
+    `"status" must be one of ${QUARANTINE_FILTERS.join(', ')}; got ${JSON.stringify(status.slice(0, 40))}.`,
+  );
 }
 
 export function limitOf(limit: string | undefined): number {
   if (limit === undefined || limit === '') return DEFAULT_LIST_LIMIT;
   const value = Number(limit);
   if (!/^\d{1,4}$/.test(limit) || value < 1 || value > MAX_LIST_LIMIT) {
-    throw new Problem(400, 'invalid_limit', 'Invalid limit', `"limit" must be a whole number from 1 to ${MAX_LIST_LIMIT}; got ${JSON.stringify(limit.slice(0, 40))}.`);
+    throw new Problem(
+      400,
+      'invalid_limit',
+      'Invalid limit',
+      `"limit" must be a whole number from 1 to ${MAX_LIST_LIMIT}; got ${JSON.stringify(limit.slice(0, 40))}.`,
+    );
   }
   return value;
 }
@@ -26,7 +36,12 @@ export function limitOf(limit: string | undefined): number {
 /** A subscriber name as the code makes them (`projection:execution-matches`, `consumer:authorization`). */
 export function subscriberOf(raw: string): string {
   if (!SUBSCRIBER.test(raw)) {
-    throw new Problem(400, 'invalid_subscriber', 'Invalid subscriber', '"subscriber" is 1-200 letters, digits and ":._-", e.g. projection:execution-matches or consumer:authorization.');
+    throw new Problem(
+      400,
+      'invalid_subscriber',
+      'Invalid subscriber',
+      '"subscriber" is 1-200 letters, digits and ":._-", e.g. projection:execution-matches or consumer:authorization.',
+    );
   }
   return raw;
 }
@@ -37,6 +52,7 @@ export function subscriberFilterOf(raw: string | undefined): string | undefined 
 }
 
 export function eventIdOf(raw: string): string {
-  if (!EVENT_ID.test(raw)) throw new Problem(400, 'invalid_event_id', 'Invalid event id', 'The event id is a UUID, as listed by GET /v1/admin/quarantine.');
+  if (!EVENT_ID.test(raw))
+    throw new Problem(400, 'invalid_event_id', 'Invalid event id', 'The event id is a UUID, as listed by GET /v1/admin/quarantine.');
   return raw.toLowerCase();
 }

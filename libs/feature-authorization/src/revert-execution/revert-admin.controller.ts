@@ -43,30 +43,43 @@ export class RevertAdminController {
 
   @Post(':execution_id/revert')
   @HttpCode(200)
-  async revert(@Headers('authorization') authorization: string | undefined, @Param('execution_id') executionId: string, @Req() request: IncomingMessage): Promise<RevertView> {
+  async revert(
+    @Headers('authorization') authorization: string | undefined,
+    @Param('execution_id') executionId: string,
+    @Req() request: IncomingMessage,
+  ): Promise<RevertView> {
     const admin = requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
     if (!ExecutionId.safeParse(executionId).success) throw notFound(executionId);
     const parent = contextFromTraceparent(headerOf(request, 'traceparent'), headerOf(request, 'tracestate'));
-    return inSpan(this.tracer, 'execution revert', parent, { 'onceport.admin': admin.id, 'onceport.execution_id': executionId }, async () => {
-      let handled;
-      try {
-        handled = await this.commands.handle(executionStream(executionId),
-          (loaded, now) => (loaded.state.status === 'none' ? null : { type: 'RevertExecution', data: { by: admin.id, reason }, metadata: { now } }),
-          adminCause(request, admin),
-        );
-      } catch (error) {
-        if (error instanceof IllegalTransitionError) throw new Problem(409, 'not_revertible', 'Execution not revertible', error.message);
-        throw error;
-      }
-      if (handled.state.status === 'none') throw notFound(executionId);
-      if (handled.state.status !== 'reverted') throw new Problem(409, 'not_revertible', 'Execution not revertible', `Execution ${executionId} is ${handled.state.status}.`);
-      if (handled.appended.length > 0) {
-        this.delivery.nudge();
-        this.options.log('info', 'execution reverted', { executionId, by: admin.id });
-      }
-      return { execution_id: executionId, state: 'reverted', reverted_by: handled.state.reversal.by };
-    });
+    return inSpan(
+      this.tracer,
+      'execution revert',
+      parent,
+      { 'onceport.admin': admin.id, 'onceport.execution_id': executionId },
+      async () => {
+        let handled;
+        try {
+          handled = await this.commands.handle(
+            executionStream(executionId),
+            (loaded, now) =>
+              loaded.state.status === 'none' ? null : { type: 'RevertExecution', data: { by: admin.id, reason }, metadata: { now } },
+            adminCause(request, admin),
+          );
+        } catch (error) {
+          if (error instanceof IllegalTransitionError) throw new Problem(409, 'not_revertible', 'Execution not revertible', error.message);
+          throw error;
+        }
+        if (handled.state.status === 'none') throw notFound(executionId);
+        if (handled.state.status !== 'reverted')
+          throw new Problem(409, 'not_revertible', 'Execution not revertible', `Execution ${executionId} is ${handled.state.status}.`);
+        if (handled.appended.length > 0) {
+          this.delivery.nudge();
+          this.options.log('info', 'execution reverted', { executionId, by: admin.id });
+        }
+        return { execution_id: executionId, state: 'reverted', reverted_by: handled.state.reversal.by };
+      },
+    );
   }
 }
 

@@ -10,7 +10,12 @@ import { type WireEvent, toWireEvent } from '@onceport/messaging';
 import { AuthorizeExecutionHandler } from '../authorize-execution/authorize-execution.handler';
 import { type Log } from '../shared/log';
 
-export const KEYS = { deployBot: 'op_deploy-bot-key-1', humanBot: 'op_human-bot-key-1', payBot: 'op_pay-bot-key-1', alice: 'op_alice-admin-key-1' } as const;
+export const KEYS = {
+  deployBot: 'op_deploy-bot-key-1',
+  humanBot: 'op_human-bot-key-1',
+  payBot: 'op_pay-bot-key-1',
+  alice: 'op_alice-admin-key-1',
+} as const;
 
 export const DEMO_CONTRACTS_DIR = join(__dirname, '../../../domain/test/fixtures/contracts');
 
@@ -37,7 +42,11 @@ export function testDirectory(yaml = ACTORS_YAML): ActorDirectory {
   return new ActorDirectory(parseActorsFile(yaml, 'test-actors.yaml'));
 }
 
-export const APPROVAL_MODES: Readonly<Record<string, ApprovalMode>> = { create_deployment: 'session', get_build_status: 'none', charge_payment: 'per_use' };
+export const APPROVAL_MODES: Readonly<Record<string, ApprovalMode>> = {
+  create_deployment: 'session',
+  get_build_status: 'none',
+  charge_payment: 'per_use',
+};
 
 export function freshExecutionId(): string {
   return newExecutionId(Date.now(), randomBytes(10));
@@ -54,7 +63,16 @@ export interface Call {
 /** An AcceptExecution whose canonical record agrees with its fields (the contract checks that). */
 export function acceptCommand(call: Call, now = new Date()): AcceptExecution {
   const { actor, tool } = call;
-  const record = { actor, tool, channel: 'http' as const, target: 'https://deploy.example.com', credential_ref: 'deploy-api', method: 'POST /v1/x', arguments: { project: 'shop' }, intent_scope: 'run:test' };
+  const record = {
+    actor,
+    tool,
+    channel: 'http' as const,
+    target: 'https://deploy.example.com',
+    credential_ref: 'deploy-api',
+    method: 'POST /v1/x',
+    arguments: { project: 'shop' },
+    intent_scope: 'run:test',
+  };
   return {
     type: 'AcceptExecution',
     metadata: { now },
@@ -80,7 +98,10 @@ export function acceptCommand(call: Call, now = new Date()): AcceptExecution {
 /** Accepts a call through the repository, as intake would, and returns its ExecutionAccepted as delivered. */
 export async function seedAccepted(commands: CommandHandler, store: EventStore, call: Call, traceparent?: string): Promise<WireEvent> {
   const command = acceptCommand(call);
-  await commands.handle(executionStream(command.data.executionId), (_loaded, now) => ({ ...command, metadata: { now } }), { causationId: 'test:intake', traceparent: traceparent ?? null });
+  await commands.handle(executionStream(command.data.executionId), (_loaded, now) => ({ ...command, metadata: { now } }), {
+    causationId: 'test:intake',
+    traceparent: traceparent ?? null,
+  });
   const [stored] = await store.readStream(executionStreamId(command.data.executionId));
   if (!stored) throw new Error('seeded execution not found');
   return toWireEvent(stored);
@@ -94,7 +115,11 @@ export async function demoContracts(): Promise<ReadonlyMap<string, ToolContract>
   return (await loadToolContracts(DEMO_CONTRACTS_DIR)).byName;
 }
 
-export async function createHandler(store: EventStore, commands: CommandHandler, options: { directory?: ActorDirectory; approvalTtlMs?: number; log?: Log } = {}): Promise<AuthorizeExecutionHandler> {
+export async function createHandler(
+  store: EventStore,
+  commands: CommandHandler,
+  options: { directory?: ActorDirectory; approvalTtlMs?: number; log?: Log } = {},
+): Promise<AuthorizeExecutionHandler> {
   return new AuthorizeExecutionHandler({
     commands,
     directory: options.directory ?? testDirectory(),

@@ -17,6 +17,9 @@ export async function changeVault(
   reason: string,
   cause: Omit<EventCause, 'actor'>,
 ): Promise<VaultChange> {
-  const handled = await commands.handle(vaultStream(), (_vault, now) => ({ type, data: { by, reason }, metadata: { now } }), { ...cause, actor: by });
+  const handled = await commands.handle(vaultStream(), (_vault, now) => ({ type, data: { by, reason }, metadata: { now } }), {
+    ...cause,
+    actor: by,
+  });
   return { state: handled.state, version: handled.version, changed: handled.appended.length > 0 };
 }

@@ -60,11 +60,21 @@ export class VaultAdminController {
     const reason = reasonOf(await readJsonBody(request));
     const traceparent = headerOf(request, 'traceparent');
     const name = type === 'LockVault' ? 'vault lock' : 'vault unlock';
-    return inSpan(this.tracer, name, contextFromTraceparent(traceparent, headerOf(request, 'tracestate')), { 'onceport.admin': admin.id }, async () => {
-      const causationId = `admin:${requestIdOrFresh(headerOf(request, 'x-request-id'))}`;
-      const result = await changeVault(this.commands, type, admin.id, reason, { causationId, ...currentTraceContext() });
-      this.options.log('info', result.changed ? `${name}ed` : `${name}: already so`, { by: admin.id, status: result.state.status, changed: result.changed });
-      return { ...result.state, version: result.version, changed: result.changed };
-    });
+    return inSpan(
+      this.tracer,
+      name,
+      contextFromTraceparent(traceparent, headerOf(request, 'tracestate')),
+      { 'onceport.admin': admin.id },
+      async () => {
+        const causationId = `admin:${requestIdOrFresh(headerOf(request, 'x-request-id'))}`;
+        const result = await changeVault(this.commands, type, admin.id, reason, { causationId, ...currentTraceContext() });
+        this.options.log('info', result.changed ? `${name}ed` : `${name}: already so`, {
+          by: admin.id,
+          status: result.state.status,
+          changed: result.changed,
+        });
+        return { ...result.state, version: result.version, changed: result.changed };
+      },
+    );
   }
 }

@@ -31,7 +31,13 @@ export function isSuccessStatus(status: number): boolean {
 export function verdictOf(outcome: HttpOutcome): AttemptVerdict {
   switch (outcome.kind) {
     case 'observed':
-      return { kind: 'observed', status: outcome.status, succeeded: isSuccessStatus(outcome.status), body: outcome.body, contentType: outcome.contentType };
+      return {
+        kind: 'observed',
+        status: outcome.status,
+        succeeded: isSuccessStatus(outcome.status),
+        body: outcome.body,
+        contentType: outcome.contentType,
+      };
     case 'failed_before_send':
       return { kind: 'failed_before_send', reason: `${outcome.code}: ${outcome.reason}`, retryable: outcome.retryable };
     case 'unknown': {
@@ -49,7 +55,13 @@ export function verdictOf(outcome: HttpOutcome): AttemptVerdict {
 export function sshVerdictOf(outcome: SshOutcome): AttemptVerdict {
   switch (outcome.kind) {
     case 'observed':
-      return { kind: 'observed', status: outcome.exitStatus, succeeded: outcome.exitStatus === 0, body: outcome.body, contentType: outcome.contentType };
+      return {
+        kind: 'observed',
+        status: outcome.exitStatus,
+        succeeded: outcome.exitStatus === 0,
+        body: outcome.body,
+        contentType: outcome.contentType,
+      };
     case 'failed_before_send':
       return { kind: 'failed_before_send', reason: `${outcome.code}: ${outcome.reason}`, retryable: outcome.retryable };
     case 'unknown':

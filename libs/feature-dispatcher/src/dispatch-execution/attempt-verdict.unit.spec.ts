@@ -13,13 +13,15 @@ describe('verdictOf', () => {
   });
 
   it('counts only a 2xx answer as success', () => {
-    expect([200, 201, 204, 299, 301, 404, 422, 500].map((status) => (verdictOf(observed(status)) as { succeeded: boolean }).succeeded)).toEqual([
-      true, true, true, true, false, false, false, false,
-    ]);
+    expect(
+      [200, 201, 204, 299, 301, 404, 422, 500].map((status) => (verdictOf(observed(status)) as { succeeded: boolean }).succeeded),
+    ).toEqual([true, true, true, true, false, false, false, false]);
   });
 
   it('keeps the channel’s retryable judgement and code for a failure before send', () => {
-    expect(verdictOf({ kind: 'failed_before_send', code: 'connect_refused', reason: 'connect ECONNREFUSED 127.0.0.1:1', retryable: true })).toEqual({
+    expect(
+      verdictOf({ kind: 'failed_before_send', code: 'connect_refused', reason: 'connect ECONNREFUSED 127.0.0.1:1', retryable: true }),
+    ).toEqual({
       kind: 'failed_before_send',
       reason: 'connect_refused: connect ECONNREFUSED 127.0.0.1:1',
       retryable: true,
@@ -31,6 +33,8 @@ describe('verdictOf', () => {
       kind: 'unknown',
       reason: 'timeout after the request was written: no answer in 15000 ms',
     });
-    expect(verdictOf({ kind: 'unknown', code: 'body_timeout', reason: 'body stalled', stage: 'response_started' })).toMatchObject({ reason: expect.stringContaining('after the response had started') });
+    expect(verdictOf({ kind: 'unknown', code: 'body_timeout', reason: 'body stalled', stage: 'response_started' })).toMatchObject({
+      reason: expect.stringContaining('after the response had started'),
+    });
   });
 });

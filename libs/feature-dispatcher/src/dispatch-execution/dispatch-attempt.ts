@@ -49,33 +49,57 @@ export type AttemptReport =
  */
 export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: DispatchCause): Promise<AttemptReport> {
   const attributes = { 'onceport.execution_id': facts.executionId, 'onceport.tool': facts.tool };
-  return inSpan(deps.tracer, `dispatch ${facts.tool}`, contextFromTraceparent(cause.traceparent, cause.tracestate), attributes, async (span) => {
-    const trace = currentTraceContext();
-    const causedBy = (causationId: string): EventCause => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
-    const started = await startDispatch(deps, facts, causedBy(cause.eventId));
-    if (started !== null && 'denied' in started) {
-      span.setAttribute('onceport.outcome', 'vault_locked');
-      deps.log('warn', 'dispatch not started: the vault is locked, the execution is denied', { executionId: facts.executionId, tool: facts.tool, reason: started.denied });
-      return { kind: 'denied', code: 'vault_locked', reason: started.denied };
-    }
-    if (started === null) {
-      span.setAttribute('onceport.outcome', 'not_started');
-      deps.log('debug', 'dispatch not started: another dispatcher went first, or the execution moved on', { executionId: facts.executionId, tool: facts.tool });
-      return { kind: 'not_started' };
-    }
-    span.setAttribute('onceport.attempt', started.attempt);
-    faultPoint(FAULT_POINTS.dispatcherAfterDispatchStarted);
-    const traceHeaders: Record<string, string> = {};
-    if (trace.traceparent) traceHeaders['traceparent'] = trace.traceparent;
-    if (trace.tracestate) traceHeaders['tracestate'] = trace.tracestate;
-    const verdict = await deps.sender.send({ executionId: facts.executionId, tool: facts.tool, arguments: facts.arguments, traceHeaders });
-    faultPoint(FAULT_POINTS.dispatcherAfterSend);
-    const recorded = await deps.recorder.record(facts.executionId, started.attempt, verdict, causedBy(started.eventId));
-    annotate(span, verdict, recorded);
-    logAttempt(deps.log, facts, started.attempt, verdict, recorded);
-    if (recorded.kind === 'superseded') return { kind: 'superseded', attempt: started.attempt, outcome: verdict.kind };
-    return { kind: 'closed', attempt: started.attempt, outcome: verdict.kind, retryable: recorded.retryable, closingEventId: recorded.event?.metadata.eventId ?? null };
-  });
+  return inSpan(
+    deps.tracer,
+    `dispatch ${facts.tool}`,
+    contextFromTraceparent(cause.traceparent, cause.tracestate),
+    attributes,
+    async (span) => {
+      const trace = currentTraceContext();
+      const causedBy = (causationId: string): EventCause => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
+      const started = await startDispatch(deps, facts, causedBy(cause.eventId));
+      if (started !== null && 'denied' in started) {
+        span.setAttribute('onceport.outcome', 'vault_locked');
+        deps.log('warn', 'dispatch not started: the vault is locked, the execution is denied', {
+          executionId: facts.executionId,
+          tool: facts.tool,
+          reason: started.denied,
+        });
+        return { kind: 'denied', code: 'vault_locked', reason: started.denied };
+      }
+      if (started === null) {
+        span.setAttribute('onceport.outcome', 'not_started');
+        deps.log('debug', 'dispatch not started: another dispatcher went first, or the execution moved on', {
+          executionId: facts.executionId,
+          tool: facts.tool,
+        });
+        return { kind: 'not_started' };
+      }
+      span.setAttribute('onceport.attempt', started.attempt);
+      faultPoint(FAULT_POINTS.dispatcherAfterDispatchStarted);
+      const traceHeaders: Record<string, string> = {};
+      if (trace.traceparent) traceHeaders['traceparent'] = trace.traceparent;
+      if (trace.tracestate) traceHeaders['tracestate'] = trace.tracestate;
+      const verdict = await deps.sender.send({
+        executionId: facts.executionId,
+        tool: facts.tool,
+        arguments: facts.arguments,
+        traceHeaders,
+      });
+      faultPoint(FAULT_POINTS.dispatcherAfterSend);
+      const recorded = await deps.recorder.record(facts.executionId, started.attempt, verdict, causedBy(started.eventId));
+      annotate(span, verdict, recorded);
+      logAttempt(deps.log, facts, started.attempt, verdict, recorded);
+      if (recorded.kind === 'superseded') return { kind: 'superseded', attempt: started.attempt, outcome: verdict.kind };
+      return {
+        kind: 'closed',
+        attempt: started.attempt,
+        outcome: verdict.kind,
+        retryable: recorded.retryable,
+        closingEventId: recorded.event?.metadata.eventId ?? null,
+      };
+    },
+  );
 }
 
 /**
@@ -89,7 +113,11 @@ async function startDispatch(
 ): Promise<{ attempt: number; eventId: string } | { denied: string } | null> {
   const leaseMs = deps.leaseMsFor(facts.tool);
   try {
-    const handled = await deps.commands.handle(executionStream(facts.executionId), (loaded, now) => startOrDeny(deps, leaseMs, loaded, now), context);
+    const handled = await deps.commands.handle(
+      executionStream(facts.executionId),
+      (loaded, now) => startOrDeny(deps, leaseMs, loaded, now),
+      context,
+    );
     const denied = handled.appended.find((event) => event.type === 'ExecutionDenied');
     if (denied?.type === 'ExecutionDenied') {
       deps.onAppended();
@@ -123,7 +151,8 @@ async function startOrDeny(deps: AttemptDeps, leaseMs: number, loaded: LoadedExe
   // for all but one replica, not an error.
   if (loaded.state.status !== 'authorized') return null;
   const vault = await deps.vault();
-  if (vault.status === 'locked') return { type: 'DenyExecution', data: { code: 'vault_locked', reason: vaultLockedReason(vault) }, metadata: { now } };
+  if (vault.status === 'locked')
+    return { type: 'DenyExecution', data: { code: 'vault_locked', reason: vaultLockedReason(vault) }, metadata: { now } };
   return { type: 'StartDispatch', data: { dispatcherId: deps.dispatcherId, leaseMs }, metadata: { now } };
 }
 
@@ -134,7 +163,11 @@ function annotate(span: Span, verdict: AttemptVerdict, recorded: RecordedOutcome
   else span.setAttribute('onceport.superseded', true);
   const fine = verdict.kind === 'observed' && verdict.succeeded;
   // The status message is the outcome kind only: reasons are in the events, already scrubbed.
-  if (!fine) span.setStatus({ code: SpanStatusCode.ERROR, message: verdict.kind === 'observed' ? `target answered ${verdict.status}` : verdict.kind });
+  if (!fine)
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: verdict.kind === 'observed' ? `target answered ${verdict.status}` : verdict.kind,
+    });
 }
 
 function logAttempt(log: DispatcherLog, facts: ExecutionFacts, attempt: number, verdict: AttemptVerdict, recorded: RecordedOutcome): void {
@@ -146,6 +179,7 @@ function logAttempt(log: DispatcherLog, facts: ExecutionFacts, attempt: number, 
     targetStatus: verdict.kind === 'observed' ? verdict.status : null,
     reason: verdict.kind === 'observed' ? null : verdict.reason,
   };
-  if (recorded.kind === 'superseded') log('warn', 'dispatch outcome not recorded: the execution moved on', { ...fields, why: recorded.reason });
+  if (recorded.kind === 'superseded')
+    log('warn', 'dispatch outcome not recorded: the execution moved on', { ...fields, why: recorded.reason });
   else log(verdict.kind === 'unknown' ? 'warn' : 'info', 'dispatch attempt closed', { ...fields, retryable: recorded.retryable });
 }

@@ -29,9 +29,23 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
   });
   afterEach(() => harness.close());
 
-  const dispatchSpan = (traceId: string | undefined): { spanId: string; parentSpanId: string | null; attributes: Record<string, unknown> } | undefined => {
+  const dispatchSpan = (
+    traceId: string | undefined,
+  ): { spanId: string; parentSpanId: string | null; attributes: Record<string, unknown> } | undefined => {
     if (!existsSync(spanFile)) return undefined;
-    const spans = readFileSync(spanFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { traceId: string; spanId: string; parentSpanId: string | null; name: string; attributes: Record<string, unknown> });
+    const spans = readFileSync(spanFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            traceId: string;
+            spanId: string;
+            parentSpanId: string | null;
+            name: string;
+            attributes: Record<string, unknown>;
+          },
+      );
     return spans.find((s) => s.traceId === traceId && s.name === 'dispatch create_deployment');
   };
 
@@ -50,7 +64,11 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
     if (observed?.type !== 'OutcomeObserved' || observed.data.result === null) throw new Error('expected an OutcomeObserved with a result');
     expect(observed.data).toMatchObject({ attempt: 1, targetStatus: 201, succeeded: true });
     const stored = await harness.results.get(observed.data.result.ref);
-    expect(stored?.reference.digest).toBe(`sha256:${createHash('sha256').update(stored?.body ?? Buffer.alloc(0)).digest('hex')}`);
+    expect(stored?.reference.digest).toBe(
+      `sha256:${createHash('sha256')
+        .update(stored?.body ?? Buffer.alloc(0))
+        .digest('hex')}`,
+    );
     expect(JSON.parse(stored?.body.toString('utf8') ?? '{}')).toMatchObject({ state: 'succeeded', idempotency_key: executionId });
   });
 
@@ -61,10 +79,17 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
     await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
 
     const [effect] = harness.target.effects({ route: 'deployments' });
-    expect(effect).toMatchObject({ idempotencyKey: executionId, params: { project: 'shop' }, body: { environment: 'staging', version: '1.4.2', strategy: 'rolling' } });
+    expect(effect).toMatchObject({
+      idempotencyKey: executionId,
+      params: { project: 'shop' },
+      body: { environment: 'staging', version: '1.4.2', strategy: 'rolling' },
+    });
     const started = (await harness.events(executionId)).find((e) => e.type === 'DispatchStarted');
     expect(started?.data).toMatchObject({ attempt: 1, dispatcherId: 'dispatcher-test' });
-    expect(started?.metadata).toMatchObject({ actor: 'svc:dispatcher', causationId: (await harness.wire(executionId, 'ExecutionAuthorized')).metadata.eventId });
+    expect(started?.metadata).toMatchObject({
+      actor: 'svc:dispatcher',
+      causationId: (await harness.wire(executionId, 'ExecutionAuthorized')).metadata.eventId,
+    });
   });
 
   it('records a target that accepts and then drops the connection as dispatched_unknown: 1 effect, never retried', async () => {
@@ -80,7 +105,10 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
     expect(harness.target.effectCount({ route: 'deployments' })).toBe(1);
     const events = await harness.events(executionId);
     expect(events.filter((e) => e.type === 'DispatchStarted')).toHaveLength(1);
-    expect(events.at(-1)).toMatchObject({ type: 'OutcomeUnknown', data: { attempt: 1, reason: expect.stringMatching(/connection_lost|response_error/) } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'OutcomeUnknown',
+      data: { attempt: 1, reason: expect.stringMatching(/connection_lost|response_error/) },
+    });
   });
 
   it('records a refusal by the target as observed and failed (a 4xx is an answer, not a reason to retry)', async () => {
@@ -91,7 +119,10 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
     await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
 
     expect(await harness.status(executionId)).toBe('failed');
-    expect((await harness.events(executionId)).at(-1)).toMatchObject({ type: 'OutcomeObserved', data: { targetStatus: 422, succeeded: false } });
+    expect((await harness.events(executionId)).at(-1)).toMatchObject({
+      type: 'OutcomeObserved',
+      data: { targetStatus: 422, succeeded: false },
+    });
   });
 
   it('still records the answer when the reconciler declared the attempt unknown meanwhile (an observation beats a probe)', async () => {
@@ -101,7 +132,11 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
 
     const handling = handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
     while (!(await harness.events(executionId)).some((e) => e.type === 'DispatchStarted')) await sleep(10);
-    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), { causationId: 'reconciler' });
+    await harness.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }),
+      { causationId: 'reconciler' },
+    );
     const summary = await handling;
 
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', outcome: 'observed' })]);
@@ -127,7 +162,12 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
     expect(span).toMatchObject({
       parentSpanId: traceparent.split('-')[2],
       spanId: [...parents][0],
-      attributes: { 'onceport.execution_id': executionId, 'onceport.tool': 'create_deployment', 'onceport.attempt': 1, 'onceport.outcome': 'observed' },
+      attributes: {
+        'onceport.execution_id': executionId,
+        'onceport.tool': 'create_deployment',
+        'onceport.attempt': 1,
+        'onceport.outcome': 'observed',
+      },
     });
   });
 

@@ -27,7 +27,10 @@ describe('one authorized execution, one send (real PostgreSQL, real HTTP)', () =
     harness.target.setBehavior({ route: 'deployments', delay_ms: 200 });
     const executionId = await harness.seed();
     const trigger = await harness.wire(executionId, 'ExecutionAuthorized');
-    const replicas = [harness.dispatcher({ config: { dispatcherId: 'replica-a' } }), harness.dispatcher({ config: { dispatcherId: 'replica-b' } })];
+    const replicas = [
+      harness.dispatcher({ config: { dispatcherId: 'replica-a' } }),
+      harness.dispatcher({ config: { dispatcherId: 'replica-b' } }),
+    ];
 
     const summaries = await Promise.all(replicas.map(({ handler }) => handler.handle(trigger, NO_HEADERS)));
 

@@ -25,7 +25,11 @@ describe('dispatches refused before anything is sent (real PostgreSQL, real HTTP
 
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', outcome: 'failed_before_send', retryable: false })]);
     expect(await harness.status(executionId)).toBe('failed');
-    expect(await lastFailure(executionId)).toMatchObject({ attempt: 1, retryable: false, reason: expect.stringContaining('"deploy-api" is not configured') });
+    expect(await lastFailure(executionId)).toMatchObject({
+      attempt: 1,
+      retryable: false,
+      reason: expect.stringContaining('"deploy-api" is not configured'),
+    });
     expect(harness.target.effectCount()).toBe(0);
   });
 
@@ -52,7 +56,10 @@ describe('dispatches refused before anything is sent (real PostgreSQL, real HTTP
     await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
 
     expect(await harness.status(executionId)).toBe('failed');
-    expect(await lastFailure(executionId)).toMatchObject({ retryable: false, reason: expect.stringContaining('credential "ssh-deploy" is not configured') });
+    expect(await lastFailure(executionId)).toMatchObject({
+      retryable: false,
+      reason: expect.stringContaining('credential "ssh-deploy" is not configured'),
+    });
   });
 
   it('fails a tool this dispatcher has no contract for', async () => {
@@ -61,7 +68,10 @@ describe('dispatches refused before anything is sent (real PostgreSQL, real HTTP
 
     await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
 
-    expect(await lastFailure(executionId)).toMatchObject({ retryable: false, reason: 'no tool contract named "create_deployment" is loaded by this dispatcher' });
+    expect(await lastFailure(executionId)).toMatchObject({
+      retryable: false,
+      reason: 'no tool contract named "create_deployment" is loaded by this dispatcher',
+    });
     expect(harness.target.effectCount()).toBe(0);
   });
 

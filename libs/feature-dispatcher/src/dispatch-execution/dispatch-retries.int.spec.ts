@@ -12,7 +12,10 @@ describe('dispatch retries (real PostgreSQL, real HTTP)', () => {
 
   it('tries a refused connection again with growing pauses, then records the last failure as final: failed, nothing reached anyone', async () => {
     const executionId = await harness.seed();
-    const { handler } = harness.dispatcher({ contracts: harness.contractsAt(await deadOrigin()), config: { retries: 3, retryBackoffMs: 50 } });
+    const { handler } = harness.dispatcher({
+      contracts: harness.contractsAt(await deadOrigin()),
+      config: { retries: 3, retryBackoffMs: 50 },
+    });
 
     const summary = await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
 
@@ -69,7 +72,8 @@ describe('dispatch retries (real PostgreSQL, real HTTP)', () => {
     const events = await harness.events(executionId);
     const failure = events.find((e) => e.type === 'DispatchFailedBeforeSend');
     const retry = events.filter((e) => e.type === 'DispatchStarted')[1];
-    if (failure?.type !== 'DispatchFailedBeforeSend' || retry?.type !== 'DispatchStarted') throw new Error('expected a failure and a retry');
+    if (failure?.type !== 'DispatchFailedBeforeSend' || retry?.type !== 'DispatchStarted')
+      throw new Error('expected a failure and a retry');
     expect(Date.parse(retry.data.startedAt) - Date.parse(failure.data.failedAt)).toBeGreaterThanOrEqual(200);
   });
 
@@ -77,10 +81,23 @@ describe('dispatch retries (real PostgreSQL, real HTTP)', () => {
     harness.target.setBehavior({ route: 'deployments', fail_status: 503, times: 1 });
     const executionId = await harness.seed();
     // Attempt 1 as the reconciler will have left it: unknown, probed, not applied.
-    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }), { causationId: 'test' });
-    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), { causationId: 'test' });
-    await harness.commands.handle(executionStream(executionId),
-      (_l, now) => ({ type: 'SettleOutcome', data: { attempt: 1, settlement: 'not_applied', reason: 'probe: 404', targetStatus: 404, result: null }, metadata: { now } }),
+    await harness.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }),
+      { causationId: 'test' },
+    );
+    await harness.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }),
+      { causationId: 'test' },
+    );
+    await harness.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({
+        type: 'SettleOutcome',
+        data: { attempt: 1, settlement: 'not_applied', reason: 'probe: 404', targetStatus: 404, result: null },
+        metadata: { now },
+      }),
       { causationId: 'test' },
     );
     const { handler } = harness.dispatcher();
@@ -88,7 +105,10 @@ describe('dispatch retries (real PostgreSQL, real HTTP)', () => {
     const summary = await handler.handle(await harness.wire(executionId, 'OutcomeSettled'), NO_HEADERS);
 
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', attempt: 2, outcome: 'observed' })]);
-    expect((await harness.events(executionId)).at(-1)).toMatchObject({ type: 'OutcomeObserved', data: { attempt: 2, targetStatus: 503, succeeded: false } });
+    expect((await harness.events(executionId)).at(-1)).toMatchObject({
+      type: 'OutcomeObserved',
+      data: { attempt: 2, targetStatus: 503, succeeded: false },
+    });
   });
 
   it('ignores settlements and failures that order no dispatch', async () => {

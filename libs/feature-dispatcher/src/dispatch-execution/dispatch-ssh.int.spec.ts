@@ -1,6 +1,13 @@
 import type { ExecutionEventEnvelope } from '@onceport/contracts';
 import type { SshToolContract } from '@onceport/domain';
-import { type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startTestSshd } from '@onceport/target-channels/testing';
+import {
+  type SshContractOptions,
+  type TestSshd,
+  installRecordRun,
+  runsOf,
+  sshContract,
+  startTestSshd,
+} from '@onceport/target-channels/testing';
 import { DispatchHarness, NO_HEADERS } from '../../test/dispatch-harness';
 import { seedExecution } from '../../test/seed-execution';
 
@@ -21,16 +28,25 @@ describe('dispatching SSH tools (real PostgreSQL, real OpenSSH server)', () => {
   });
   afterEach(() => harness.close());
 
-  async function dispatch(options: SshContractOptions, args: Record<string, string> = {}): Promise<{ executionId: string; contract: SshToolContract; events: readonly ExecutionEventEnvelope[] }> {
+  async function dispatch(
+    options: SshContractOptions,
+    args: Record<string, string> = {},
+  ): Promise<{ executionId: string; contract: SshToolContract; events: readonly ExecutionEventEnvelope[] }> {
     const contract = sshContract(sshd, options);
     const executionId = await seedExecution(harness.commands, contract, { arguments: args });
-    const { handler } = harness.dispatcher({ contracts: [contract], credentialEnv: { ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey } });
+    const { handler } = harness.dispatcher({
+      contracts: [contract],
+      credentialEnv: { ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey },
+    });
     await handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
     return { executionId, contract, events: await harness.events(executionId) };
   }
 
   it('a command that completes: observed with exit status 0, output stored by reference, 1 run', async () => {
-    const { executionId, events } = await dispatch({ argv: [recordRun, 'd-complete', '0', '0', '{name}'], properties: { name: { type: 'string' } } }, { name: 'orders; drop' });
+    const { executionId, events } = await dispatch(
+      { argv: [recordRun, 'd-complete', '0', '0', '{name}'], properties: { name: { type: 'string' } } },
+      { name: 'orders; drop' },
+    );
     expect(await harness.status(executionId)).toBe('completed_result_not_delivered');
     const observed = events.find((e) => e.type === 'OutcomeObserved');
     expect(observed?.data).toMatchObject({ targetStatus: 0, succeeded: true, result: { contentType: 'application/json' } });
@@ -49,7 +65,10 @@ describe('dispatching SSH tools (real PostgreSQL, real OpenSSH server)', () => {
   it('a host key that does not match refuses the dispatch before anything is sent (0 runs)', async () => {
     const { executionId, events } = await dispatch({ argv: [recordRun, 'd-key', '0', '0'], hostKey: OTHER_HOST_KEY });
     expect(await harness.status(executionId)).toBe('failed');
-    expect(events.at(-1)).toMatchObject({ type: 'DispatchFailedBeforeSend', data: { retryable: false, reason: expect.stringMatching(/^host_key_mismatch: host key mismatch for 127\.0\.0\.1:\d+: pinned/) } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'DispatchFailedBeforeSend',
+      data: { retryable: false, reason: expect.stringMatching(/^host_key_mismatch: host key mismatch for 127\.0\.0\.1:\d+: pinned/) },
+    });
     expect(runsOf(sshd.dir, 'd-key')).toBe(0);
   });
 

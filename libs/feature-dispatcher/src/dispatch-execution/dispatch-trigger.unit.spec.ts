@@ -8,7 +8,14 @@ const envelope = (event: ReturnType<typeof events.accepted>): ExecutionEventEnve
   ({
     ...event,
     schemaVersion: 1,
-    metadata: { eventId: '7d0e4a8e-6a7e-4d53-9d43-1d5f1c1f0a01', correlationId: 'c', causationId: 'c', occurredAt: '2026-03-02T10:00:00.000Z', traceparent: EVENT_TRACE, tracestate: 'a=1' },
+    metadata: {
+      eventId: '7d0e4a8e-6a7e-4d53-9d43-1d5f1c1f0a01',
+      correlationId: 'c',
+      causationId: 'c',
+      occurredAt: '2026-03-02T10:00:00.000Z',
+      traceparent: EVENT_TRACE,
+      tracestate: 'a=1',
+    },
   }) as ExecutionEventEnvelope;
 const noHeaders = { traceparent: null, tracestate: null };
 
@@ -32,6 +39,9 @@ describe('dispatchTriggerOf', () => {
       executionId: event.data.executionId,
       cause: { eventId: event.metadata.eventId, traceparent: EVENT_TRACE, tracestate: 'a=1' },
     });
-    expect(dispatchTriggerOf(event, { traceparent: HEADER_TRACE, tracestate: null })?.cause).toMatchObject({ traceparent: HEADER_TRACE, tracestate: null });
+    expect(dispatchTriggerOf(event, { traceparent: HEADER_TRACE, tracestate: null })?.cause).toMatchObject({
+      traceparent: HEADER_TRACE,
+      tracestate: null,
+    });
   });
 });

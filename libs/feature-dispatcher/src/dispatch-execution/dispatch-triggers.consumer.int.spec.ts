@@ -15,7 +15,14 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
   beforeEach(async () => {
     harness = await DispatchHarness.start();
     harness.target.setBehavior({ honour_idempotency: false });
-    runtime = await openServicePorts({ serviceName: 'dispatcher', databaseUrl: harness.db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 4, log: () => undefined });
+    runtime = await openServicePorts({
+      serviceName: 'dispatcher',
+      databaseUrl: harness.db.url,
+      delivery: 'in_process',
+      natsUrl: 'nats://127.0.0.1:1',
+      poolSize: 4,
+      log: () => undefined,
+    });
   });
   afterEach(async () => {
     await runtime.close();
@@ -37,7 +44,10 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
     });
     @Module({
       controllers: [DispatchTriggersConsumer],
-      providers: [{ provide: DISPATCHER, useValue: dispatcher }, { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings }],
+      providers: [
+        { provide: DISPATCHER, useValue: dispatcher },
+        { provide: DISPATCH_CONSUMER_SETTINGS, useValue: dispatcher.consumerSettings },
+      ],
     })
     class DispatcherService {}
     const app = await NestFactory.create(DispatcherService, { logger: false });
@@ -50,7 +60,11 @@ describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real P
     harness.target.setBehavior({ route: 'deployments', delay_ms: 6_000, times: 1 });
     const slow = await harness.seed();
     runtime.delivery.nudge();
-    await waitFor(async () => (await harness.events(slow)).some((e) => e.type === 'DispatchStarted'), 20_000, 'the second dispatch to start');
+    await waitFor(
+      async () => (await harness.events(slow)).some((e) => e.type === 'DispatchStarted'),
+      20_000,
+      'the second dispatch to start',
+    );
     const stoppingAt = Date.now();
     // Drain, stop the transport (the attempt in flight finishes and is recorded), close the channel.
     await app.close();

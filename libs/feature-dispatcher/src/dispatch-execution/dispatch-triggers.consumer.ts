@@ -24,7 +24,11 @@ export class DispatchTriggersConsumer implements BeforeApplicationShutdown, OnAp
 
   // Not `transactional`: a dispatch reaches outside the database. Redelivery is made harmless by
   // the stream (only an `authorized` execution is dispatched, and only by one writer).
-  @ConsumeEvents(DISPATCH_TRIGGER_SUBJECTS, { durable: DISPATCHER_DURABLE, inbox: 'record_after', settingsFrom: DISPATCH_CONSUMER_SETTINGS })
+  @ConsumeEvents(DISPATCH_TRIGGER_SUBJECTS, {
+    durable: DISPATCHER_DURABLE,
+    inbox: 'record_after',
+    settingsFrom: DISPATCH_CONSUMER_SETTINGS,
+  })
   async onTrigger(@Payload() event: WireEvent, @Ctx() context: DeliveryContext): Promise<void> {
     await this.dispatcher.handler.handle(event, context);
   }

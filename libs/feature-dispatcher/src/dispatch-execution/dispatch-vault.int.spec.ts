@@ -51,10 +51,23 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
   it('denies the re-dispatch after a not_applied settlement: nothing of it was applied, and no new send goes out', async () => {
     const executionId = await harness.seed();
     const cause = { causationId: 'test' };
-    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }), cause);
-    await harness.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }), cause);
-    await harness.commands.handle(executionStream(executionId),
-      (_l, now) => ({ type: 'SettleOutcome', data: { attempt: 1, settlement: 'not_applied', reason: 'probe: 404', targetStatus: 404, result: null }, metadata: { now } }),
+    await harness.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'gone', leaseMs: 1000 }, metadata: { now } }),
+      cause,
+    );
+    await harness.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'MarkOutcomeUnknown', data: { attempt: 1, reason: 'lease expired' }, metadata: { now } }),
+      cause,
+    );
+    await harness.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({
+        type: 'SettleOutcome',
+        data: { attempt: 1, settlement: 'not_applied', reason: 'probe: 404', targetStatus: 404, result: null },
+        metadata: { now },
+      }),
       cause,
     );
     await harness.lockVault('ops:alice', 'deploy key leaked');
@@ -78,7 +91,9 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
     await harness.lockVault('ops:alice', 'deploy key leaked');
 
     // Another replica takes the retry over, with the target reachable again.
-    const summary = await harness.dispatcher({ config: { retries: 3, retryBackoffMs: 50 } }).handler.handle(await harness.wire(executionId, 'DispatchFailedBeforeSend'), NO_HEADERS);
+    const summary = await harness
+      .dispatcher({ config: { retries: 3, retryBackoffMs: 50 } })
+      .handler.handle(await harness.wire(executionId, 'DispatchFailedBeforeSend'), NO_HEADERS);
 
     expect(summary.attempts).toEqual([{ kind: 'denied', code: 'vault_locked', reason: LOCKED }]);
     expect(await denial(executionId)).toMatchObject({ code: 'vault_locked' });
@@ -94,7 +109,9 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
     await waitUntil(() => harness.target.effectCount() === 1);
     await harness.lockVault('ops:alice', 'deploy key leaked');
     // A redelivered trigger meanwhile finds it dispatched, and the lock changes nothing about it.
-    expect((await harness.dispatcher().handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS)).attempts).toEqual([]);
+    expect(
+      (await harness.dispatcher().handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS)).attempts,
+    ).toEqual([]);
 
     expect((await inFlight).attempts).toEqual([expect.objectContaining({ kind: 'closed', attempt: 1, outcome: 'observed' })]);
     expect(await harness.status(executionId)).toBe('completed_result_not_delivered');

@@ -23,7 +23,11 @@ export function outcomeCommand(
   const metadata = { now };
   switch (verdict.kind) {
     case 'observed':
-      return { type: 'ObserveOutcome', data: { attempt, targetStatus: verdict.status, succeeded: verdict.succeeded, result: verdict.result }, metadata };
+      return {
+        type: 'ObserveOutcome',
+        data: { attempt, targetStatus: verdict.status, succeeded: verdict.succeeded, result: verdict.result },
+        metadata,
+      };
     case 'failed_before_send': {
       const earlier = roundFailures(events).count;
       const retryable = verdict.retryable && mayRetry(policy, earlier);

@@ -5,7 +5,14 @@ import { outcomeCommand } from './outcome-command';
 const now = new Date('2026-03-02T10:00:03.000Z');
 const policy = { retries: 1, backoffMs: 10 };
 const stream = (...list: ReturnType<typeof events.accepted>[]): ExecutionEventEnvelope[] =>
-  list.map((event) => ({ ...event, schemaVersion: 1, metadata: { eventId: '00000000-0000-4000-8000-000000000000', correlationId: 'c', causationId: 'c', occurredAt: now.toISOString() } }) as ExecutionEventEnvelope);
+  list.map(
+    (event) =>
+      ({
+        ...event,
+        schemaVersion: 1,
+        metadata: { eventId: '00000000-0000-4000-8000-000000000000', correlationId: 'c', causationId: 'c', occurredAt: now.toISOString() },
+      }) as ExecutionEventEnvelope,
+  );
 const firstAttempt = stream(events.accepted(), events.authorized(), events.dispatchStarted());
 
 describe('outcomeCommand', () => {
@@ -18,7 +25,15 @@ describe('outcomeCommand', () => {
   });
 
   it('marks an unknown outcome unknown, with its reason', () => {
-    expect(outcomeCommand({ kind: 'unknown', reason: 'connection_lost after the request was written: socket hang up' }, 1, firstAttempt, policy, now)).toMatchObject({
+    expect(
+      outcomeCommand(
+        { kind: 'unknown', reason: 'connection_lost after the request was written: socket hang up' },
+        1,
+        firstAttempt,
+        policy,
+        now,
+      ),
+    ).toMatchObject({
       type: 'MarkOutcomeUnknown',
       data: { attempt: 1, reason: 'connection_lost after the request was written: socket hang up' },
     });
@@ -26,8 +41,17 @@ describe('outcomeCommand', () => {
 
   it('keeps a retryable failure retryable while the round has retries left, then records it as final and says why', () => {
     const verdict = { kind: 'failed_before_send' as const, reason: 'connect_refused: ECONNREFUSED', retryable: true };
-    expect(outcomeCommand(verdict, 1, firstAttempt, policy, now)).toMatchObject({ type: 'FailDispatchBeforeSend', data: { attempt: 1, retryable: true, reason: verdict.reason } });
-    const secondAttempt = stream(events.accepted(), events.authorized(), events.dispatchStarted(), events.failedBeforeSend(), events.dispatchStarted({ attempt: 2 }));
+    expect(outcomeCommand(verdict, 1, firstAttempt, policy, now)).toMatchObject({
+      type: 'FailDispatchBeforeSend',
+      data: { attempt: 1, retryable: true, reason: verdict.reason },
+    });
+    const secondAttempt = stream(
+      events.accepted(),
+      events.authorized(),
+      events.dispatchStarted(),
+      events.failedBeforeSend(),
+      events.dispatchStarted({ attempt: 2 }),
+    );
     expect(outcomeCommand(verdict, 2, secondAttempt, policy, now)).toMatchObject({
       type: 'FailDispatchBeforeSend',
       data: { attempt: 2, retryable: false, reason: 'connect_refused: ECONNREFUSED (gave up after 2 tries)' },
@@ -35,7 +59,15 @@ describe('outcomeCommand', () => {
   });
 
   it('leaves a failure that is final by nature as it is', () => {
-    expect(outcomeCommand({ kind: 'failed_before_send', reason: 'ssh channel not available in this version', retryable: false }, 1, firstAttempt, policy, now)).toMatchObject({
+    expect(
+      outcomeCommand(
+        { kind: 'failed_before_send', reason: 'ssh channel not available in this version', retryable: false },
+        1,
+        firstAttempt,
+        policy,
+        now,
+      ),
+    ).toMatchObject({
       data: { retryable: false, reason: 'ssh channel not available in this version' },
     });
   });

@@ -36,7 +36,11 @@ export class OutcomeRecorder {
     const recordable = await this.recordable(verdict);
     try {
       const handled = await persistently(() =>
-        this.deps.commands.handle(executionStream(executionId), (loaded, now) => outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, now), context),
+        this.deps.commands.handle(
+          executionStream(executionId),
+          (loaded, now) => outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, now),
+          context,
+        ),
       );
       this.deps.onAppended();
       const event = handled.appended[0] ?? null;

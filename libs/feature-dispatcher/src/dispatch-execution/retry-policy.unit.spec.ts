@@ -3,7 +3,16 @@ import { events } from '@onceport/domain/testing';
 import { backoffMs, mayRetry, roundFailures, waitBeforeNextTry } from './retry-policy';
 
 const envelope = (event: ReturnType<typeof events.accepted>, i: number): ExecutionEventEnvelope =>
-  ({ ...event, schemaVersion: 1, metadata: { eventId: `00000000-0000-4000-8000-00000000000${i}`, correlationId: 'c', causationId: 'c', occurredAt: '2026-03-02T10:00:00.000Z' } }) as ExecutionEventEnvelope;
+  ({
+    ...event,
+    schemaVersion: 1,
+    metadata: {
+      eventId: `00000000-0000-4000-8000-00000000000${i}`,
+      correlationId: 'c',
+      causationId: 'c',
+      occurredAt: '2026-03-02T10:00:00.000Z',
+    },
+  }) as ExecutionEventEnvelope;
 const stream = (...list: ReturnType<typeof events.accepted>[]): ExecutionEventEnvelope[] => list.map(envelope);
 const policy = { retries: 3, backoffMs: 100 };
 
@@ -39,7 +48,12 @@ describe('retry policy', () => {
   });
 
   it('owes the rest of the backoff since the last failure, and never more than the backoff (clock skew)', () => {
-    const history = stream(events.accepted(), events.authorized(), events.dispatchStarted(), events.failedBeforeSend({ failedAt: '2026-03-02T10:00:00.000Z' }));
+    const history = stream(
+      events.accepted(),
+      events.authorized(),
+      events.dispatchStarted(),
+      events.failedBeforeSend({ failedAt: '2026-03-02T10:00:00.000Z' }),
+    );
     expect(waitBeforeNextTry(policy, history, new Date('2026-03-02T10:00:00.030Z'))).toBe(70);
     expect(waitBeforeNextTry(policy, history, new Date('2026-03-02T10:00:05.000Z'))).toBe(0);
     expect(waitBeforeNextTry(policy, history, new Date('2026-03-02T09:59:00.000Z'))).toBe(100);

@@ -49,7 +49,12 @@ export class TargetSender {
     const opened = openSealedArguments(request.executionId, request.arguments, this.deps.sealer);
     if (!opened.ok) return refusedBeforeSend(opened.reason);
     if (contract.channel === 'ssh') {
-      const outcome = await this.ssh.send({ contract, executionId: request.executionId, arguments: opened.arguments, credential: credential.secret });
+      const outcome = await this.ssh.send({
+        contract,
+        executionId: request.executionId,
+        arguments: opened.arguments,
+        credential: credential.secret,
+      });
       return sshVerdictOf(outcome);
     }
     const outcome = await this.deps.channel.send({

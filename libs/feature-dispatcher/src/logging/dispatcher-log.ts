@@ -12,7 +12,12 @@ export type DispatcherLog = (level: LogLevel, message: string, fields?: Record<s
  * would hide a credential holding quotes or backslashes from a search of the finished line), and
  * each finished line once more.
  */
-export function jsonLinesLog(service: string, minimumLevel: string, scrubber: SecretScrubber, write?: (line: string) => void): DispatcherLog {
+export function jsonLinesLog(
+  service: string,
+  minimumLevel: string,
+  scrubber: SecretScrubber,
+  write?: (line: string) => void,
+): DispatcherLog {
   const logger = createLogger({ level: minimumLevel, scrubber, ...(write ? { destination: { write } } : {}) });
   return serviceLog(service, { scrubber, logger });
 }

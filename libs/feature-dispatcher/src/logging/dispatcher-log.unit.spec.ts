@@ -7,7 +7,13 @@ describe('jsonLinesLog', () => {
     const log = jsonLinesLog('dispatcher', 'info', new SecretScrubber(['pa"ss\\word']), (line) => lines.push(line));
     log('warn', 'target echoed pa"ss\\word', { reason: 'x pa"ss\\word y', attempt: 2 });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 'warn', service: 'dispatcher', message: 'target echoed [redacted]', reason: 'x [redacted] y', attempt: 2 });
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      level: 'warn',
+      service: 'dispatcher',
+      message: 'target echoed [redacted]',
+      reason: 'x [redacted] y',
+      attempt: 2,
+    });
   });
 
   it('drops lines below LOG_LEVEL', () => {

@@ -38,4 +38,8 @@ export const ANSWERABLE_STATES: ReadonlySet<ExecutionStatus> = new Set<Execution
 ]);
 
 /** States whose answer carries a target result that must be recorded as delivered once written. */
-export const DELIVERABLE_STATES: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>(['completed_result_not_delivered', 'completed', 'failed']);
+export const DELIVERABLE_STATES: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>([
+  'completed_result_not_delivered',
+  'completed',
+  'failed',
+]);

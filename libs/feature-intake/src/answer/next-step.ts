@@ -1,9 +1,14 @@
 import type { ExecutionStatus } from '@onceport/contracts';
 
-const ASK_STATE = (id: string): string => `ask for this execution's state with the onceport_execution_status tool (execution_id "${id}") or GET /v1/executions/${id}`;
+const ASK_STATE = (id: string): string =>
+  `ask for this execution's state with the onceport_execution_status tool (execution_id "${id}") or GET /v1/executions/${id}`;
 
 /** The sentence a model reads first: what happened, and what (not) to do next. */
-export function nextStepSentence(state: ExecutionStatus, executionId: string, details: { replay: boolean; targetStatus: number | null; reason: string | null }): string {
+export function nextStepSentence(
+  state: ExecutionStatus,
+  executionId: string,
+  details: { replay: boolean; targetStatus: number | null; reason: string | null },
+): string {
   switch (state) {
     case 'completed':
     case 'completed_result_not_delivered':

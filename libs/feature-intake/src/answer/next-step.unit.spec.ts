@@ -13,12 +13,18 @@ describe('nextStepSentence: the sentence a model reads first', () => {
   });
 
   // The states a retry would attach to (DESIGN.md §5): calling again cannot help, so the sentence says so.
-  it.each(['accepted', 'awaiting_approval', 'authorized', 'dispatched', 'dispatched_unknown', 'completed_result_not_delivered', 'completed', 'needs_review'] as const)(
-    '%s tells the model not to call again',
-    (state) => {
-      expect(nextStepSentence(state, ID, plain)).toMatch(/do not call again/i);
-    },
-  );
+  it.each([
+    'accepted',
+    'awaiting_approval',
+    'authorized',
+    'dispatched',
+    'dispatched_unknown',
+    'completed_result_not_delivered',
+    'completed',
+    'needs_review',
+  ] as const)('%s tells the model not to call again', (state) => {
+    expect(nextStepSentence(state, ID, plain)).toMatch(/do not call again/i);
+  });
 
   it('an unknown outcome says "do not call again", why, and how to ask for the state instead', () => {
     const sentence = nextStepSentence('dispatched_unknown', ID, { ...plain, reason: 'socket reset after the body was sent' });
@@ -36,21 +42,33 @@ describe('nextStepSentence: the sentence a model reads first', () => {
   });
 
   it('a call completed by settlement (a probe found the effect) says so and why', () => {
-    const sentence = nextStepSentence('completed_result_not_delivered', ID, { ...plain, targetStatus: 200, reason: 'probe 1 found the effect applied' });
-    expect(sentence).toBe('Completed, confirmed after the outcome was unknown (probe 1 found the effect applied). Do not call again for this intent.');
+    const sentence = nextStepSentence('completed_result_not_delivered', ID, {
+      ...plain,
+      targetStatus: 200,
+      reason: 'probe 1 found the effect applied',
+    });
+    expect(sentence).toBe(
+      'Completed, confirmed after the outcome was unknown (probe 1 found the effect applied). Do not call again for this intent.',
+    );
     const replay = nextStepSentence('completed', ID, { replay: true, targetStatus: 200, reason: 'probe 1 found the effect applied' });
-    expect(replay).toBe('Completed earlier (target status 200; confirmed after the outcome was unknown: probe 1 found the effect applied); this is the stored result, nothing was sent again. Do not call again for this intent.');
+    expect(replay).toBe(
+      'Completed earlier (target status 200; confirmed after the outcome was unknown: probe 1 found the effect applied); this is the stored result, nothing was sent again. Do not call again for this intent.',
+    );
   });
 
   it('a completed call names the target status, and a replay says nothing was sent again', () => {
-    expect(nextStepSentence('completed_result_not_delivered', ID, { ...plain, targetStatus: 201 })).toBe('Completed: the target answered 201. Do not call again for this intent.');
+    expect(nextStepSentence('completed_result_not_delivered', ID, { ...plain, targetStatus: 201 })).toBe(
+      'Completed: the target answered 201. Do not call again for this intent.',
+    );
     const replay = nextStepSentence('completed', ID, { ...plain, replay: true, targetStatus: 201 });
     expect(replay).toMatch(/target status 201/);
     expect(replay).toMatch(/stored result, nothing was sent again/);
   });
 
   it('failed and denied carry their reason; denied warns that a retry gets the same denial', () => {
-    expect(nextStepSentence('failed', ID, { ...plain, reason: 'the target answered 422' })).toMatch(/^Failed: the target answered 422\. .*new execution/);
+    expect(nextStepSentence('failed', ID, { ...plain, reason: 'the target answered 422' })).toMatch(
+      /^Failed: the target answered 422\. .*new execution/,
+    );
     const denied = nextStepSentence('denied', ID, { ...plain, reason: 'the vault is locked' });
     expect(denied).toMatch(/^Denied: the vault is locked\./);
     expect(denied).toMatch(/same denial/);

@@ -19,7 +19,9 @@ export interface ActorMismatch {
 
 /** The actor claims a request makes in headers. */
 export function headerActorClaims(req: IncomingMessage): ActorClaim[] {
-  return ACTOR_CLAIM_HEADERS.flatMap((name) => (req.headers[name] === undefined ? [] : [{ where: `header ${name}`, value: req.headers[name] }]));
+  return ACTOR_CLAIM_HEADERS.flatMap((name) =>
+    req.headers[name] === undefined ? [] : [{ where: `header ${name}`, value: req.headers[name] }],
+  );
 }
 
 /**

@@ -3,7 +3,10 @@ import type { ArgumentIssue } from '@onceport/domain';
 /** The tool is not declared in any contract. No execution is created. */
 export class UnknownToolError extends Error {
   readonly code = 'unknown_tool';
-  constructor(readonly tool: string, known: readonly string[]) {
+  constructor(
+    readonly tool: string,
+    known: readonly string[],
+  ) {
     super(`unknown tool "${tool}"; this gateway offers: ${known.join(', ') || '(none)'}`);
     this.name = 'UnknownToolError';
   }
@@ -12,7 +15,10 @@ export class UnknownToolError extends Error {
 /** The arguments violate the tool contract's schema. No execution is created. */
 export class InvalidArgumentsError extends Error {
   readonly code = 'invalid_arguments';
-  constructor(readonly tool: string, readonly issues: readonly ArgumentIssue[]) {
+  constructor(
+    readonly tool: string,
+    readonly issues: readonly ArgumentIssue[],
+  ) {
     super(`invalid arguments for ${tool}: ${issues.map((i) => i.message).join('; ')}`);
     this.name = 'InvalidArgumentsError';
   }

@@ -16,7 +16,13 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
   afterAll(() => h?.close());
   afterEach(() => expect(h.watcherErrors).toEqual([]));
 
-  const deploy = (project: string, extra: Record<string, unknown> = {}) => ({ project, environment: 'staging', version: '1.0.0', notes: 'first draft', ...extra });
+  const deploy = (project: string, extra: Record<string, unknown> = {}) => ({
+    project,
+    environment: 'staging',
+    version: '1.0.0',
+    notes: 'first draft',
+    ...extra,
+  });
   const streamOf = (executionId: string): Promise<StoredEvent[]> => h.ports.store.readStream(executionStreamId(executionId));
   const typesOf = async (executionId: string): Promise<string[]> => (await streamOf(executionId)).map((e) => e.type);
   const accepted = async (): Promise<number> => (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').length;
@@ -24,12 +30,26 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
   it('a first call creates an execution: accepted, its intent claimed, generated arguments kept out of the record', async () => {
     const { answer, created } = await h.callTool.call(h.request({ arguments: deploy('first') }));
     expect(created).toBe(true);
-    expect(answer).toMatchObject({ tool: 'create_deployment', state: 'accepted', attached: false, replay: false, result: null, denial: null, target_status: null });
+    expect(answer).toMatchObject({
+      tool: 'create_deployment',
+      state: 'accepted',
+      attached: false,
+      replay: false,
+      result: null,
+      denial: null,
+      target_status: null,
+    });
     expect(answer.execution_id).toMatch(/^exe_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(answer.next_step).toMatch(/Still in progress; do not call again/);
     const [event] = await streamOf(answer.execution_id);
     expect(event?.type).toBe('ExecutionAccepted');
-    expect(event?.data).toMatchObject({ actor: 'agent:a', intentScope: 'default:agent:a', tool: 'create_deployment', agentProcess: 'mcp-sess-test', effectClass: 'idempotent' });
+    expect(event?.data).toMatchObject({
+      actor: 'agent:a',
+      intentScope: 'default:agent:a',
+      tool: 'create_deployment',
+      agentProcess: 'mcp-sess-test',
+      effectClass: 'idempotent',
+    });
     expect(String(event?.data['fingerprint'])).toMatch(/^hmac-sha256:k1:[0-9a-f]{64}$/);
     expect(event?.data['record']).toMatchObject({ arguments: { project: 'first', environment: 'staging', version: '1.0.0' } });
     expect(JSON.stringify(event?.data['record'])).not.toContain('first draft');
@@ -40,13 +60,20 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
 
   it('a second identical call attaches: same execution id, RetryAttached with its own correlation, no second acceptance', async () => {
     const first = await h.callTool.call(h.request({ arguments: deploy('second') }));
-    const retry = h.request({ arguments: deploy('second'), agentProcess: 'mcp-sess-other', correlation: { transport: 'mcp', jsonRpcId: 'retry-1', sessionId: 'mcp-sess-other', requestId: null } });
+    const retry = h.request({
+      arguments: deploy('second'),
+      agentProcess: 'mcp-sess-other',
+      correlation: { transport: 'mcp', jsonRpcId: 'retry-1', sessionId: 'mcp-sess-other', requestId: null },
+    });
     const second = await h.callTool.call(retry);
     expect(second.created).toBe(false);
     expect(second.answer).toMatchObject({ execution_id: first.answer.execution_id, state: 'accepted', attached: true, replay: false });
     const events = await streamOf(first.answer.execution_id);
     expect(events.map((e) => e.type)).toEqual(['ExecutionAccepted', 'RetryAttached']);
-    expect(events[1]?.data).toMatchObject({ correlation: { transport: 'mcp', jsonRpcId: 'retry-1', sessionId: 'mcp-sess-other' }, agentProcess: 'mcp-sess-other' });
+    expect(events[1]?.data).toMatchObject({
+      correlation: { transport: 'mcp', jsonRpcId: 'retry-1', sessionId: 'mcp-sess-other' },
+      agentProcess: 'mcp-sess-other',
+    });
   });
 
   it('20 concurrent identical calls: 1 ExecutionAccepted, 19 RetryAttached, every caller told the same id', async () => {
@@ -89,7 +116,11 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     const before = (await h.allEvents()).length;
     const unknown = Promise.resolve().then(() => h.callTool.call(h.request({ tool: 'launch_rocket', arguments: {} })));
     await expect(unknown).rejects.toBeInstanceOf(UnknownToolError);
-    await expect(unknown).rejects.toMatchObject({ code: 'unknown_tool', tool: 'launch_rocket', message: expect.stringContaining('create_deployment') });
+    await expect(unknown).rejects.toMatchObject({
+      code: 'unknown_tool',
+      tool: 'launch_rocket',
+      message: expect.stringContaining('create_deployment'),
+    });
 
     const invalid = Promise.resolve().then(() => h.callTool.call(h.request({ arguments: { project: 'Bad Name!', environment: 'qa' } })));
     await expect(invalid).rejects.toBeInstanceOf(InvalidArgumentsError);
@@ -123,10 +154,19 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     const started = Date.now();
     const waiting = h.callTool.call(h.request({ arguments: deploy('woken'), waitMs: 20_000 }));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await h.ports.commands.handle(executionStream(answer.execution_id), (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'not during the freeze' }, metadata: { now } }), { causationId: 'test' });
+    await h.ports.commands.handle(
+      executionStream(answer.execution_id),
+      (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'not during the freeze' }, metadata: { now } }),
+      { causationId: 'test' },
+    );
     const woken = await waiting;
     expect(Date.now() - started).toBeLessThan(15_000); // woken, not answered at its 20 s deadline
-    expect(woken.answer).toMatchObject({ execution_id: answer.execution_id, state: 'denied', attached: true, denial: { code: 'policy', reason: 'not during the freeze' } });
+    expect(woken.answer).toMatchObject({
+      execution_id: answer.execution_id,
+      state: 'denied',
+      attached: true,
+      denial: { code: 'policy', reason: 'not during the freeze' },
+    });
     expect(woken.answer.next_step).toMatch(/^Denied: not during the freeze\./);
   });
 
@@ -135,9 +175,14 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     const { answer } = await h.callTool.call(h.request({ arguments: deploy('no-leak') }));
     const waiting = h.callTool.call(h.request({ arguments: deploy('no-leak'), waitMs: 30_000 }));
     // The retry reads claims and candidates and records its attach before it waits: poll for it.
-    for (let tries = 0; tries < 1_000 && waiters.get(answer.execution_id)?.size !== 1; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let tries = 0; tries < 1_000 && waiters.get(answer.execution_id)?.size !== 1; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(waiters.get(answer.execution_id)?.size).toBe(1);
-    await h.ports.commands.handle(executionStream(answer.execution_id), (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'no' }, metadata: { now } }), { causationId: 'test' });
+    await h.ports.commands.handle(
+      executionStream(answer.execution_id),
+      (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'no' }, metadata: { now } }),
+      { causationId: 'test' },
+    );
     await waiting;
     expect(waiters.has(answer.execution_id)).toBe(false);
   });
@@ -171,6 +216,12 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     expect(finished.status).toBe('completed_result_not_delivered');
     await h.delivery.delivered({ ...first.answer, state: finished.status, replay: false }, 'mcp', h.request().correlation);
     const hit = await h.callTool.call(h.request({ tool: 'send_email', arguments: email('Hi Ana, rewritten'), actor: 'agent:a' }));
-    expect(hit.answer).toMatchObject({ execution_id: first.answer.execution_id, state: 'completed', replay: true, attached: true, result: { body: { id: 'msg_1' } } });
+    expect(hit.answer).toMatchObject({
+      execution_id: first.answer.execution_id,
+      state: 'completed',
+      replay: true,
+      attached: true,
+      result: { body: { id: 'msg_1' } },
+    });
   });
 });

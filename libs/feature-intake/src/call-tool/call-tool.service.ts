@@ -28,7 +28,16 @@ import {
   intentStream,
 } from '@onceport/event-store';
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
-import { COMMAND_HANDLER, EVENT_DELIVERY, PG_POOL, RESULT_STORE, TRACER, contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/service-kit';
+import {
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  PG_POOL,
+  RESULT_STORE,
+  TRACER,
+  contextFromTraceparent,
+  currentTraceContext,
+  inSpan,
+} from '@onceport/service-kit';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
@@ -100,7 +109,10 @@ export class CallToolService {
     return { answer: await buildAnswer(state, this.results, { attached: !created }), created };
   }
 
-  private withSpan(request: ToolCallRequest, work: (contract: ToolContract, args: Record<string, unknown>) => Promise<CallOutcome>): Promise<CallOutcome> {
+  private withSpan(
+    request: ToolCallRequest,
+    work: (contract: ToolContract, args: Record<string, unknown>) => Promise<CallOutcome>,
+  ): Promise<CallOutcome> {
     // First of all: a call over the rate costs nothing but this.
     this.limits.admitCall(request.actor);
     const contract = this.deps.contracts.get(request.tool);
@@ -108,7 +120,11 @@ export class CallToolService {
     const validation = validateArguments(contract, request.arguments);
     if (!validation.ok) throw new InvalidArgumentsError(request.tool, validation.issues);
     const parent = request.traceparent ? contextFromTraceparent(request.traceparent, request.tracestate) : ROOT_CONTEXT;
-    const attributes = { 'onceport.tool': contract.name, 'onceport.actor': request.actor, 'onceport.transport': request.correlation.transport };
+    const attributes = {
+      'onceport.tool': contract.name,
+      'onceport.actor': request.actor,
+      'onceport.transport': request.correlation.transport,
+    };
     return inSpan(this.tracer, `intake call ${contract.name}`, parent, attributes, async (span) => {
       const outcome = await work(contract, validation.value);
       span.setAttribute('onceport.execution_id', outcome.answer.execution_id);
@@ -118,7 +134,11 @@ export class CallToolService {
     });
   }
 
-  private async acceptOrAttach(request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>): Promise<{ executionId: string; created: boolean }> {
+  private async acceptOrAttach(
+    request: ToolCallRequest,
+    contract: ToolContract,
+    args: Record<string, unknown>,
+  ): Promise<{ executionId: string; created: boolean }> {
     const intentScope = request.intentScope ?? defaultIntentScope(request.actor);
     const intent = fingerprintIntent({ contract, actor: request.actor, intentScope, arguments: args }, this.deps.keyring);
     const streams = intent.matching.map((fingerprint) => intentStream(fingerprint, request.actor, intentScope));

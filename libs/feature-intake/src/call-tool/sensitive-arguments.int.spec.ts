@@ -33,7 +33,10 @@ describe('sensitive arguments at intake (real PostgreSQL)', () => {
     const { answer } = await harness.callTool.call(harness.request({ tool: 'charge_payment', arguments: CHARGE }));
     const { timeline } = await harness.query.status(answer.execution_id, 'agent:a');
 
-    expect(timeline[0]).toMatchObject({ type: 'ExecutionAccepted', data: { arguments: { customer_id: 'cus_sealed', card_token: '[redacted]', description: 'March' } } });
+    expect(timeline[0]).toMatchObject({
+      type: 'ExecutionAccepted',
+      data: { arguments: { customer_id: 'cus_sealed', card_token: '[redacted]', description: 'March' } },
+    });
     expect(JSON.stringify(timeline)).not.toContain('$sealed');
   });
 
@@ -44,8 +47,12 @@ describe('sensitive arguments at intake (real PostgreSQL)', () => {
     // Written the way intake wrote it before sealing existed: every argument as the agent sent it.
     const record = { ...sample.data.record, tool: 'charge_payment', actor: 'agent:a' };
     const accept: ExecutionCommand = acceptCommand({ executionId, tool: 'charge_payment', actor: 'agent:a', record, arguments: CHARGE });
-    await harness.ports.commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), { causationId: 'test:old-event' });
-    expect(JSON.stringify((await harness.ports.store.readStream(executionStreamId(executionId))).map((event) => event.data))).toContain(CARD);
+    await harness.ports.commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), {
+      causationId: 'test:old-event',
+    });
+    expect(JSON.stringify((await harness.ports.store.readStream(executionStreamId(executionId))).map((event) => event.data))).toContain(
+      CARD,
+    );
 
     const { timeline } = await harness.query.status(executionId, 'agent:a');
 

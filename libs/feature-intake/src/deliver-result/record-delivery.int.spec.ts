@@ -26,7 +26,9 @@ describe('recording a delivery after the answer went out (real PostgreSQL)', () 
   afterAll(() => h?.close());
   beforeEach(async () => {
     lines.length = 0;
-    await h.db.pool.query('DROP TRIGGER IF EXISTS test_fail_result_delivered ON onceport.events; DROP SEQUENCE IF EXISTS test_result_delivered_tries');
+    await h.db.pool.query(
+      'DROP TRIGGER IF EXISTS test_fail_result_delivered ON onceport.events; DROP SEQUENCE IF EXISTS test_result_delivered_tries',
+    );
   });
 
   const completedAnswer = async (project: string) => {
@@ -43,7 +45,9 @@ describe('recording a delivery after the answer went out (real PostgreSQL)', () 
     await h.db.pool.query(failResultDelivered(1));
     h.delivery.recordAfterResponse(answer, 'mcp', h.request().correlation);
     await waitFor(async () => (await types(answer.execution_id)).includes('ResultDelivered'), 10_000, 'the delivery recorded');
-    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ executionId: answer.execution_id, attempt: 1 }) }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ executionId: answer.execution_id, attempt: 1 }) }),
+    );
     expect((await types(answer.execution_id)).filter((type) => type === 'ResultDelivered')).toHaveLength(1);
   });
 

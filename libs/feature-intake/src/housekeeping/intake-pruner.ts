@@ -50,7 +50,9 @@ export class IntakePruner {
       const orphaned = em
         .createQueryBuilder(McpStreamEventEntity, 'e')
         .select('e.eventId')
-        .where(`e.created_at < now() - ${ORPHAN_GRACE} AND NOT EXISTS (SELECT 1 FROM onceport.mcp_sessions s WHERE s.session_id = e.session_id)`)
+        .where(
+          `e.created_at < now() - ${ORPHAN_GRACE} AND NOT EXISTS (SELECT 1 FROM onceport.mcp_sessions s WHERE s.session_id = e.session_id)`,
+        )
         .limit(batchSize);
       return deleted(em.createQueryBuilder(McpStreamEventEntity).delete({ eventId: { $in: skipLocked(orphaned) } }));
     });

@@ -36,7 +36,9 @@ export class PruneSchedule implements OnApplicationBootstrap, OnApplicationShutd
       .then((counts) => {
         if (counts.sessions + counts.streamEvents + counts.agentProcesses > 0) this.options.log('info', 'intake pruned', { ...counts });
       })
-      .catch((error: unknown) => this.options.log('warn', 'intake prune failed; the next run tries again', { error: String(error).slice(0, 500) }))
+      .catch((error: unknown) =>
+        this.options.log('warn', 'intake prune failed; the next run tries again', { error: String(error).slice(0, 500) }),
+      )
       .finally(() => (this.running = null));
     return this.running;
   }

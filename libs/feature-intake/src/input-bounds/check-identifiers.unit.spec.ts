@@ -15,7 +15,10 @@ describe('identifier bounds: ids and headers a client sends back', () => {
   it('Idempotency-Key: 1–255 visible ASCII, refused otherwise with the header as path', () => {
     expect(checkIdempotencyKey('order-42')).toEqual({ ok: true, value: 'order-42' });
     expect(checkIdempotencyKey(null)).toEqual({ ok: true, value: null });
-    expect(checkIdempotencyKey('k'.repeat(256))).toMatchObject({ ok: false, violations: [{ path: 'header Idempotency-Key', bound: '1-255 visible ASCII characters' }] });
+    expect(checkIdempotencyKey('k'.repeat(256))).toMatchObject({
+      ok: false,
+      violations: [{ path: 'header Idempotency-Key', bound: '1-255 visible ASCII characters' }],
+    });
     expect(checkIdempotencyKey('two words').ok).toBe(false);
   });
 
@@ -26,7 +29,8 @@ describe('identifier bounds: ids and headers a client sends back', () => {
 
   it('JSON-RPC ids: safe integers and short strings without control characters', () => {
     expect([1, 0, -5, 'abc', 'ship 🚀'].map((id) => checkJsonRpcId(id, '$.id'))).toEqual([null, null, null, null, null]);
-    for (const bad of [1.5, 2 ** 60, '', 'i'.repeat(129), 'a\nb', '\uD800', {}, [], true]) expect(checkJsonRpcId(bad, '$.id')).toMatchObject({ path: '$.id' });
+    for (const bad of [1.5, 2 ** 60, '', 'i'.repeat(129), 'a\nb', '\uD800', {}, [], true])
+      expect(checkJsonRpcId(bad, '$.id')).toMatchObject({ path: '$.id' });
   });
 
   it('trace context: a W3C traceparent is kept, anything else dropped (and tracestate with it)', () => {
@@ -39,6 +43,8 @@ describe('identifier bounds: ids and headers a client sends back', () => {
   it('ONCEPORT_MAX_ARGUMENT_BYTES must stay below ONCEPORT_MAX_BODY_BYTES; the error names both', () => {
     const env = { ONCEPORT_MAX_BODY_BYTES: 1024 * 1024, ONCEPORT_MAX_ARGUMENT_BYTES: 256 * 1024 } as Parameters<typeof checkIntakeEnv>[0];
     expect(() => checkIntakeEnv(env)).not.toThrow();
-    expect(() => checkIntakeEnv({ ...env, ONCEPORT_MAX_ARGUMENT_BYTES: 1024 * 1024 })).toThrow(/ONCEPORT_MAX_ARGUMENT_BYTES.*ONCEPORT_MAX_BODY_BYTES/);
+    expect(() => checkIntakeEnv({ ...env, ONCEPORT_MAX_ARGUMENT_BYTES: 1024 * 1024 })).toThrow(
+      /ONCEPORT_MAX_ARGUMENT_BYTES.*ONCEPORT_MAX_BODY_BYTES/,
+    );
   });
 });

@@ -44,7 +44,11 @@ export function checkToolCall(input: ToolCallInput, paths: ToolCallPaths, bounds
 
 function checkToolName(value: unknown, path: string, violations: BoundViolation[]): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TOOL_NAME_CHARS) {
-    violations.push({ path, bound: `string of 1-${MAX_TOOL_NAME_CHARS} characters`, message: `required: the name of a tool (1–${MAX_TOOL_NAME_CHARS} characters; tools/list shows them)` });
+    violations.push({
+      path,
+      bound: `string of 1-${MAX_TOOL_NAME_CHARS} characters`,
+      message: `required: the name of a tool (1–${MAX_TOOL_NAME_CHARS} characters; tools/list shows them)`,
+    });
     return '';
   }
   const problem = stringProblem(value);
@@ -55,7 +59,11 @@ function checkToolName(value: unknown, path: string, violations: BoundViolation[
 function checkArguments(value: unknown, path: string, bounds: InputBounds, violations: BoundViolation[]): Record<string, unknown> {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    violations.push({ path, bound: 'object', message: `must be a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})` });
+    violations.push({
+      path,
+      bound: 'object',
+      message: `must be a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`,
+    });
     return {};
   }
   // Depth first: serializing (below) recurses, so it only runs on a value known to be shallow.
@@ -64,7 +72,11 @@ function checkArguments(value: unknown, path: string, bounds: InputBounds, viola
   if (walked.length === 0) {
     const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
     if (bytes > bounds.maxArgumentBytes) {
-      violations.push({ path, bound: `bytes <= ${bounds.maxArgumentBytes}`, message: `${bytes} bytes of JSON; the gateway accepts at most ${bounds.maxArgumentBytes} (ONCEPORT_MAX_ARGUMENT_BYTES)` });
+      violations.push({
+        path,
+        bound: `bytes <= ${bounds.maxArgumentBytes}`,
+        message: `${bytes} bytes of JSON; the gateway accepts at most ${bounds.maxArgumentBytes} (ONCEPORT_MAX_ARGUMENT_BYTES)`,
+      });
     }
   }
   return value as Record<string, unknown>;
@@ -74,7 +86,11 @@ function checkIntentScope(value: unknown, path: string, violations: BoundViolati
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_INTENT_SCOPE_CHARS) {
     const got = typeof value === 'string' ? `${value.length} characters` : typeof value;
-    violations.push({ path, bound: `string of 1-${MAX_INTENT_SCOPE_CHARS} characters`, message: `must be a string of 1–${MAX_INTENT_SCOPE_CHARS} characters (got ${got})` });
+    violations.push({
+      path,
+      bound: `string of 1-${MAX_INTENT_SCOPE_CHARS} characters`,
+      message: `must be a string of 1–${MAX_INTENT_SCOPE_CHARS} characters (got ${got})`,
+    });
     return null;
   }
   const problem = stringProblem(value);
@@ -85,7 +101,11 @@ function checkIntentScope(value: unknown, path: string, violations: BoundViolati
 function checkWaitMs(value: unknown, path: string, bounds: InputBounds, violations: BoundViolation[]): number {
   if (value === undefined || value === null) return Math.min(bounds.defaultWaitMs, bounds.maxWaitMs);
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    violations.push({ path, bound: 'integer >= 0', message: `must be a non-negative integer of milliseconds (at most ${bounds.maxWaitMs} is used)` });
+    violations.push({
+      path,
+      bound: 'integer >= 0',
+      message: `must be a non-negative integer of milliseconds (at most ${bounds.maxWaitMs} is used)`,
+    });
     return 0;
   }
   return Math.min(value, bounds.maxWaitMs);

@@ -22,13 +22,19 @@ export class IntakeErrorFilter implements ExceptionFilter {
       if (!res.headersSent) sendProblem(res, exception.getStatus(), 'http-error', exception.message, exception.message);
       return;
     }
-    const correlationId = reportInternalError((level, message, fields) => this.log(level, message, fields), exception, `${req.method} ${(req.url ?? '').split('?')[0]?.slice(0, 100)}`);
+    const correlationId = reportInternalError(
+      (level, message, fields) => this.log(level, message, fields),
+      exception,
+      `${req.method} ${(req.url ?? '').split('?')[0]?.slice(0, 100)}`,
+    );
     if (res.headersSent) {
       res.end();
       return;
     }
     if ((req.url ?? '').startsWith('/mcp')) {
-      res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(jsonRpcError(-32603, internalErrorMessage(correlationId), null, { correlation_id: correlationId })));
+      res
+        .writeHead(500, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify(jsonRpcError(-32603, internalErrorMessage(correlationId), null, { correlation_id: correlationId })));
       return;
     }
     sendProblem(res, 500, 'internal-error', 'Internal error', internalErrorMessage(correlationId), { correlation_id: correlationId });

@@ -10,7 +10,11 @@ export type ErrorLog = (level: 'error', message: string, fields: Record<string, 
  */
 export function reportInternalError(log: ErrorLog, error: unknown, where: string): string {
   const correlationId = `err_${randomUUID()}`;
-  const fields: Record<string, unknown> = { correlation_id: correlationId, where, error: error instanceof Error ? error.message : String(error) };
+  const fields: Record<string, unknown> = {
+    correlation_id: correlationId,
+    where,
+    error: error instanceof Error ? error.message : String(error),
+  };
   if (error instanceof Error && error.stack) fields['stack'] = error.stack;
   log('error', 'internal error answered generically', fields);
   return correlationId;

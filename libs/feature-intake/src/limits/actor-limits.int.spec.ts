@@ -78,9 +78,12 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
   const args = (project: string) => ({ project, environment: 'staging', version: '1.0.0', notes: 'n' });
   const eventCount = async (): Promise<number> => (await h.allEvents()).length;
   const acceptedProjects = async (): Promise<string[]> =>
-    (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').map((e) => String((e.data['arguments'] as Record<string, unknown>)['project']));
+    (await h.allEvents())
+      .filter((e) => e.type === 'ExecutionAccepted')
+      .map((e) => String((e.data['arguments'] as Record<string, unknown>)['project']));
   const inFlightRows = async (actor: string): Promise<number> =>
-    (await h.ports.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM onceport.intake_in_flight WHERE actor = $1', [actor])).rows[0]?.n ?? -1;
+    (await h.ports.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM onceport.intake_in_flight WHERE actor = $1', [actor])).rows[0]
+      ?.n ?? -1;
 
   async function restCall(key: string, project: string): Promise<Reply> {
     const response = await fetch(`${base}/v1/executions`, {
@@ -94,7 +97,9 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
   /** An MCP session of this key's actor, opened by the SDK client; raw POSTs then use its id. */
   async function mcpSession(key: string): Promise<string> {
     const client = new Client({ name: 'limits-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    });
     await client.connect(transport);
     clients.push(client);
     return transport.sessionId ?? '';
@@ -109,17 +114,28 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
   async function mcpPost(key: string, session: string, body: unknown): Promise<Reply> {
     const response = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify(body),
     });
     const text = await response.text();
     const json = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-      ? text.split('\n').filter((line) => line.startsWith('data:') && line.slice(5).trim() !== '').map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+      ? text
+          .split('\n')
+          .filter((line) => line.startsWith('data:') && line.slice(5).trim() !== '')
+          .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
       : ([JSON.parse(text)].flat() as Array<Record<string, unknown>>);
     return { status: response.status, headers: response.headers, messages: json };
   }
-  const rpcError = (message: Record<string, unknown> | undefined) => message?.['error'] as { code: number; message: string; data?: Record<string, unknown> } | undefined;
-  const rpcAnswer = (message: Record<string, unknown> | undefined) => (message?.['result'] as { structuredContent?: Record<string, unknown> } | undefined)?.structuredContent;
+  const rpcError = (message: Record<string, unknown> | undefined) =>
+    message?.['error'] as { code: number; message: string; data?: Record<string, unknown> } | undefined;
+  const rpcAnswer = (message: Record<string, unknown> | undefined) =>
+    (message?.['result'] as { structuredContent?: Record<string, unknown> } | undefined)?.structuredContent;
 
   describe('token-bucket rate', () => {
     it('REST: the burst is accepted, the next call is 429 with Retry-After and creates nothing, and after Retry-After a call is accepted again', async () => {
@@ -185,7 +201,12 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
       const refused = await restCall('key-cap-rest', 'cap-rest-new');
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect(refused.messages[0]).toMatchObject({ type: 'https://onceport.dev/problems/too-many-in-flight', code: 'too_many_in_flight', in_flight: 3, limits: { max_in_flight: 3 } });
+      expect(refused.messages[0]).toMatchObject({
+        type: 'https://onceport.dev/problems/too-many-in-flight',
+        code: 'too_many_in_flight',
+        in_flight: 3,
+        limits: { max_in_flight: 3 },
+      });
       // No claim, no event, no place taken: the transaction that would have written them rolled back.
       expect(await eventCount()).toBe(before);
       expect(await inFlightRows('agent:cap-rest')).toBe(3);
@@ -238,7 +259,9 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
       for (const r of refused) expect(r.reason).toBeInstanceOf(TooManyInFlightError);
       expect((await acceptedProjects()).filter((p) => p.startsWith('raced-'))).toHaveLength(4);
       const claims = (await h.allEvents()).filter((e) => e.type === 'IntentClaimed');
-      const acceptedIds = new Set((await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').map((e) => String(e.data['executionId'])));
+      const acceptedIds = new Set(
+        (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').map((e) => String(e.data['executionId'])),
+      );
       // Every claim belongs to an accepted execution: no refused call left one behind.
       for (const claim of claims) expect(acceptedIds.has(String(claim.data['executionId']))).toBe(true);
       expect(await inFlightRows('agent:raced')).toBe(4);
@@ -249,7 +272,11 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
     it(`a batch of ${MAX_BATCH_CALLS + 1} tools/calls is refused whole with -32600 naming the bound and creates nothing; a batch of ${MAX_BATCH_CALLS} passes`, async () => {
       const session = await mcpSession('key-batch');
       const before = await eventCount();
-      const over = await mcpPost('key-batch', session, [1, 2, 3, 4].map((i) => toolsCall(`batch-over-${i}`)));
+      const over = await mcpPost(
+        'key-batch',
+        session,
+        [1, 2, 3, 4].map((i) => toolsCall(`batch-over-${i}`)),
+      );
       expect(over.status).toBe(400);
       expect(rpcError(over.messages[0])).toMatchObject({
         code: -32600,
@@ -258,7 +285,11 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
       });
       expect(await eventCount()).toBe(before);
 
-      const within = await mcpPost('key-batch', session, [1, 2, 3].map((i) => toolsCall(`batch-ok-${i}`)));
+      const within = await mcpPost(
+        'key-batch',
+        session,
+        [1, 2, 3].map((i) => toolsCall(`batch-ok-${i}`)),
+      );
       expect(within.status).toBe(200);
       expect(within.messages.map((m) => rpcAnswer(m)?.['state'])).toEqual(['accepted', 'accepted', 'accepted']);
       const projects = await acceptedProjects();

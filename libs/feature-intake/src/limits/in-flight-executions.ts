@@ -6,7 +6,13 @@ import { type CommandHandler, type Queryable, executionStream } from '@onceport/
  * pending approval holds one (the actor asked for it); an outcome that is known, or handed to an
  * operator for review, does not.
  */
-export const IN_FLIGHT_STATES: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>(['accepted', 'awaiting_approval', 'authorized', 'dispatched', 'dispatched_unknown']);
+export const IN_FLIGHT_STATES: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>([
+  'accepted',
+  'awaiting_approval',
+  'authorized',
+  'dispatched',
+  'dispatched_unknown',
+]);
 
 /** Our key space for `pg_advisory_xact_lock(int, int)`: the two-int form never meets the one-bigint locks of the store. */
 const IN_FLIGHT_LOCK_SPACE = 0x0f1f;
@@ -37,13 +43,19 @@ export class InFlightExecutions {
     const counted = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM onceport.intake_in_flight WHERE actor = $1', [actor]);
     const inFlight = counted.rows[0]?.n ?? 0;
     if (inFlight >= maxInFlight) return { reserved: false, inFlight };
-    await tx.query('INSERT INTO onceport.intake_in_flight (actor, execution_id, accepted_at) VALUES ($1, $2, $3)', [actor, executionId, now]);
+    await tx.query('INSERT INTO onceport.intake_in_flight (actor, execution_id, accepted_at) VALUES ($1, $2, $3)', [
+      actor,
+      executionId,
+      now,
+    ]);
     return { reserved: true };
   }
 
   /** Drops the actor's rows whose executions are no longer in flight; returns how many are left. */
   async release(actor: string): Promise<number> {
-    const held = await this.db.query<{ execution_id: string }>('SELECT execution_id FROM onceport.intake_in_flight WHERE actor = $1', [actor]);
+    const held = await this.db.query<{ execution_id: string }>('SELECT execution_id FROM onceport.intake_in_flight WHERE actor = $1', [
+      actor,
+    ]);
     const ids = held.rows.map((row) => row.execution_id);
     const settled: string[] = [];
     for (let i = 0; i < ids.length; i += RELEASE_READS) {
@@ -55,7 +67,8 @@ export class InFlightExecutions {
         if (status === 'none' || !IN_FLIGHT_STATES.has(status as ExecutionStatus)) settled.push(id);
       });
     }
-    if (settled.length > 0) await this.db.query('DELETE FROM onceport.intake_in_flight WHERE actor = $1 AND execution_id = ANY($2)', [actor, settled]);
+    if (settled.length > 0)
+      await this.db.query('DELETE FROM onceport.intake_in_flight WHERE actor = $1 AND execution_id = ANY($2)', [actor, settled]);
     return ids.length - settled.length;
   }
 }

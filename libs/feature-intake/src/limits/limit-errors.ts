@@ -25,7 +25,11 @@ export class RateLimitedError extends ActorLimitError {
 
   constructor(actor: string, limits: ActorLimits, retryAfterMs: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-    super(`rate limit: ${actor} may send ${limits.ratePerSecond} tool calls a second (bursts of ${limits.burst}); retry in ${seconds} s`, retryAfterMs, limits);
+    super(
+      `rate limit: ${actor} may send ${limits.ratePerSecond} tool calls a second (bursts of ${limits.burst}); retry in ${seconds} s`,
+      retryAfterMs,
+      limits,
+    );
     this.name = 'RateLimitedError';
   }
 }
@@ -40,7 +44,11 @@ export const IN_FLIGHT_RETRY_AFTER_MS = 1_000;
 export class TooManyInFlightError extends ActorLimitError {
   readonly code = 'too_many_in_flight';
 
-  constructor(actor: string, limits: ActorLimits, readonly inFlight: number) {
+  constructor(
+    actor: string,
+    limits: ActorLimits,
+    readonly inFlight: number,
+  ) {
     super(
       `in-flight limit: ${actor} has ${inFlight} executions accepted and not yet settled, at most ${limits.maxInFlight} are allowed; a retry of one of them still attaches, a new one may be sent once one settles`,
       IN_FLIGHT_RETRY_AFTER_MS,

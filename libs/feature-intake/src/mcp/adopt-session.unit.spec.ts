@@ -7,7 +7,8 @@ import { type AdoptableTransportInternals, adoptSession } from './adopt-session'
  * request on an existing session failing with "Server not initialized" in production.
  */
 describe('adoptSession: the SDK transport internals it relies on', () => {
-  const internalsOf = (transport: StreamableHTTPServerTransport) => (transport as unknown as AdoptableTransportInternals)._webStandardTransport;
+  const internalsOf = (transport: StreamableHTTPServerTransport) =>
+    (transport as unknown as AdoptableTransportInternals)._webStandardTransport;
 
   it('a fresh stateful transport has the private fields, uninitialized and without a session', () => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'generated' });

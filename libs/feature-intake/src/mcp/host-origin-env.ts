@@ -9,7 +9,10 @@ function commaList(normalise: (entry: string) => string | null, what: string) {
     .transform((value, ctx) => {
       if (value === undefined || value.trim() === '') return undefined;
       const entries: string[] = [];
-      for (const raw of value.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+      for (const raw of value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean)) {
         const entry = normalise(raw);
         if (entry === null) {
           ctx.addIssue({ code: 'custom', message: `"${raw.slice(0, 100)}" is not ${what}` });

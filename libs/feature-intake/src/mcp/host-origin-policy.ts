@@ -45,7 +45,8 @@ export function checkHostOrigin(policy: HostOriginPolicy, headers: IncomingHttpH
   if (policy.hosts !== null) {
     const host = parseAuthority(headers.host);
     if (!host) return { status: 403, message: 'Forbidden: missing or malformed Host header' };
-    if (!policy.hosts.some((entry) => hostMatches(entry, host))) return { status: 403, message: 'Forbidden: Host is not one this server answers to (see ONCEPORT_ALLOWED_HOSTS)' };
+    if (!policy.hosts.some((entry) => hostMatches(entry, host)))
+      return { status: 403, message: 'Forbidden: Host is not one this server answers to (see ONCEPORT_ALLOWED_HOSTS)' };
   }
   const origin = headers.origin;
   if (origin === undefined) return null;

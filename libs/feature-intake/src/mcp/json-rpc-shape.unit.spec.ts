@@ -7,7 +7,13 @@ describe('invalidJsonRpc: why valid JSON is not JSON-RPC (answered with -32600)'
     ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized' }],
     ['a result', { jsonrpc: '2.0', id: 1, result: {} }],
     ['an error', { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'x' } }],
-    ['a batch', [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }]],
+    [
+      'a batch',
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ],
+    ],
   ])('accepts %s', (_name, body) => {
     expect(invalidJsonRpc(body)).toBeNull();
   });
@@ -36,7 +42,15 @@ describe('invalidJsonRpc: why valid JSON is not JSON-RPC (answered with -32600)'
 
 describe('jsonRpcError', () => {
   it('is a JSON-RPC 2.0 error response, id null unless given, data only when given', () => {
-    expect(jsonRpcError(-32600, 'Invalid Request: an empty batch')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
-    expect(jsonRpcError(-32602, 'bad', 7, { path: '$.x' })).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'bad', data: { path: '$.x' } } });
+    expect(jsonRpcError(-32600, 'Invalid Request: an empty batch')).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: an empty batch' },
+    });
+    expect(jsonRpcError(-32602, 'bad', 7, { path: '$.x' })).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: 'bad', data: { path: '$.x' } },
+    });
   });
 });

@@ -47,18 +47,33 @@ describe('MCP: the API key is the actor (real PostgreSQL, SDK client)', () => {
   });
 
   let rpcId = 100;
-  async function rpc(key: string, message: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  async function rpc(
+    key: string,
+    message: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; text: string }> {
     rpcId += 1;
     const response = await fetch(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', ...headers },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+        ...headers,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: rpcId, ...message }),
     });
     return { status: response.status, text: await response.text() };
   }
   const deploy = (project: string, meta?: Record<string, unknown>) => ({
     method: 'tools/call',
-    params: { name: 'create_deployment', arguments: { project, environment: 'staging', version: '1.0.0' }, ...(meta ? { _meta: meta } : {}) },
+    params: {
+      name: 'create_deployment',
+      arguments: { project, environment: 'staging', version: '1.0.0' },
+      ...(meta ? { _meta: meta } : {}),
+    },
   });
   const acceptedCount = async (): Promise<number> => (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').length;
 
@@ -81,7 +96,9 @@ describe('MCP: the API key is the actor (real PostgreSQL, SDK client)', () => {
     const before = await acceptedCount();
     const inMeta = await rpc('key-a', deploy('claim-meta', { 'onceport/actor': 'agent:b' }));
     expect(inMeta.status).toBe(401);
-    expect(inMeta.text).toMatch(/_meta \\"onceport\/actor\\" of tools\/call claims actor \\"agent:b\\", but this API key belongs to \\"agent:a\\"/);
+    expect(inMeta.text).toMatch(
+      /_meta \\"onceport\/actor\\" of tools\/call claims actor \\"agent:b\\", but this API key belongs to \\"agent:a\\"/,
+    );
     const inHeader = await rpc('key-a', deploy('claim-header'), { 'x-onceport-actor': 'agent:b' });
     expect(inHeader.status).toBe(401);
     expect(inHeader.text).toMatch(/header x-onceport-actor claims actor/);

@@ -11,10 +11,15 @@ const CONFORMANCE = join(require.resolve('@modelcontextprotocol/conformance/pack
 /** Runs one scenario of the official conformance suite; resolves with its exit code and output. */
 function conformance(url: string, scenario: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CONFORMANCE, 'server', '--url', url, '--scenario', scenario], { timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${stdout}\n${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [CONFORMANCE, 'server', '--url', url, '--scenario', scenario],
+      { timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, output: `${stdout}\n${stderr}` });
+      },
+    );
   });
 }
 
@@ -48,10 +53,20 @@ describe('MCP conformance suite against intake (real PostgreSQL, real HTTP)', ()
     h = await startIntakeHarness();
     mcp = await serveMcp(h, { 'conformance-key': 'agent:a' });
     proxy = createServer((req, res) => {
-      const upstream = request({ host: '127.0.0.1', port: mcp.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: 'Bearer conformance-key' }, setHost: false }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = request(
+        {
+          host: '127.0.0.1',
+          port: mcp.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, authorization: 'Bearer conformance-key' },
+          setHost: false,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });
@@ -66,20 +81,36 @@ describe('MCP conformance suite against intake (real PostgreSQL, real HTTP)', ()
     await h?.close();
   });
 
-  it.each(['dns-rebinding-protection', 'server-initialize', 'ping', 'tools-list', 'server-sse-multiple-streams'])('%s passes', async (scenario) => {
-    const result = await conformance(url, scenario);
-    if (process.env['SHOW_CONFORMANCE']) process.stdout.write(result.output);
-    expect({ scenario, code: result.code, failed: /FAILURE/.test(result.output) ? result.output : '' }).toEqual({ scenario, code: 0, failed: '' });
-    // A scenario that checked nothing (0/0) proves nothing: each of these has checks that succeeded.
-    const passed = /Passed: (\d+)\/(\d+), 0 failed/.exec(result.output);
-    expect(Number(passed?.[1] ?? 0)).toBeGreaterThan(0);
-    expect(passed?.[1]).toBe(passed?.[2]);
-  });
+  it.each(['dns-rebinding-protection', 'server-initialize', 'ping', 'tools-list', 'server-sse-multiple-streams'])(
+    '%s passes',
+    async (scenario) => {
+      const result = await conformance(url, scenario);
+      if (process.env['SHOW_CONFORMANCE']) process.stdout.write(result.output);
+      expect({ scenario, code: result.code, failed: /FAILURE/.test(result.output) ? result.output : '' }).toEqual({
+        scenario,
+        code: 0,
+        failed: '',
+      });
+      // A scenario that checked nothing (0/0) proves nothing: each of these has checks that succeeded.
+      const passed = /Passed: (\d+)\/(\d+), 0 failed/.exec(result.output);
+      expect(Number(passed?.[1] ?? 0)).toBeGreaterThan(0);
+      expect(passed?.[1]).toBe(passed?.[2]);
+    },
+  );
 
   it('a rebinding request (Host and Origin evil.example) is refused with 403 before any session exists', async () => {
     const before = await h.db.pool.query('SELECT count(*)::int AS n FROM onceport.mcp_sessions');
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer conformance-key' };
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: 'Bearer conformance-key',
+    };
     expect(await post(mcp.url, body, { ...headers, host: 'evil.example', origin: 'http://evil.example' })).toBe(403);
     expect(await post(mcp.url, body, { ...headers, host: `localhost:${mcp.port}`, origin: 'http://evil.example' })).toBe(403);
     expect(await post(mcp.url, body, { ...headers, host: 'evil.example:80' })).toBe(403);

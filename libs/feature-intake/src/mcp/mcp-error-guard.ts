@@ -22,7 +22,10 @@ export interface GuardableServerInternals {
  */
 export function guardRequestHandlers(server: Server, log: ErrorLog): void {
   const handlers = (server as unknown as GuardableServerInternals)._requestHandlers;
-  if (!(handlers instanceof Map)) throw new Error('@modelcontextprotocol/sdk changed its request handler internals: guardRequestHandlers (mcp/mcp-error-guard.ts) needs updating');
+  if (!(handlers instanceof Map))
+    throw new Error(
+      '@modelcontextprotocol/sdk changed its request handler internals: guardRequestHandlers (mcp/mcp-error-guard.ts) needs updating',
+    );
   for (const [method, handler] of handlers) {
     handlers.set(method, async (request, extra) => {
       try {
@@ -38,8 +41,20 @@ function toClientError(error: unknown, method: string, log: ErrorLog): McpError 
   if (error instanceof McpError && error.code !== ErrorCode.InternalError) return error;
   const issues = zodIssues(error);
   if (issues) {
-    const violations = issues.slice(0, 10).map((issue) => ({ path: issue.path.slice(0, 10).map((p) => safeText(String(p).slice(0, 40))).join('.') || '$', bound: 'schema', message: safeText(issue.message.slice(0, 200)) }));
-    return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`, { violations });
+    const violations = issues.slice(0, 10).map((issue) => ({
+      path:
+        issue.path
+          .slice(0, 10)
+          .map((p) => safeText(String(p).slice(0, 40)))
+          .join('.') || '$',
+      bound: 'schema',
+      message: safeText(issue.message.slice(0, 200)),
+    }));
+    return new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params for ${method}: ${violations.map((v) => `${v.path}: ${v.message}`).join('; ')}`,
+      { violations },
+    );
   }
   const correlationId = reportInternalError(log, error, `mcp ${method}`);
   return new McpError(ErrorCode.InternalError, internalErrorMessage(correlationId), { correlation_id: correlationId });

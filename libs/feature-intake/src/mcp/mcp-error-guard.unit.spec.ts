@@ -2,7 +2,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type GuardableServerInternals, guardRequestHandlers } from './mcp-error-guard';
 
-function serverThrowing(error: unknown): { server: Server; handlers: GuardableServerInternals['_requestHandlers']; logged: Record<string, unknown>[] } {
+function serverThrowing(error: unknown): {
+  server: Server;
+  handlers: GuardableServerInternals['_requestHandlers'];
+  logged: Record<string, unknown>[];
+} {
   const server = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
   server.setRequestHandler(CallToolRequestSchema, () => {
     throw error;
@@ -30,7 +34,13 @@ describe('guardRequestHandlers: what a handler throws, as the client may see it'
     const correlationId = (thrown.data as { correlation_id: string }).correlation_id;
     expect(correlationId).toMatch(/^err_[0-9a-f-]{36}$/);
     expect(thrown.message).toContain(correlationId);
-    expect(logged).toEqual([expect.objectContaining({ correlation_id: correlationId, error: expect.stringContaining('events_stream_version_unique'), stack: expect.any(String) })]);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        correlation_id: correlationId,
+        error: expect.stringContaining('events_stream_version_unique'),
+        stack: expect.any(String),
+      }),
+    ]);
   });
 
   it('params the SDK schema refuses become -32602 naming the paths, not -32603 with a zod dump', async () => {

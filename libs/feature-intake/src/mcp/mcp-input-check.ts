@@ -1,4 +1,13 @@
-import { type BoundViolation, type InputBounds, MAX_BODY_DEPTH, checkJsonRpcId, checkJsonValue, checkToolCall, childPath, describeViolations } from '../input-bounds';
+import {
+  type BoundViolation,
+  type InputBounds,
+  MAX_BODY_DEPTH,
+  checkJsonRpcId,
+  checkJsonValue,
+  checkToolCall,
+  childPath,
+  describeViolations,
+} from '../input-bounds';
 import { jsonRpcError } from './json-rpc-shape';
 
 /** Intent scope and wait travel in `_meta` so tool schemas stay the contract's own. */
@@ -8,11 +17,21 @@ export const WAIT_META = 'onceport/wait_ms';
 /** Where the fields of a `tools/call` are, for violations that name them. */
 export function toolCallPaths(base: string): { tool: string; arguments: string; intentScope: string; waitMs: string } {
   const meta = `${base}._meta`;
-  return { tool: `${base}.name`, arguments: `${base}.arguments`, intentScope: `${meta}[${JSON.stringify(INTENT_SCOPE_META)}]`, waitMs: `${meta}[${JSON.stringify(WAIT_META)}]` };
+  return {
+    tool: `${base}.name`,
+    arguments: `${base}.arguments`,
+    intentScope: `${meta}[${JSON.stringify(INTENT_SCOPE_META)}]`,
+    waitMs: `${meta}[${JSON.stringify(WAIT_META)}]`,
+  };
 }
 
 /** The `tools/call` params as the one validator takes them. */
-export function toolCallInput(params: Record<string, unknown>): { tool: unknown; arguments: unknown; intentScope: unknown; waitMs: unknown } {
+export function toolCallInput(params: Record<string, unknown>): {
+  tool: unknown;
+  arguments: unknown;
+  intentScope: unknown;
+  waitMs: unknown;
+} {
   const meta = isObject(params['_meta']) ? params['_meta'] : {};
   return { tool: params['name'], arguments: params['arguments'], intentScope: meta[INTENT_SCOPE_META], waitMs: meta[WAIT_META] };
 }
@@ -56,7 +75,8 @@ function mcpBodyViolations(body: unknown, bounds: InputBounds): BoundViolation[]
       violations.push({ path: paramsPath, bound: 'object', message: 'MCP params must be a JSON object' });
       continue;
     }
-    if ('_meta' in params && !isObject(params['_meta'])) violations.push({ path: childPath(paramsPath, '_meta'), bound: 'object', message: '_meta must be a JSON object' });
+    if ('_meta' in params && !isObject(params['_meta']))
+      violations.push({ path: childPath(paramsPath, '_meta'), bound: 'object', message: '_meta must be a JSON object' });
     if (message['method'] === 'tools/call') {
       const checked = checkToolCall(toolCallInput(params), toolCallPaths(paramsPath), bounds);
       if (!checked.ok) violations.push(...checked.violations);

@@ -21,14 +21,25 @@ describe('refusedMcpBody: an /mcp POST against every bound, before the SDK sees 
     expect(refusedMcpBody([call(deploy, 1), call(deploy, 2)], bounds)).toBeNull();
   });
 
-  it('answers a call it can name with HTTP 200 and the call\'s id, else 400 with id null', () => {
-    expect(refusedMcpBody(call({ ...deploy, arguments: [] }, 'req-1'), bounds)).toMatchObject({ status: 200, body: { id: 'req-1', error: { code: -32602 } } });
+  it("answers a call it can name with HTTP 200 and the call's id, else 400 with id null", () => {
+    expect(refusedMcpBody(call({ ...deploy, arguments: [] }, 'req-1'), bounds)).toMatchObject({
+      status: 200,
+      body: { id: 'req-1', error: { code: -32602 } },
+    });
     expect(refusedMcpBody(call(deploy, 'x'.repeat(1000)), bounds)).toMatchObject({ status: 400, body: { id: null } });
   });
 
   it.each([
-    ['a long intent scope in _meta', call({ ...deploy, _meta: { 'onceport/intent_scope': 's'.repeat(MAX_INTENT_SCOPE_CHARS + 1) } }), '$.params._meta["onceport/intent_scope"]'],
-    ['a non-string intent scope', call({ ...deploy, _meta: { 'onceport/intent_scope': { a: 1 } } }), '$.params._meta["onceport/intent_scope"]'],
+    [
+      'a long intent scope in _meta',
+      call({ ...deploy, _meta: { 'onceport/intent_scope': 's'.repeat(MAX_INTENT_SCOPE_CHARS + 1) } }),
+      '$.params._meta["onceport/intent_scope"]',
+    ],
+    [
+      'a non-string intent scope',
+      call({ ...deploy, _meta: { 'onceport/intent_scope': { a: 1 } } }),
+      '$.params._meta["onceport/intent_scope"]',
+    ],
     ['a negative wait', call({ ...deploy, _meta: { 'onceport/wait_ms': -5 } }), '$.params._meta["onceport/wait_ms"]'],
     ['arguments as an array', call({ ...deploy, arguments: [1] }), '$.params.arguments'],
     ['arguments as a string', call({ ...deploy, arguments: 'x' }), '$.params.arguments'],
@@ -42,7 +53,11 @@ describe('refusedMcpBody: an /mcp POST against every bound, before the SDK sees 
     ['a fractional JSON-RPC id', call(deploy, 1.5), '$.id'],
     ['an id holding a newline', call(deploy, 'a\nb'), '$.id'],
     ['NUL in an argument', call({ ...deploy, arguments: { project: 'w\u0000b' } }), '$.params.arguments.project'],
-    ['a lone surrogate in an initialize field', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: '\uD83D' } } }, '$.params.clientInfo.name'],
+    [
+      'a lone surrogate in an initialize field',
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: '\uD83D' } } },
+      '$.params.clientInfo.name',
+    ],
     ['a bad call inside a batch', [call(deploy, 1), call({ ...deploy, arguments: [] }, 2)], '$[1].params.arguments'],
   ])('refuses %s, naming %s', (_what, body, path) => {
     expect(violations(body).map((v) => v.path)).toContain(path);
@@ -51,6 +66,8 @@ describe('refusedMcpBody: an /mcp POST against every bound, before the SDK sees 
   it(`refuses a body nested past ${MAX_BODY_DEPTH} levels, 20,000 deep included, without recursion`, () => {
     let deep: unknown = 1;
     for (let i = 0; i < 20_000; i += 1) deep = [deep];
-    expect(violations(call({ ...deploy, arguments: { deep } }))).toEqual([expect.objectContaining({ bound: `depth <= ${MAX_BODY_DEPTH}` })]);
+    expect(violations(call({ ...deploy, arguments: { deep } }))).toEqual([
+      expect.objectContaining({ bound: `depth <= ${MAX_BODY_DEPTH}` }),
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallToolResult, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RequestCorrelation } from '@onceport/contracts';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionNotFoundError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
@@ -42,7 +48,10 @@ export interface McpServices {
 
 /** A low-level MCP server for one HTTP request: tools from the contracts, calls through intake. */
 export function createMcpServer(services: McpServices, scope: McpRequestScope): Server {
-  const server = new Server({ name: 'onceport', version: '0.1.0' }, { capabilities: { tools: { listChanged: false }, tasks: TASKS_CAPABILITY } });
+  const server = new Server(
+    { name: 'onceport', version: '0.1.0' },
+    { capabilities: { tools: { listChanged: false }, tasks: TASKS_CAPABILITY } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolCatalog(services.deps.contracts) }));
   registerTaskHandlers(server, services, scope, { toCallToolResult, toMcpError });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -50,9 +59,16 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
     try {
       // The controller refused out-of-bounds calls before the SDK parsed them; this is the same validator, for the values.
       const checked = checkToolCall(toolCallInput(request.params), toolCallPaths('params'), services.deps.settings);
-      if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeViolations(checked.violations)}`, { violations: checked.violations });
+      if (!checked.ok)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeViolations(checked.violations)}`, {
+          violations: checked.violations,
+        });
       if (request.params.name === EXECUTION_STATUS_TOOL) {
-        if (request.params.task) throw new McpError(ErrorCode.MethodNotFound, `${EXECUTION_STATUS_TOOL} answers at once and does not run as a task: call it without "task"`);
+        if (request.params.task)
+          throw new McpError(
+            ErrorCode.MethodNotFound,
+            `${EXECUTION_STATUS_TOOL} answers at once and does not run as a task: call it without "task"`,
+          );
         const id = request.params.arguments?.['execution_id'];
         const { answer } = await services.query.status(typeof id === 'string' ? id : '', scope.actor);
         return toCallToolResult(answer);
@@ -101,9 +117,11 @@ function toMcpError(error: unknown): Error {
   if (error instanceof ActorLimitError) return limitMcpError(error);
   if (error instanceof UnknownToolError) return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
   if (error instanceof InvalidArgumentsError) {
-    return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code, issues: error.issues.map((i) => ({ path: i.path, message: i.message })) });
+    return new McpError(ErrorCode.InvalidParams, error.message, {
+      code: error.code,
+      issues: error.issues.map((i) => ({ path: i.path, message: i.message })),
+    });
   }
   if (error instanceof ExecutionNotFoundError) return new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
   return error instanceof Error ? error : new Error(String(error));
 }
-

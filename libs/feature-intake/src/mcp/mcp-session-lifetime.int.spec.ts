@@ -38,7 +38,13 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
   async function toolsListStatus(sessionId: string): Promise<number> {
     const response = await fetch(mcp.url, {
       method: 'POST',
-      headers: { authorization: 'Bearer key-a', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        authorization: 'Bearer key-a',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
     });
     await response.body?.cancel();
@@ -72,7 +78,10 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
     const { client, sessionId } = await connect();
     await h.db.pool.query("UPDATE onceport.mcp_sessions SET last_seen_at = now() - interval '23 hours' WHERE session_id = $1", [sessionId]);
     expect(await toolsListStatus(sessionId)).toBe(200);
-    const seen = await h.db.pool.query<{ recent: boolean }>("SELECT last_seen_at > now() - interval '1 minute' AS recent FROM onceport.mcp_sessions WHERE session_id = $1", [sessionId]);
+    const seen = await h.db.pool.query<{ recent: boolean }>(
+      "SELECT last_seen_at > now() - interval '1 minute' AS recent FROM onceport.mcp_sessions WHERE session_id = $1",
+      [sessionId],
+    );
     expect(seen.rows[0]?.recent).toBe(true);
     await client.close();
   });
@@ -82,7 +91,10 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
     const store = new PgMcpEventStore(h.db.pool, () => sessionId, [99]);
     const priming = await store.storeEvent('stream-cap', {} as JSONRPCMessage);
     const resume = (signal?: AbortSignal) =>
-      fetch(mcp.url, { headers: { authorization: 'Bearer key-a', accept: 'text/event-stream', 'mcp-session-id': sessionId, 'last-event-id': priming }, ...(signal ? { signal } : {}) });
+      fetch(mcp.url, {
+        headers: { authorization: 'Bearer key-a', accept: 'text/event-stream', 'mcp-session-id': sessionId, 'last-event-id': priming },
+        ...(signal ? { signal } : {}),
+      });
     const first = new AbortController();
     const held = await resume(first.signal);
     expect(held.status).toBe(200);
@@ -109,7 +121,17 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
     const server: Server = createServer((req, res) => {
       const sessionId = String(req.headers['mcp-session-id']);
       void notices.watch(sessionId).then((watch) =>
-        resumeStream(res, { store: new PgMcpEventStore(h.db.pool, () => sessionId), sessionId, lastEventId: String(req.headers['last-event-id']), onResponseWritten: () => undefined, watch }, { pollMs: 120_000, keepAliveMs: 60_000, followMs: 120_000 }).finally(() => watch.close()),
+        resumeStream(
+          res,
+          {
+            store: new PgMcpEventStore(h.db.pool, () => sessionId),
+            sessionId,
+            lastEventId: String(req.headers['last-event-id']),
+            onResponseWritten: () => undefined,
+            watch,
+          },
+          { pollMs: 120_000, keepAliveMs: 60_000, followMs: 120_000 },
+        ).finally(() => watch.close()),
       );
     });
     server.listen(0, '127.0.0.1');
@@ -118,7 +140,10 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
       const store = new PgMcpEventStore(h.db.pool, () => 's-notice', [5]);
       const priming = await store.storeEvent('stream-notice', {} as JSONRPCMessage);
       const started = Date.now();
-      const response = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { headers: { 'mcp-session-id': 's-notice', 'last-event-id': priming }, signal: AbortSignal.timeout(60_000) });
+      const response = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+        headers: { 'mcp-session-id': 's-notice', 'last-event-id': priming },
+        signal: AbortSignal.timeout(60_000),
+      });
       const opened = await response;
       await store.storeEvent('stream-notice', result(5, 'woken'));
       expect(await opened.text()).toContain('"woken"');
@@ -146,10 +171,15 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
     const used = await processes.issue('agent:a');
     const fresh = await processes.issue('agent:a');
     expect(await new RestAgentProcesses(h.deps.em).ownerOf(used.agentProcess)).toBe('agent:a');
-    await db.query("UPDATE onceport.rest_agent_processes SET issued_at = now() - interval '2 days' WHERE agent_process = ANY($1)", [[unused.agentProcess, used.agentProcess]]);
+    await db.query("UPDATE onceport.rest_agent_processes SET issued_at = now() - interval '2 days' WHERE agent_process = ANY($1)", [
+      [unused.agentProcess, used.agentProcess],
+    ]);
 
     const settings = { sessionIdleMs: 86_400_000, unusedAgentProcessMs: 86_400_000, batchSize: 7 };
-    const [one, two] = await Promise.all([new IntakePruner(h.deps.em, settings).pruneOnce(), new IntakePruner(h.deps.em, settings).pruneOnce()]);
+    const [one, two] = await Promise.all([
+      new IntakePruner(h.deps.em, settings).pruneOnce(),
+      new IntakePruner(h.deps.em, settings).pruneOnce(),
+    ]);
     expect((one?.sessions ?? 0) + (two?.sessions ?? 0)).toBe(60);
     expect((one?.agentProcesses ?? 0) + (two?.agentProcesses ?? 0)).toBe(1);
     const sessions = await db.query<{ session_id: string }>('SELECT session_id FROM onceport.mcp_sessions');
@@ -158,7 +188,9 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
     await new IntakePruner(h.deps.em, settings).pruneOnce();
     const events = await db.query<{ session_id: string }>('SELECT DISTINCT session_id FROM onceport.mcp_stream_events');
     expect(events.rows.map((r) => r.session_id)).toEqual(['live']);
-    const left = await db.query<{ agent_process: string }>('SELECT agent_process FROM onceport.rest_agent_processes ORDER BY agent_process');
+    const left = await db.query<{ agent_process: string }>(
+      'SELECT agent_process FROM onceport.rest_agent_processes ORDER BY agent_process',
+    );
     expect(left.rows.map((r) => r.agent_process).sort()).toEqual([used.agentProcess, fresh.agentProcess].sort());
     expect(await new RestAgentProcesses(h.deps.em).ownerOf(unused.agentProcess)).toBeNull();
     expect(await new IntakePruner(h.deps.em, settings).pruneOnce()).toEqual({ sessions: 0, streamEvents: 0, agentProcesses: 0 });

@@ -26,7 +26,12 @@ export class McpStreamNotices {
   private readonly listener: ChannelListener;
 
   constructor(pool: Pool) {
-    this.listener = new ChannelListener(pool, MCP_STREAM_CHANNEL, (sessionId) => this.wake(sessionId), () => this.wakeAll());
+    this.listener = new ChannelListener(
+      pool,
+      MCP_STREAM_CHANNEL,
+      (sessionId) => this.wake(sessionId),
+      () => this.wakeAll(),
+    );
   }
 
   /** Starts listening (once per process) and watches `sessionId`. Without a LISTEN connection the watch still times out: the stream polls. */

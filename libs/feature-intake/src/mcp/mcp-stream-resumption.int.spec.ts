@@ -24,7 +24,16 @@ describe('resumeStream (real PostgreSQL, real HTTP)', () => {
     db = await createTestDatabase([McpTablesMigration]);
     server = createServer((req, res) => {
       const sessionId = String(req.headers['mcp-session-id']);
-      void resumeStream(res, { store: new PgMcpEventStore(db.pool, () => sessionId), sessionId, lastEventId: String(req.headers['last-event-id']), onResponseWritten: (r) => written.push(r) }, timing);
+      void resumeStream(
+        res,
+        {
+          store: new PgMcpEventStore(db.pool, () => sessionId),
+          sessionId,
+          lastEventId: String(req.headers['last-event-id']),
+          onResponseWritten: (r) => written.push(r),
+        },
+        timing,
+      );
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -53,11 +62,18 @@ describe('resumeStream (real PostgreSQL, real HTTP)', () => {
       },
     };
   }
-  const result = (id: number | string, text: string): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+  const result = (id: number | string, text: string): JSONRPCMessage => ({
+    jsonrpc: '2.0',
+    id,
+    result: { content: [{ type: 'text', text }] },
+  });
 
   async function get(sessionId: string, lastEventId: string): Promise<{ status: number; ids: string[]; data: unknown[]; ms: number }> {
     const started = Date.now();
-    const response = await fetch(url, { headers: { 'mcp-session-id': sessionId, 'last-event-id': lastEventId, accept: 'text/event-stream' }, signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(url, {
+      headers: { 'mcp-session-id': sessionId, 'last-event-id': lastEventId, accept: 'text/event-stream' },
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await response.text(); // ends only when the server ends the stream
     const events = text.split('\n\n').filter((e) => e.includes('data:'));
     return {
@@ -119,7 +135,7 @@ describe('resumeStream (real PostgreSQL, real HTTP)', () => {
     expect(resumed.ms).toBeGreaterThanOrEqual(280);
   });
 
-  it("refuses an event id of another session, and one that is not an event id, with 400", async () => {
+  it('refuses an event id of another session, and one that is not an event id, with 400', async () => {
     const stream = postStream('s-owner', [1]);
     const priming = await stream.prime();
     expect((await get('s-intruder', priming)).status).toBe(400);

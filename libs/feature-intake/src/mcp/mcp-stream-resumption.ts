@@ -39,14 +39,22 @@ export async function resumeStream(res: ServerResponse, resumed: ResumedStream, 
   const { store, lastEventId } = resumed;
   const streamId = await store.getStreamIdForEventId(lastEventId);
   if (!streamId) {
-    res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify(jsonRpcError(-32000, 'Bad Request: Last-Event-ID is not an event of this session')));
+    res
+      .writeHead(400, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify(jsonRpcError(-32000, 'Bad Request: Last-Event-ID is not an event of this session')));
     return;
   }
   const progress = new StreamProgress(streamId);
   const events = await store.eventsAfter(streamId, '0');
   for (const event of events) if (BigInt(event.eventId) <= BigInt(lastEventId)) progress.see(event.message);
 
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no', 'mcp-session-id': resumed.sessionId });
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+    'mcp-session-id': resumed.sessionId,
+  });
   res.flushHeaders();
   let closed = false;
   res.once('close', () => {

@@ -3,7 +3,13 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type CallToolResult, CallToolResultSchema, CreateTaskResultSchema, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  McpError,
+  RELATED_TASK_META_KEY,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionStatus } from '@onceport/contracts';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
@@ -28,7 +34,11 @@ describe('MCP tasks: a task is an execution (real PostgreSQL, two intake replica
   let replicaB: string;
 
   async function replica(): Promise<string> {
-    const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) }, settings: { ...h.deps.settings, maxWaitMs: 5_000 } };
+    const deps: IntakeDependencies = {
+      ...h.deps,
+      actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) },
+      settings: { ...h.deps.settings, maxWaitMs: 5_000 },
+    };
     const watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
     watchers.push(watcher);
@@ -63,7 +73,8 @@ describe('MCP tasks: a task is an execution (real PostgreSQL, two intake replica
   });
 
   const deploy = (project: string) => ({ name: 'create_deployment', arguments: { project, environment: 'staging', version: '1.0.0' } });
-  const createTask = (client: Client, project: string) => client.request({ method: 'tools/call', params: { ...deploy(project), task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+  const createTask = (client: Client, project: string) =>
+    client.request({ method: 'tools/call', params: { ...deploy(project), task: { ttl: 60_000 } } }, CreateTaskResultSchema);
   const answerOf = (result: unknown): AgentAnswer => (result as CallToolResult).structuredContent as unknown as AgentAnswer;
 
   it('declares task-augmented tools/call (no list, no cancel), and every contract tool may run as a task', async () => {
@@ -105,7 +116,8 @@ describe('MCP tasks: a task is an execution (real PostgreSQL, two intake replica
     });
     expect((result.content as { text: string }[])[0]?.text).toMatch(/^Completed: the target answered 201\. Do not call again/);
     // Written means delivered: the execution is completed once the tasks/result response has gone out.
-    for (let i = 0; i < 100 && (await h.query.status(task.taskId, 'agent:a')).answer.state !== 'completed'; i += 1) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (await h.query.status(task.taskId, 'agent:a')).answer.state !== 'completed'; i += 1)
+      await new Promise((r) => setTimeout(r, 50));
     expect((await h.query.status(task.taskId, 'agent:a')).answer.state).toBe('completed');
   });
 
@@ -142,7 +154,9 @@ describe('MCP tasks: a task is an execution (real PostgreSQL, two intake replica
   it('tasks/cancel is refused and leaves the execution alone; another actor does not see the task at all', async () => {
     const onA = await connect(replicaA);
     const { task } = await createTask(onA, 'task-cancel');
-    await expect(onA.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(/does not cancel executions.*carries on; a dispatched call cannot be unsent/);
+    await expect(onA.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(
+      /does not cancel executions.*carries on; a dispatched call cannot be unsent/,
+    );
     expect((await h.query.status(task.taskId, 'agent:a')).answer.state).toBe('accepted');
 
     const other = await connect(replicaB, 'key-b');
@@ -162,9 +176,12 @@ describe('MCP tasks: a task is an execution (real PostgreSQL, two intake replica
 
   it('the status tool does not run as a task', async () => {
     const client = await connect(replicaA);
-    await expect(client.request({ method: 'tools/call', params: { name: EXECUTION_STATUS_TOOL, arguments: { execution_id: 'exe_x' }, task: {} } }, CreateTaskResultSchema)).rejects.toThrow(
-      /does not run as a task/,
-    );
+    await expect(
+      client.request(
+        { method: 'tools/call', params: { name: EXECUTION_STATUS_TOOL, arguments: { execution_id: 'exe_x' }, task: {} } },
+        CreateTaskResultSchema,
+      ),
+    ).rejects.toThrow(/does not run as a task/);
   });
 
   it('maps every execution state to a task status', () => {

@@ -89,7 +89,8 @@ export function registerTaskHandlers(server: Server, services: McpServices, scop
       return await services.query.status(taskId, scope.actor, { attached: false });
     } catch (error) {
       // Another actor's execution is as unknown as one that never existed.
-      if (error instanceof ExecutionNotFoundError) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`, { code: error.code });
+      if (error instanceof ExecutionNotFoundError)
+        throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`, { code: error.code });
       throw options.toMcpError(error);
     }
   };
@@ -117,11 +118,15 @@ export function registerTaskHandlers(server: Server, services: McpServices, scop
     }
     const { answer } = loaded;
     if (taskStatusOf(answer.state) === 'working') {
-      throw new McpError(ErrorCode.RequestTimeout, `Task ${taskId} is still working (execution state ${answer.state}); poll tasks/get and ask tasks/result again. ${answer.next_step}`, {
-        taskId,
-        status: 'working',
-        state: answer.state,
-      });
+      throw new McpError(
+        ErrorCode.RequestTimeout,
+        `Task ${taskId} is still working (execution state ${answer.state}); poll tasks/get and ask tasks/result again. ${answer.next_step}`,
+        {
+          taskId,
+          status: 'working',
+          state: answer.state,
+        },
+      );
     }
     // Delivered means written, as for a tool call: the answer counts once this HTTP response has finished.
     const correlation = { transport: 'mcp' as const, jsonRpcId: extra.requestId, sessionId: scope.sessionId(), requestId: null };

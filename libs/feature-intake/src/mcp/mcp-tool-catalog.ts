@@ -23,7 +23,8 @@ export function toolCatalog(contracts: ReadonlyMap<string, ToolContract>): Tool[
   tools.push({
     name: EXECUTION_STATUS_TOOL,
     title: 'Execution status',
-    description: "Returns an execution's state, target status and stored result by execution id. Read-only; ask this instead of calling a tool again when an answer said the outcome is not yet known.",
+    description:
+      "Returns an execution's state, target status and stored result by execution id. Read-only; ask this instead of calling a tool again when an answer said the outcome is not yet known.",
     inputSchema: {
       type: 'object',
       properties: { execution_id: { type: 'string', pattern: '^exe_[0-9A-HJKMNP-TV-Z]{26}$' } },

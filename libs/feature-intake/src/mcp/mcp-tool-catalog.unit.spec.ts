@@ -55,7 +55,11 @@ describe('toolCatalog: tools/list from the contracts', () => {
   it('lists every contract with its own schema and title, then the built-in status tool', () => {
     expect(catalog.map((t) => t.name)).toEqual([...contracts.map((c) => c.name), EXECUTION_STATUS_TOOL]);
     for (const contract of contracts) {
-      expect(tool(contract.name)).toMatchObject({ title: contract.title, inputSchema: contract.argumentsSchema, annotations: { title: contract.title, openWorldHint: true } });
+      expect(tool(contract.name)).toMatchObject({
+        title: contract.title,
+        inputSchema: contract.argumentsSchema,
+        annotations: { title: contract.title, openWorldHint: true },
+      });
       expect(tool(contract.name).description).toContain(contract.description);
       expect(tool(contract.name).description).toMatch(/Every call gets an execution id; a retry of the same call attaches to it/);
     }
@@ -93,7 +97,13 @@ describe('toolCatalog: tools/list from the contracts', () => {
 
   it('lists the built-in status tool: read-only, closed-world, taking one execution id', () => {
     const status = tool(EXECUTION_STATUS_TOOL);
-    expect(status.annotations).toEqual({ title: 'Execution status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(status.annotations).toEqual({
+      title: 'Execution status',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(status.inputSchema).toMatchObject({ type: 'object', required: ['execution_id'], additionalProperties: false });
     const pattern = new RegExp(String((status.inputSchema.properties?.['execution_id'] as { pattern: string }).pattern));
     expect(newExecutionId(Date.now(), Buffer.alloc(10, 7))).toMatch(pattern);

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { All, Controller, Inject, type OnApplicationShutdown, Req, Res, UseFilters } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type JSONRPCResponse, type RequestId, SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type JSONRPCResponse,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionStatus } from '@onceport/contracts';
 import { bearerToken } from '@onceport/config';
 import type { AgentAnswer } from '../answer/agent-answer';
@@ -68,7 +74,8 @@ export class McpController implements OnApplicationShutdown {
       try {
         body = await readJsonBody(req, this.deps.settings.maxBodyBytes);
       } catch (error) {
-        if (error instanceof BodyTooLargeError) return send(res, 413, jsonRpcError(-32600, `Request too large: the limit is ${error.limit} bytes`));
+        if (error instanceof BodyTooLargeError)
+          return send(res, 413, jsonRpcError(-32600, `Request too large: the limit is ${error.limit} bytes`));
         if (error instanceof MalformedJsonError) return send(res, 400, jsonRpcError(-32700, `Parse error: ${error.message}`));
         throw error;
       }
@@ -78,14 +85,20 @@ export class McpController implements OnApplicationShutdown {
       const invalid = invalidJsonRpc(body);
       if (invalid) return send(res, 400, jsonRpcError(-32600, `Invalid Request: ${invalid}`));
       const overCap = batchOverCap(body, this.deps.settings.maxBatchCalls);
-      if (overCap) return send(res, 400, jsonRpcError(-32600, `Invalid Request: ${overCap}`, null, { max_batch_calls: this.deps.settings.maxBatchCalls }));
+      if (overCap)
+        return send(
+          res,
+          400,
+          jsonRpcError(-32600, `Invalid Request: ${overCap}`, null, { max_batch_calls: this.deps.settings.maxBatchCalls }),
+        );
     }
     // The actor is the key's: a claim naming anyone else is refused before anything is recorded.
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...metaActorClaims(body)]);
     if (mismatch) return send(res, 401, jsonRpcError(-32001, `Unauthorized: ${mismatch.detail}`));
     const claimedSession = headerOf(req, 'mcp-session-id');
     // An id that cannot be one intake issued is not looked up: the client starts a new session.
-    if (!checkProcessId(claimedSession, 'Mcp-Session-Id').ok) return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
+    if (!checkProcessId(claimedSession, 'Mcp-Session-Id').ok)
+      return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
     if (claimedSession) {
       const owner = await this.sessions.actorOf(claimedSession);
       // A session intake never issued: the client starts a new one (the transport's own 404).
@@ -93,7 +106,14 @@ export class McpController implements OnApplicationShutdown {
       // A session of another actor: this key does not belong to it (its actor is not named).
       if (owner !== actor.id) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="onceport", error="invalid_token"');
-        return send(res, 401, jsonRpcError(-32001, "Unauthorized: this API key does not belong to the actor of this MCP session; use the key of the session's actor, or initialize a new session with this key"));
+        return send(
+          res,
+          401,
+          jsonRpcError(
+            -32001,
+            "Unauthorized: this API key does not belong to the actor of this MCP session; use the key of the session's actor, or initialize a new session with this key",
+          ),
+        );
       }
     }
     if (req.method === 'DELETE' && claimedSession) await this.sessions.end(claimedSession);
@@ -112,7 +132,13 @@ export class McpController implements OnApplicationShutdown {
     if (claimedSession) adoptSession(transport, claimedSession);
     const server = createMcpServer(
       { deps: this.deps, log: this.log, callTool: this.callTool, query: this.query, delivery: this.delivery, watcher: this.watcher },
-      { actor: actor.id, sessionId: () => sessionId, response: res, ...boundedTraceContext(headerOf(req, 'traceparent'), headerOf(req, 'tracestate')), receivedAt },
+      {
+        actor: actor.id,
+        sessionId: () => sessionId,
+        response: res,
+        ...boundedTraceContext(headerOf(req, 'traceparent'), headerOf(req, 'tracestate')),
+        receivedAt,
+      },
     );
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -120,16 +146,31 @@ export class McpController implements OnApplicationShutdown {
 
   /** A dropped stream picked up again, on whichever replica the client reached (see {@link resumeStream}). */
   private async resume(req: IncomingMessage, res: ServerResponse, actor: string, sessionId: string, lastEventId: string): Promise<void> {
-    if (!headerOf(req, 'accept')?.includes('text/event-stream')) return send(res, 406, jsonRpcError(-32000, 'Not Acceptable: Client must accept text/event-stream'));
+    if (!headerOf(req, 'accept')?.includes('text/event-stream'))
+      return send(res, 406, jsonRpcError(-32000, 'Not Acceptable: Client must accept text/event-stream'));
     const version = headerOf(req, 'mcp-protocol-version');
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      return send(res, 400, jsonRpcError(-32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`));
+      return send(
+        res,
+        400,
+        jsonRpcError(
+          -32000,
+          `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+        ),
+      );
     }
     const open = this.resumedByActor.get(actor) ?? 0;
     const cap = this.deps.settings.resumedStreamsPerActor;
     if (open >= cap) {
       res.setHeader('Retry-After', String(RESUME_RETRY_AFTER_S));
-      return send(res, 429, jsonRpcError(-32000, `Too many resumed streams: this actor already holds ${cap} open here; close one, or resume again in ${RESUME_RETRY_AFTER_S} s`));
+      return send(
+        res,
+        429,
+        jsonRpcError(
+          -32000,
+          `Too many resumed streams: this actor already holds ${cap} open here; close one, or resume again in ${RESUME_RETRY_AFTER_S} s`,
+        ),
+      );
     }
     this.resumedByActor.set(actor, open + 1);
     this.notices ??= new McpStreamNotices(this.pool);
@@ -191,7 +232,9 @@ function metaActorClaims(body: unknown): ActorClaim[] {
   return messages.flatMap((message) => {
     if (!isJSONRPCRequest(message)) return [];
     const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-    return meta && ACTOR_CLAIM_META in meta ? [{ where: `_meta "${ACTOR_CLAIM_META}" of ${message.method}`, value: meta[ACTOR_CLAIM_META] }] : [];
+    return meta && ACTOR_CLAIM_META in meta
+      ? [{ where: `_meta "${ACTOR_CLAIM_META}" of ${message.method}`, value: meta[ACTOR_CLAIM_META] }]
+      : [];
   });
 }
 
@@ -201,7 +244,8 @@ function answerIn(response: JSONRPCResponse): AgentAnswer | null {
   const content = response.result['structuredContent'];
   if (typeof content !== 'object' || content === null) return null;
   const answer = content as Partial<AgentAnswer>;
-  const ok = typeof answer.execution_id === 'string' && typeof answer.replay === 'boolean' && ExecutionStatus.safeParse(answer.state).success;
+  const ok =
+    typeof answer.execution_id === 'string' && typeof answer.replay === 'boolean' && ExecutionStatus.safeParse(answer.state).success;
   return ok ? (answer as AgentAnswer) : null;
 }
 

@@ -40,7 +40,10 @@ export class PgMcpEventStore implements McpEventStore {
     return (await this.find(eventId))?.stream_id;
   }
 
-  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     const anchor = await this.find(lastEventId);
     if (!anchor) throw new Error('unknown Last-Event-ID for this session');
     for (const event of await this.eventsAfter(anchor.stream_id, lastEventId)) {

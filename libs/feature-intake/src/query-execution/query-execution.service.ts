@@ -28,13 +28,22 @@ export class QueryExecutionService {
    * `how.attached`: whether the asker is a later caller than the one the execution is for (the
    * status tool, REST); an MCP task asks for its own execution's outcome, which is no replay.
    */
-  async status(executionId: string, actor: string, how: { attached: boolean } = { attached: true }): Promise<{ answer: AgentAnswer; timeline: TimelineEntry[] }> {
+  async status(
+    executionId: string,
+    actor: string,
+    how: { attached: boolean } = { attached: true },
+  ): Promise<{ answer: AgentAnswer; timeline: TimelineEntry[] }> {
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(executionId)) throw new ExecutionNotFoundError(executionId);
     const loaded = await this.commands.load(executionStream(executionId));
     if (loaded.state.status === 'none') throw new ExecutionNotFoundError(executionId);
     if (loaded.state.facts.actor !== actor) throw new ExecutionOfAnotherActorError(executionId);
     const answer = await buildAnswer(loaded.state, this.results, how);
-    const timeline = loaded.events.map((event, i) => ({ version: i + 1, type: event.type, at: event.metadata.occurredAt, data: this.shownData(event) }));
+    const timeline = loaded.events.map((event, i) => ({
+      version: i + 1,
+      type: event.type,
+      at: event.metadata.occurredAt,
+      data: this.shownData(event),
+    }));
     return { answer, timeline };
   }
 

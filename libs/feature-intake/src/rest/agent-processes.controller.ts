@@ -30,7 +30,8 @@ export class AgentProcessesController {
       agent_process: issued.agentProcess,
       actor: issued.actor,
       issued_at: issued.issuedAt,
-      usage: 'send it as the Onceport-Agent-Process header on every POST /v1/executions of this agent process; keep it private to the process',
+      usage:
+        'send it as the Onceport-Agent-Process header on every POST /v1/executions of this agent process; keep it private to the process',
     });
   }
 }

@@ -26,7 +26,12 @@ export class RestAgentProcesses {
 
   async issue(actor: string): Promise<IssuedAgentProcess> {
     const agentProcess = `rap_${randomBytes(32).toString('base64url')}`;
-    const rows = await this.em.fork().createQueryBuilder(RestAgentProcessEntity).insert({ agentProcess, actor }).returning('issuedAt').execute<Pick<RestAgentProcessRow, 'issuedAt'>[]>('all');
+    const rows = await this.em
+      .fork()
+      .createQueryBuilder(RestAgentProcessEntity)
+      .insert({ agentProcess, actor })
+      .returning('issuedAt')
+      .execute<Pick<RestAgentProcessRow, 'issuedAt'>[]>('all');
     const issuedAt = rows[0]?.issuedAt;
     if (!issuedAt) throw new Error('rest_agent_processes: INSERT … RETURNING gave no row');
     return { agentProcess, actor, issuedAt: issuedAt.toISOString() };

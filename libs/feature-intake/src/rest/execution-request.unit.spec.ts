@@ -18,10 +18,19 @@ function nested(depth: number): unknown {
 
 describe('parseExecutionRequest: the body of POST /v1/executions', () => {
   it('reads a full body, fills what is missing, and limits the wait', () => {
-    expect(parseExecutionRequest({ ...valid, intent_scope: 'run:42', wait_ms: 0 }, bounds)).toEqual({ ok: true, value: { tool: 'create_deployment', arguments: { project: 'web' }, intentScope: 'run:42', waitMs: 0 } });
-    expect(parseExecutionRequest({ tool: 'get_build_status' }, bounds)).toEqual({ ok: true, value: { tool: 'get_build_status', arguments: {}, intentScope: null, waitMs: 1000 } });
+    expect(parseExecutionRequest({ ...valid, intent_scope: 'run:42', wait_ms: 0 }, bounds)).toEqual({
+      ok: true,
+      value: { tool: 'create_deployment', arguments: { project: 'web' }, intentScope: 'run:42', waitMs: 0 },
+    });
+    expect(parseExecutionRequest({ tool: 'get_build_status' }, bounds)).toEqual({
+      ok: true,
+      value: { tool: 'get_build_status', arguments: {}, intentScope: null, waitMs: 1000 },
+    });
     expect(parseExecutionRequest({ ...valid, wait_ms: 999_999 }, bounds)).toMatchObject({ ok: true, value: { waitMs: 5000 } });
-    expect(parseExecutionRequest({ ...valid, intent_scope: 's'.repeat(200) }, bounds)).toMatchObject({ ok: true, value: { intentScope: 's'.repeat(200) } });
+    expect(parseExecutionRequest({ ...valid, intent_scope: 's'.repeat(200) }, bounds)).toMatchObject({
+      ok: true,
+      value: { intentScope: 's'.repeat(200) },
+    });
   });
 
   it.each([null, [], 'tool', 42, true])('refuses a body that is not an object (%p) at path $', (body) => {
@@ -55,14 +64,23 @@ describe('parseExecutionRequest: the body of POST /v1/executions', () => {
 
   it(`refuses arguments nested deeper than ${MAX_ARGUMENT_DEPTH} levels, even 20,000 deep, without overflowing the stack`, () => {
     expect(parseExecutionRequest({ ...valid, arguments: { a: nested(MAX_ARGUMENT_DEPTH - 2) } }, bounds).ok).toBe(true);
-    expect(violationsOf({ ...valid, arguments: { a: nested(MAX_ARGUMENT_DEPTH) } })).toEqual([expect.objectContaining({ path: expect.stringMatching(/^\$\.arguments\.a(\[0\])+$/), bound: `depth <= ${MAX_ARGUMENT_DEPTH}` })]);
+    expect(violationsOf({ ...valid, arguments: { a: nested(MAX_ARGUMENT_DEPTH) } })).toEqual([
+      expect.objectContaining({ path: expect.stringMatching(/^\$\.arguments\.a(\[0\])+$/), bound: `depth <= ${MAX_ARGUMENT_DEPTH}` }),
+    ]);
     expect(violationsOf({ ...valid, arguments: { a: nested(20_000) } })[0]).toMatchObject({ bound: expect.stringMatching(/^depth <= /) });
   });
 
   it('refuses NUL and unpaired surrogates in values and keys, anywhere in the body; a paired surrogate (emoji) passes', () => {
-    expect(violationsOf({ ...valid, arguments: { notes: 'a\u0000b' } })).toEqual([expect.objectContaining({ path: '$.arguments.notes', bound: 'string-content' })]);
-    expect(violationsOf({ ...valid, arguments: { notes: ['ok', 'x\uD800'] } })).toEqual([expect.objectContaining({ path: '$.arguments.notes[1]', bound: 'string-content' })]);
-    expect(violationsOf({ ...valid, arguments: { 'k\uDC00': 1 } })[0]).toMatchObject({ bound: 'string-content', message: expect.stringMatching(/^key /) });
+    expect(violationsOf({ ...valid, arguments: { notes: 'a\u0000b' } })).toEqual([
+      expect.objectContaining({ path: '$.arguments.notes', bound: 'string-content' }),
+    ]);
+    expect(violationsOf({ ...valid, arguments: { notes: ['ok', 'x\uD800'] } })).toEqual([
+      expect.objectContaining({ path: '$.arguments.notes[1]', bound: 'string-content' }),
+    ]);
+    expect(violationsOf({ ...valid, arguments: { 'k\uDC00': 1 } })[0]).toMatchObject({
+      bound: 'string-content',
+      message: expect.stringMatching(/^key /),
+    });
     expect(violationsOf({ ...valid, intent_scope: 'run\u0000' })[0]).toMatchObject({ path: '$.intent_scope', bound: 'string-content' });
     expect(parseExecutionRequest({ ...valid, arguments: { notes: 'ship it \uD83D\uDE80' } }, bounds).ok).toBe(true);
   });
@@ -70,7 +88,16 @@ describe('parseExecutionRequest: the body of POST /v1/executions', () => {
   it('refuses arguments above the configured byte ceiling, naming the bound and the setting', () => {
     const small = { ...bounds, maxArgumentBytes: 100 };
     const parsed = parseExecutionRequest({ ...valid, arguments: { notes: 'n'.repeat(200) } }, small);
-    expect(parsed).toEqual({ ok: false, violations: [expect.objectContaining({ path: '$.arguments', bound: 'bytes <= 100', message: expect.stringContaining('ONCEPORT_MAX_ARGUMENT_BYTES') })] });
+    expect(parsed).toEqual({
+      ok: false,
+      violations: [
+        expect.objectContaining({
+          path: '$.arguments',
+          bound: 'bytes <= 100',
+          message: expect.stringContaining('ONCEPORT_MAX_ARGUMENT_BYTES'),
+        }),
+      ],
+    });
   });
 
   it('never puts the offending value into a violation, and cuts odd keys in paths', () => {

@@ -3,13 +3,25 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nes
 import type { RequestCorrelation } from '@onceport/contracts';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
-import { ExecutionNotFoundError, ExecutionOfAnotherActorError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
+import {
+  ExecutionNotFoundError,
+  ExecutionOfAnotherActorError,
+  InvalidArgumentsError,
+  UnknownToolError,
+} from '../call-tool/call-tool.errors';
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { type AuthenticatedActor, INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { ActorLimitError } from '../limits';
 import { sendLimitProblem } from '../limits/limit-answers';
-import { type BoundViolation, boundedTraceContext, checkIdempotencyKey, checkProcessId, describeViolations, requestIdOrFresh } from '../input-bounds';
+import {
+  type BoundViolation,
+  boundedTraceContext,
+  checkIdempotencyKey,
+  checkProcessId,
+  describeViolations,
+  requestIdOrFresh,
+} from '../input-bounds';
 import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
 import { internalErrorMessage, reportInternalError } from '../internal-errors/internal-error';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
@@ -53,7 +65,7 @@ export class ExecutionsController {
     // An actor claim in the body or a header is checked, then dropped: the actor is the key's.
     const bodyClaim = isObject(raw) && 'actor' in raw ? [{ where: 'body field actor', value: raw['actor'] }] : [];
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...bodyClaim]);
-    if (mismatch) return sendProblem(res, 401, 'actor-mismatch', 'The claimed actor is not the API key\'s actor', mismatch.detail);
+    if (mismatch) return sendProblem(res, 401, 'actor-mismatch', "The claimed actor is not the API key's actor", mismatch.detail);
     const checked = parseExecutionRequest(withoutActorClaim(raw), this.deps.settings);
     const keyChecked = checkIdempotencyKey(header(req, 'idempotency-key'));
     const processChecked = checkProcessId(header(req, 'onceport-agent-process'), 'Onceport-Agent-Process');
@@ -63,7 +75,12 @@ export class ExecutionsController {
     const key = keyChecked.value;
     const agentProcess = await checkAgentProcessHeader(processChecked.value, actor, this.agentProcesses);
     if (!agentProcess.ok) return sendProblem(res, agentProcess.status, agentProcess.type, agentProcess.title, agentProcess.detail);
-    const correlation: RequestCorrelation = { transport: 'rest', jsonRpcId: null, sessionId: null, requestId: requestIdOrFresh(header(req, 'x-request-id')) };
+    const correlation: RequestCorrelation = {
+      transport: 'rest',
+      jsonRpcId: null,
+      sessionId: null,
+      requestId: requestIdOrFresh(header(req, 'x-request-id')),
+    };
     const request = {
       actor: actor.id,
       agentProcess: agentProcess.agentProcess,
@@ -107,15 +124,36 @@ export class ExecutionsController {
   }
 
   /** IETF httpapi idempotency-key draft: other payload → 422; still in flight → 409; done → the stored answer. */
-  private async answerReusedKey(res: ServerResponse, actor: AuthenticatedActor, key: string, prior: { executionId: string; requestDigest: string }, payload: KeyedPayload, correlation: RequestCorrelation): Promise<void> {
+  private async answerReusedKey(
+    res: ServerResponse,
+    actor: AuthenticatedActor,
+    key: string,
+    prior: { executionId: string; requestDigest: string },
+    payload: KeyedPayload,
+    correlation: RequestCorrelation,
+  ): Promise<void> {
     if (!this.keys.sameRequest(prior.requestDigest, payload)) {
-      return sendProblem(res, 422, 'idempotency-key-reused', 'Idempotency-Key reused with a different request', `the key "${key}" was first used for another request; use a new key for a new request`, { execution_id: prior.executionId });
+      return sendProblem(
+        res,
+        422,
+        'idempotency-key-reused',
+        'Idempotency-Key reused with a different request',
+        `the key "${key}" was first used for another request; use a new key for a new request`,
+        { execution_id: prior.executionId },
+      );
     }
     const stored = await this.responses.find(actor.id, key);
     if (stored) return this.sendStored(res, stored, correlation);
     const { answer } = await this.query.status(prior.executionId, actor.id);
     if (!ANSWERABLE_STATES.has(answer.state)) {
-      return sendProblem(res, 409, 'request-in-flight', 'A request with this Idempotency-Key is still in flight', `execution ${prior.executionId} is ${answer.state}; ask GET /v1/executions/${prior.executionId}`, { execution_id: prior.executionId, state: answer.state });
+      return sendProblem(
+        res,
+        409,
+        'request-in-flight',
+        'A request with this Idempotency-Key is still in flight',
+        `execution ${prior.executionId} is ${answer.state}; ask GET /v1/executions/${prior.executionId}`,
+        { execution_id: prior.executionId, state: answer.state },
+      );
     }
     return this.answerKeyed(res, actor, key, { ...answer, replay: answer.result !== null }, correlation);
   }
@@ -125,7 +163,13 @@ export class ExecutionsController {
    * (the first one kept wins), so every later reuse of the key gets these very bytes — also one that
    * arrives before this write finished.
    */
-  private async answerKeyed(res: ServerResponse, actor: AuthenticatedActor, key: string, answer: AgentAnswer, correlation: RequestCorrelation): Promise<void> {
+  private async answerKeyed(
+    res: ServerResponse,
+    actor: AuthenticatedActor,
+    key: string,
+    answer: AgentAnswer,
+    correlation: RequestCorrelation,
+  ): Promise<void> {
     if (!KEY_COMPLETING_STATES.has(answer.state)) return this.answer(res, answer, correlation);
     const body = JSON.stringify(answer);
     const kept = await this.responses.keepFirst(actor.id, key, { executionId: answer.execution_id, status: 200, body });
@@ -137,7 +181,13 @@ export class ExecutionsController {
   private sendStored(res: ServerResponse, stored: StoredResponse, correlation: RequestCorrelation): void {
     const answer = JSON.parse(stored.body) as AgentAnswer;
     res.once('finish', () => this.delivery.recordAfterResponse({ ...answer, replay: true }, 'rest', correlation));
-    res.writeHead(stored.status, { 'Content-Type': 'application/json', Location: `/v1/executions/${stored.executionId}`, 'Idempotent-Replayed': 'true' }).end(stored.body);
+    res
+      .writeHead(stored.status, {
+        'Content-Type': 'application/json',
+        Location: `/v1/executions/${stored.executionId}`,
+        'Idempotent-Replayed': 'true',
+      })
+      .end(stored.body);
   }
 
   private answer(res: ServerResponse, answer: AgentAnswer, correlation: RequestCorrelation): void {
@@ -153,9 +203,18 @@ export class ExecutionsController {
   private sendError(res: ServerResponse, error: unknown): void {
     if (error instanceof ActorLimitError) return sendLimitProblem(res, error);
     if (error instanceof UnknownToolError) return sendProblem(res, 422, 'unknown-tool', 'Unknown tool', error.message);
-    if (error instanceof InvalidArgumentsError) return sendProblem(res, 422, 'invalid-arguments', 'Arguments violate the tool contract', error.message, { errors: error.issues.map((i) => ({ path: i.path, message: i.message })) });
+    if (error instanceof InvalidArgumentsError)
+      return sendProblem(res, 422, 'invalid-arguments', 'Arguments violate the tool contract', error.message, {
+        errors: error.issues.map((i) => ({ path: i.path, message: i.message })),
+      });
     if (error instanceof ExecutionOfAnotherActorError) {
-      return sendProblem(res, 401, 'execution-of-another-actor', 'This API key does not belong to the execution\'s actor', `execution ${error.executionId} was not started by this API key's actor; only that actor's key can read it`);
+      return sendProblem(
+        res,
+        401,
+        'execution-of-another-actor',
+        "This API key does not belong to the execution's actor",
+        `execution ${error.executionId} was not started by this API key's actor; only that actor's key can read it`,
+      );
     }
     if (error instanceof ExecutionNotFoundError) return sendProblem(res, 404, 'execution-not-found', 'Execution not found', error.message);
     const correlationId = reportInternalError((level, message, fields) => this.log(level, message, fields), error, 'rest executions');

@@ -14,7 +14,9 @@ describe('IdempotencyKeys request digests', () => {
   it('are keyed: no plain hash of the payload (which may hold a sensitive value) is stored', () => {
     const digest = keysWith(k1).digest(payload);
     expect(digest).toMatch(/^hmac-sha256:k1:[0-9a-f]{64}$/);
-    const plain = createHash('sha256').update(canonicalJson(payload as never)).digest('hex');
+    const plain = createHash('sha256')
+      .update(canonicalJson(payload as never))
+      .digest('hex');
     expect(digest).not.toContain(plain);
     expect(keysWith(`k1:${randomBytes(32).toString('base64')}`).digest(payload)).not.toBe(digest);
   });
@@ -28,7 +30,9 @@ describe('IdempotencyKeys request digests', () => {
   });
 
   it('still compare bindings made before digests were keyed (plain sha256)', () => {
-    const legacy = `sha256:${createHash('sha256').update(canonicalJson(payload as never)).digest('hex')}`;
+    const legacy = `sha256:${createHash('sha256')
+      .update(canonicalJson(payload as never))
+      .digest('hex')}`;
     expect(keysWith(k1).sameRequest(legacy, payload)).toBe(true);
     expect(keysWith(k1).sameRequest(legacy, { ...payload, tool: 'other' })).toBe(false);
     expect(keysWith(k1).sameRequest('nonsense', payload)).toBe(false);

@@ -10,14 +10,23 @@ export interface StoredResponse {
 }
 
 /** States after which the request behind a key is complete: its response is kept and replayed as is. */
-export const KEY_COMPLETING_STATES: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>(['completed_result_not_delivered', 'completed', 'failed', 'denied', 'expired', 'reverted']);
+export const KEY_COMPLETING_STATES: ReadonlySet<ExecutionStatus> = new Set<ExecutionStatus>([
+  'completed_result_not_delivered',
+  'completed',
+  'failed',
+  'denied',
+  'expired',
+  'reverted',
+]);
 
 /** The response first sent for an `Idempotency-Key` after its request completed (one per actor and key); a fork per call. */
 export class IdempotentResponses {
   constructor(private readonly em: EntityManager) {}
 
   async find(actor: string, key: string): Promise<StoredResponse | null> {
-    const row = await this.em.fork().findOne(RestIdempotentResponseEntity, { actor, idempotencyKey: key }, { fields: ['executionId', 'status', 'body'] });
+    const row = await this.em
+      .fork()
+      .findOne(RestIdempotentResponseEntity, { actor, idempotencyKey: key }, { fields: ['executionId', 'status', 'body'] });
     return row ? { executionId: row.executionId, status: row.status, body: row.body } : null;
   }
 

@@ -47,13 +47,23 @@ describe('REST agent processes: issued by the server, bound to the actor', () =>
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  async function post(base: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  async function post(
+    base: string,
+    path: string,
+    key: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     const response = await fetch(`${base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   }
 
   const issue = async (base: string, key: string): Promise<string> => {
@@ -61,9 +71,13 @@ describe('REST agent processes: issued by the server, bound to the actor', () =>
     expect(issued.status).toBe(201);
     return String(issued.body['agent_process']);
   };
-  const deploy = (project: string) => ({ tool: 'create_deployment', arguments: { project, environment: 'staging', version: '1.0.0', notes: 'n' } });
+  const deploy = (project: string) => ({
+    tool: 'create_deployment',
+    arguments: { project, environment: 'staging', version: '1.0.0', notes: 'n' },
+  });
   const acceptedCount = async (): Promise<number> => (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').length;
-  const acceptedProcessOf = async (executionId: string): Promise<unknown> => (await h.allEvents()).find((e) => e.type === 'ExecutionAccepted' && e.data['executionId'] === executionId)?.data['agentProcess'];
+  const acceptedProcessOf = async (executionId: string): Promise<unknown> =>
+    (await h.allEvents()).find((e) => e.type === 'ExecutionAccepted' && e.data['executionId'] === executionId)?.data['agentProcess'];
 
   beforeAll(async () => {
     h = await startIntakeHarness();
@@ -78,10 +92,15 @@ describe('REST agent processes: issued by the server, bound to the actor', () =>
 
   it('issues a fresh unguessable id bound to the calling actor, recorded in PostgreSQL', async () => {
     const first = await post(replicaA, '/v1/agent-processes', 'key-a');
-    expect(first).toMatchObject({ status: 201, body: { agent_process: expect.stringMatching(/^rap_[A-Za-z0-9_-]{43}$/), actor: 'agent:a', issued_at: expect.any(String) } });
+    expect(first).toMatchObject({
+      status: 201,
+      body: { agent_process: expect.stringMatching(/^rap_[A-Za-z0-9_-]{43}$/), actor: 'agent:a', issued_at: expect.any(String) },
+    });
     const second = await issue(replicaA, 'key-a');
     expect(second).not.toBe(first.body['agent_process']);
-    const rows = await h.db.pool.query<{ actor: string }>('SELECT actor FROM onceport.rest_agent_processes WHERE agent_process = ANY($1)', [[first.body['agent_process'], second]]);
+    const rows = await h.db.pool.query<{ actor: string }>('SELECT actor FROM onceport.rest_agent_processes WHERE agent_process = ANY($1)', [
+      [first.body['agent_process'], second],
+    ]);
     expect(rows.rows.map((r) => r.actor)).toEqual(['agent:a', 'agent:a']);
     expect(await post(replicaA, '/v1/agent-processes', null)).toMatchObject({ status: 401, type: 'application/problem+json' });
     expect(await post(replicaA, '/v1/agent-processes', 'key-wrong')).toMatchObject({ status: 401 });
@@ -97,21 +116,46 @@ describe('REST agent processes: issued by the server, bound to the actor', () =>
   it('refuses a made-up process name (400) and another actor’s process (403) with a problem saying how to get one, creating nothing', async () => {
     const before = await acceptedCount();
     const madeUp = await post(replicaA, '/v1/executions', 'key-a', deploy('made-up'), { 'onceport-agent-process': 'runtime-night-1' });
-    expect(madeUp).toMatchObject({ status: 400, type: 'application/problem+json', body: { type: 'https://onceport.dev/problems/unknown-agent-process', status: 400, detail: expect.stringContaining('POST /v1/agent-processes') } });
+    expect(madeUp).toMatchObject({
+      status: 400,
+      type: 'application/problem+json',
+      body: {
+        type: 'https://onceport.dev/problems/unknown-agent-process',
+        status: 400,
+        detail: expect.stringContaining('POST /v1/agent-processes'),
+      },
+    });
     // Shaped like an issued id, but never issued.
     const forged = await post(replicaA, '/v1/executions', 'key-a', deploy('forged'), { 'onceport-agent-process': `rap_${'A'.repeat(43)}` });
     expect(forged).toMatchObject({ status: 400, body: { type: 'https://onceport.dev/problems/unknown-agent-process' } });
 
     const ofB = await issue(replicaB, 'key-b');
     const stolen = await post(replicaA, '/v1/executions', 'key-a', deploy('stolen'), { 'onceport-agent-process': ofB });
-    expect(stolen).toMatchObject({ status: 403, type: 'application/problem+json', body: { type: 'https://onceport.dev/problems/agent-process-of-another-actor', detail: expect.stringContaining('POST /v1/agent-processes') } });
+    expect(stolen).toMatchObject({
+      status: 403,
+      type: 'application/problem+json',
+      body: {
+        type: 'https://onceport.dev/problems/agent-process-of-another-actor',
+        detail: expect.stringContaining('POST /v1/agent-processes'),
+      },
+    });
     // Also with an Idempotency-Key: the check comes before any key is bound.
-    const keyed = await post(replicaA, '/v1/executions', 'key-a', deploy('stolen'), { 'onceport-agent-process': ofB, 'idempotency-key': 'k-stolen-1' });
+    const keyed = await post(replicaA, '/v1/executions', 'key-a', deploy('stolen'), {
+      'onceport-agent-process': ofB,
+      'idempotency-key': 'k-stolen-1',
+    });
     expect(keyed.status).toBe(403);
     expect(await acceptedCount()).toBe(before);
     // The same key, now with the actor's own process, is free to use.
     const own = await issue(replicaA, 'key-a');
-    expect((await post(replicaA, '/v1/executions', 'key-a', deploy('stolen'), { 'onceport-agent-process': own, 'idempotency-key': 'k-stolen-1' })).status).toBe(202);
+    expect(
+      (
+        await post(replicaA, '/v1/executions', 'key-a', deploy('stolen'), {
+          'onceport-agent-process': own,
+          'idempotency-key': 'k-stolen-1',
+        })
+      ).status,
+    ).toBe(202);
   });
 
   it('a call without the header names no agent process, as before (the actor stands for it)', async () => {

@@ -51,7 +51,13 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
     await h?.close();
   });
 
-  async function call(method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<RawReply> {
+  async function call(
+    method: string,
+    path: string,
+    key: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<RawReply> {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
@@ -61,8 +67,13 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
     return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as Record<string, unknown> };
   }
 
-  const deploy = (project: string, extra: Record<string, unknown> = {}) => ({ tool: 'create_deployment', arguments: { project, environment: 'staging', version: '1.0.0', notes: 'n' }, ...extra });
-  const accepted = async (): Promise<Array<Record<string, unknown>>> => (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').map((e) => e.data);
+  const deploy = (project: string, extra: Record<string, unknown> = {}) => ({
+    tool: 'create_deployment',
+    arguments: { project, environment: 'staging', version: '1.0.0', notes: 'n' },
+    ...extra,
+  });
+  const accepted = async (): Promise<Array<Record<string, unknown>>> =>
+    (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').map((e) => e.data);
   const eventCount = async (): Promise<number> => (await h.allEvents()).length;
   async function acceptedFor(project: string): Promise<string> {
     for (let i = 0; i < 200; i += 1) {
@@ -92,7 +103,10 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
       // Later still (the first delivery recorded, the execution `completed`): the same bytes.
       const later = await call('POST', '/v1/executions', 'key-a', deploy('idem-one'), { 'idempotency-key': key });
       expect(later.text).toBe(original.text);
-      const rows = await h.db.pool.query('SELECT status, body FROM onceport.rest_idempotent_responses WHERE actor = $1 AND idempotency_key = $2', ['agent:a', key]);
+      const rows = await h.db.pool.query(
+        'SELECT status, body FROM onceport.rest_idempotent_responses WHERE actor = $1 AND idempotency_key = $2',
+        ['agent:a', key],
+      );
       expect(rows.rows).toEqual([{ status: 200, body: original.text }]);
       expect((await accepted()).filter((d) => (d['arguments'] as Record<string, unknown>)['project'] === 'idem-one')).toHaveLength(1);
     });
@@ -126,7 +140,14 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
       const id = String(mine.body['execution_id']);
       expect((await call('GET', `/v1/executions/${id}`, 'key-a')).status).toBe(200);
       const other = await call('GET', `/v1/executions/${id}`, 'key-b');
-      expect(other).toMatchObject({ status: 401, body: { type: 'https://onceport.dev/problems/execution-of-another-actor', status: 401, detail: expect.stringMatching(/not started by this API key's actor/) } });
+      expect(other).toMatchObject({
+        status: 401,
+        body: {
+          type: 'https://onceport.dev/problems/execution-of-another-actor',
+          status: 401,
+          detail: expect.stringMatching(/not started by this API key's actor/),
+        },
+      });
       expect(other.headers.get('content-type')).toBe('application/problem+json');
       expect(other.text).not.toMatch(/agent:a|secret-project-a|timeline|create_deployment/);
       // An id that does not exist at all is still 404.
@@ -149,7 +170,10 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
         expect({ name, status: reply.status }).toEqual({ name, status: 401 });
       }
       const mismatch = await call('POST', '/v1/executions', 'key-a', deploy('claim-body', { actor: 'agent:b' }));
-      expect(mismatch.body).toMatchObject({ type: 'https://onceport.dev/problems/actor-mismatch', detail: expect.stringMatching(/body field actor claims actor "agent:b", but this API key belongs to "agent:a"/) });
+      expect(mismatch.body).toMatchObject({
+        type: 'https://onceport.dev/problems/actor-mismatch',
+        detail: expect.stringMatching(/body field actor claims actor "agent:b", but this API key belongs to "agent:a"/),
+      });
       const header = await call('POST', '/v1/executions', 'key-a', deploy('claim-header'), { 'onceport-actor': 'agent:b' });
       expect(header.body['detail']).toMatch(/header onceport-actor claims actor "agent:b"/);
       await sleep(300); // anything a refused call might have left behind has had time to land

@@ -33,8 +33,18 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
     [db, nats] = await Promise.all([createTestDatabase(), TestNatsServer.start()]);
     // The target is never reached: nothing dispatches here.
     const fixture = writeGatewayFixture('http://127.0.0.1:9', [{ id: 'agent:a', key: KEY, tools: '*' }], db.url, nats.url);
-    intake = await startAppProcess('intake', fixture.env({ ONCEPORT_ANSWER_WAIT_MS: '120000', ONCEPORT_MAX_WAIT_MS: '120000', ONCEPORT_SHUTDOWN_GRACE_MS: String(GRACE_MS) }));
-    runtime = await openServicePorts({ serviceName: 'shutdown-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 4, log: () => undefined });
+    intake = await startAppProcess(
+      'intake',
+      fixture.env({ ONCEPORT_ANSWER_WAIT_MS: '120000', ONCEPORT_MAX_WAIT_MS: '120000', ONCEPORT_SHUTDOWN_GRACE_MS: String(GRACE_MS) }),
+    );
+    runtime = await openServicePorts({
+      serviceName: 'shutdown-test',
+      databaseUrl: db.url,
+      delivery: 'in_process',
+      natsUrl: 'nats://127.0.0.1:1',
+      poolSize: 4,
+      log: () => undefined,
+    });
   });
   afterAll(async () => {
     await intake?.kill();
@@ -56,7 +66,10 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
 
   async function acceptedId(project: string): Promise<string> {
     for (let i = 0; i < 400; i += 1) {
-      const found = await db.pool.query<{ id: string }>("SELECT data->>'executionId' AS id FROM onceport.events WHERE event_type = 'ExecutionAccepted' AND data->'arguments'->>'project' = $1", [project]);
+      const found = await db.pool.query<{ id: string }>(
+        "SELECT data->>'executionId' AS id FROM onceport.events WHERE event_type = 'ExecutionAccepted' AND data->'arguments'->>'project' = $1",
+        [project],
+      );
       if (found.rows[0]) return found.rows[0].id;
       await sleep(25);
     }
@@ -66,10 +79,22 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
   /** Plays authorization and dispatcher: the target answered 201. */
   async function complete(executionId: string): Promise<void> {
     const context = { causationId: 'shutdown-test' };
-    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
-    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
+    await runtime.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }),
+      context,
+    );
+    await runtime.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }),
+      context,
+    );
     const result = await runtime.results.put(Buffer.from(JSON.stringify({ id: 'dep_1' })), 'application/json');
-    await runtime.commands.handle(executionStream(executionId), (_l, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: 201, succeeded: true, result }, metadata: { now } }), context);
+    await runtime.commands.handle(
+      executionStream(executionId),
+      (_l, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: 201, succeeded: true, result }, metadata: { now } }),
+      context,
+    );
   }
 
   /** Resolves once the process no longer takes connections (SIGTERM handled). */
@@ -87,12 +112,18 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
 
   it('calls in flight get a proper answer with their execution id, new connections are refused, exit 0', async () => {
     const mcp = new Client({ name: 'shutdown-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${intake.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${intake.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }),
+    );
 
     const unanswered = post('in-flight-rest');
     const outcomeInGrace = post('outcome-in-grace');
     const viaMcp = mcp.callTool({ name: 'create_deployment', arguments: deploy('in-flight-mcp') }, undefined, { timeout: 110_000 });
-    const [restId, graceId, mcpId] = await Promise.all([acceptedId('in-flight-rest'), acceptedId('outcome-in-grace'), acceptedId('in-flight-mcp')]);
+    const [restId, graceId, mcpId] = await Promise.all([
+      acceptedId('in-flight-rest'),
+      acceptedId('outcome-in-grace'),
+      acceptedId('in-flight-mcp'),
+    ]);
 
     const exited = intake.stop(60_000);
     await refusingConnections();
@@ -101,7 +132,12 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
 
     const graced = await outcomeInGrace;
     expect(graced.status).toBe(200);
-    expect(graced.body).toMatchObject({ execution_id: graceId, state: 'completed_result_not_delivered', target_status: 201, result: { body: { id: 'dep_1' } } });
+    expect(graced.body).toMatchObject({
+      execution_id: graceId,
+      state: 'completed_result_not_delivered',
+      target_status: 201,
+      result: { body: { id: 'dep_1' } },
+    });
 
     // The rest are answered at the grace with the state they are in and how to ask for it.
     const rest = await unanswered;

@@ -68,6 +68,7 @@ export class HttpDrain {
 }
 
 function refuse(res: ServerResponse): void {
-  const detail = 'send the request again (another replica will take it); a repeated call attaches to the execution it already started, nothing runs twice';
+  const detail =
+    'send the request again (another replica will take it); a repeated call attaches to the execution it already started, nothing runs twice';
   sendProblem(res, 503, 'shutting_down', 'This intake replica is shutting down', detail, {}, { Connection: 'close', 'Retry-After': '1' });
 }

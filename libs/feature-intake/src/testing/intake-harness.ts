@@ -45,7 +45,11 @@ export interface IntakeHarness {
   queryService(deps: IntakeDependencies): QueryExecutionService;
   /** `callTool`: one shared with another controller (its limits are per process). */
   mcpController(deps: IntakeDependencies, watcher: ExecutionWatcher, callTool?: CallToolService): McpController;
-  executionsController(deps: IntakeDependencies, watcher: ExecutionWatcher, options?: { processes?: RestAgentProcesses; callTool?: CallToolService }): ExecutionsController;
+  executionsController(
+    deps: IntakeDependencies,
+    watcher: ExecutionWatcher,
+    options?: { processes?: RestAgentProcesses; callTool?: CallToolService },
+  ): ExecutionsController;
   /** A tool call as MCP would hand it over; `overrides` replace any field. */
   request(overrides?: Partial<ToolCallRequest>): ToolCallRequest;
   /** Every event in the store, oldest first. */
@@ -65,7 +69,14 @@ let calls = 0;
 /** `log`: where the ports' log lines go (default: nowhere). */
 export async function startIntakeHarness(options: { log?: ServiceConfig['log'] } = {}): Promise<IntakeHarness> {
   const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), ...intakeMigrations]);
-  const ports = await openServicePorts({ serviceName: 'intake-test', databaseUrl: db.url, delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 30, log: options.log ?? (() => undefined) });
+  const ports = await openServicePorts({
+    serviceName: 'intake-test',
+    databaseUrl: db.url,
+    delivery: 'in_process',
+    natsUrl: 'nats://127.0.0.1:1',
+    poolSize: 30,
+    log: options.log ?? (() => undefined),
+  });
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const sealer = testArgumentSealer();
   const orm = await openOrm({ databaseUrl: db.url, entities: intakeEntities, poolSize: 10 });
@@ -107,7 +118,16 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
     callToolService,
     queryService,
     mcpController: (over, on, callTool = callToolService(over, on)) =>
-      new McpController(over, callTool, queryService(over), recordDelivery(), on, new McpSessions(over.em, over.settings.sessionIdleMs), ports.pool, ports.log),
+      new McpController(
+        over,
+        callTool,
+        queryService(over),
+        recordDelivery(),
+        on,
+        new McpSessions(over.em, over.settings.sessionIdleMs),
+        ports.pool,
+        ports.log,
+      ),
     executionsController: (over, on, options = {}) =>
       new ExecutionsController(
         over,
@@ -140,11 +160,24 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
     async complete(executionId, answer = { status: 201, body: { id: 'dep_1', state: 'live' } }) {
       const context = { causationId: 'test-pipeline' };
       const commands = ports.commands;
-      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }), context);
-      await commands.handle(executionStream(executionId), (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }), context);
+      await commands.handle(
+        executionStream(executionId),
+        (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }),
+        context,
+      );
+      await commands.handle(
+        executionStream(executionId),
+        (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }),
+        context,
+      );
       const result = await ports.results.put(Buffer.from(JSON.stringify(answer.body)), 'application/json');
-      await commands.handle(executionStream(executionId),
-        (_loaded, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: answer.status, succeeded: answer.status < 400, result }, metadata: { now } }),
+      await commands.handle(
+        executionStream(executionId),
+        (_loaded, now) => ({
+          type: 'ObserveOutcome',
+          data: { attempt: 1, targetStatus: answer.status, succeeded: answer.status < 400, result },
+          metadata: { now },
+        }),
         context,
       );
     },

@@ -15,7 +15,11 @@ export interface McpTestServer {
 }
 
 /** Intake's real MCP controller on a loopback HTTP server, over the harness's database; `keys` maps API keys to actors. */
-export async function serveMcp(h: IntakeHarness, keys: Record<string, string>, settings: Partial<IntakeSettings> = {}): Promise<McpTestServer> {
+export async function serveMcp(
+  h: IntakeHarness,
+  keys: Record<string, string>,
+  settings: Partial<IntakeSettings> = {},
+): Promise<McpTestServer> {
   const deps: IntakeDependencies = {
     ...h.deps,
     settings: { ...h.deps.settings, ...settings },

@@ -30,6 +30,8 @@ export async function catchUpReadModel(pool: Pool): Promise<void> {
  * resolved.
  */
 export async function executionsInReview(em: EntityManager, limit: number): Promise<string[]> {
-  const rows = await em.fork().find(ExecutionMatchEntity, { status: 'needs_review' }, { fields: ['executionId'], orderBy: { acceptedAt: 'asc' }, limit });
+  const rows = await em
+    .fork()
+    .find(ExecutionMatchEntity, { status: 'needs_review' }, { fields: ['executionId'], orderBy: { acceptedAt: 'asc' }, limit });
   return rows.map((row) => row.executionId);
 }

@@ -14,7 +14,12 @@ export interface ReviewView {
   readonly reason: string;
   /** Dispatch attempts started. */
   readonly attempts: number;
-  readonly last_probe: { readonly probe_number: number; readonly verdict: ProbeVerdict; readonly detail: string; readonly probed_at: string } | null;
+  readonly last_probe: {
+    readonly probe_number: number;
+    readonly verdict: ProbeVerdict;
+    readonly detail: string;
+    readonly probed_at: string;
+  } | null;
 }
 
 /** The review view of an execution's folded stream; null unless it is in `needs_review` now. */

@@ -3,7 +3,17 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { type ActorDirectory, type Admin } from '@onceport/config';
 import { IllegalTransitionError } from '@onceport/domain';
-import { BodyTooLargeError, COMMAND_HANDLER, EVENT_DELIVERY, PG_POOL, Problem, readJsonBody, requireAdmin, sendProblem, writeProblem } from '@onceport/service-kit';
+import {
+  BodyTooLargeError,
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  PG_POOL,
+  Problem,
+  readJsonBody,
+  requireAdmin,
+  sendProblem,
+  writeProblem,
+} from '@onceport/service-kit';
 import { ADMINS } from '../reconciler.tokens';
 import { catchUpReadModel, executionsInReview } from './review-queries';
 import { type ReviewView, reviewViewOf } from './review-view';
@@ -34,7 +44,9 @@ export class ReviewController {
     if (!this.admin(req, res)) return;
     await catchUpReadModel(this.pool);
     const loaded = await Promise.all((await executionsInReview(this.em, LIST_LIMIT)).map((id) => this.commands.load(executionStream(id))));
-    const reviews = loaded.map((execution) => reviewViewOf(execution.state, execution.events)).filter((view): view is ReviewView => view !== null);
+    const reviews = loaded
+      .map((execution) => reviewViewOf(execution.state, execution.events))
+      .filter((view): view is ReviewView => view !== null);
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ reviews }));
   }
 
@@ -47,20 +59,29 @@ export class ReviewController {
       throw error;
     });
     if (body === 'too_large') return problem(res, 413, 'body_too_large', `the body may be at most ${MAX_BODY} bytes`);
-    if (body === null) return problem(res, 400, 'malformed_json', 'the body must be JSON: {"resolution": "applied" | "not_applied", "reason": "…"}');
+    if (body === null)
+      return problem(res, 400, 'malformed_json', 'the body must be JSON: {"resolution": "applied" | "not_applied", "reason": "…"}');
     const resolution = body['resolution'];
     const reason = body['reason'];
-    if (resolution !== 'applied' && resolution !== 'not_applied') return problem(res, 400, 'resolution_required', '"resolution": must be "applied" or "not_applied"');
-    if (typeof reason !== 'string' || reason.trim() === '' || reason.length > 1000) return problem(res, 400, 'reason_required', '"reason": a sentence of 1–1000 characters saying why');
+    if (resolution !== 'applied' && resolution !== 'not_applied')
+      return problem(res, 400, 'resolution_required', '"resolution": must be "applied" or "not_applied"');
+    if (typeof reason !== 'string' || reason.trim() === '' || reason.length > 1000)
+      return problem(res, 400, 'reason_required', '"reason": a sentence of 1–1000 characters saying why');
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) return problem(res, 404, 'execution_not_found', `no execution ${id}`);
     try {
-      const handled = await this.commands.handle(executionStream(id),
-        (loaded, now) => (loaded.state.status === 'none' ? null : { type: 'ResolveReview', data: { resolution, reviewer: admin.id, reason }, metadata: { now } }),
+      const handled = await this.commands.handle(
+        executionStream(id),
+        (loaded, now) =>
+          loaded.state.status === 'none'
+            ? null
+            : { type: 'ResolveReview', data: { resolution, reviewer: admin.id, reason }, metadata: { now } },
         { causationId: `admin:${admin.id}`, actor: admin.id },
       );
       if (handled.state.status === 'none') return problem(res, 404, 'execution_not_found', `no execution ${id}`);
       if (handled.appended.length > 0) this.delivery.nudge();
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ execution_id: id, state: handled.state.status, resolved_by: admin.id }));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ execution_id: id, state: handled.state.status, resolved_by: admin.id }));
     } catch (error) {
       if (error instanceof IllegalTransitionError) return problem(res, 409, 'not_in_review', error.message);
       throw error;

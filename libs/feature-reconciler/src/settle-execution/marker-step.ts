@@ -5,9 +5,20 @@ import { type MarkerProbe, outputDocument } from '@onceport/target-channels';
 /** What the reconciler does with one reading of an SSH marker (DESIGN.md §9). */
 export type MarkerStep =
   /** Append RecordProbe; `thenSettle` follows it when the reading alone decides the outcome. */
-  | { readonly kind: 'record'; readonly verdict: ProbeVerdict; readonly detail: string; readonly thenSettle: { readonly settlement: Settlement; readonly reason: string } | null }
+  | {
+      readonly kind: 'record';
+      readonly verdict: ProbeVerdict;
+      readonly detail: string;
+      readonly thenSettle: { readonly settlement: Settlement; readonly reason: string } | null;
+    }
   /** The command ended: settle by its exit status, with its output stored as the result. */
-  | { readonly kind: 'settle'; readonly settlement: 'completed' | 'failed'; readonly reason: string; readonly exitStatus: number; readonly body: Buffer }
+  | {
+      readonly kind: 'settle';
+      readonly settlement: 'completed' | 'failed';
+      readonly reason: string;
+      readonly exitStatus: number;
+      readonly body: Buffer;
+    }
   /** Still running within its timeout: nothing to record, look again later. */
   | { readonly kind: 'wait'; readonly why: string };
 
@@ -30,7 +41,10 @@ export function markerStep(probe: MarkerProbe, contract: SshToolContract, execut
       const startedMs = report.startedAt ? Date.parse(report.startedAt) : Number.NaN;
       const overdueAtMs = startedMs + contract.target.timeoutMs;
       if (!Number.isNaN(startedMs) && nowMs < overdueAtMs) return { kind: 'wait', why: `${where}: running since ${report.startedAt}` };
-      return record('cant_tell', `${where}: still running (since ${report.startedAt ?? 'an unknown time'}), past the contract's ${contract.target.timeoutMs} ms timeout`);
+      return record(
+        'cant_tell',
+        `${where}: still running (since ${report.startedAt ?? 'an unknown time'}), past the contract's ${contract.target.timeoutMs} ms timeout`,
+      );
     }
     case 'completed': {
       const settlement = report.exitStatus === 0 ? 'completed' : 'failed';
@@ -47,7 +61,12 @@ export function markerStep(probe: MarkerProbe, contract: SshToolContract, execut
         report.why === 'marker-dir-missing'
           ? `the marker directory ${contract.target.markerDir} is missing on ${contract.target.host} (marker-dir-missing): the program never reached the host, or the markers were wiped or moved and the command may have run`
           : `${where} cannot be trusted (${report.why})`;
-      return { kind: 'record', verdict: 'cant_tell', detail, thenSettle: { settlement: 'needs_review', reason: `${detail}: a human must check the host` } };
+      return {
+        kind: 'record',
+        verdict: 'cant_tell',
+        detail,
+        thenSettle: { settlement: 'needs_review', reason: `${detail}: a human must check the host` },
+      };
     }
     default: {
       const _exhaustive: never = report;

@@ -40,7 +40,11 @@ export function planSettlement(input: PlanInput): SettlementPlan {
   if (state.status === 'dispatched') {
     const leaseEnds = Date.parse(state.lease.leaseExpiresAt);
     if (leaseEnds > nowMs) return { kind: 'wait', untilMs: leaseEnds, why: 'dispatch lease still running' };
-    return { kind: 'mark_unknown', attempt: state.lease.attempt, reason: "the dispatcher's lease ran out before it recorded an outcome (it may have died mid-request)" };
+    return {
+      kind: 'mark_unknown',
+      attempt: state.lease.attempt,
+      reason: "the dispatcher's lease ran out before it recorded an outcome (it may have died mid-request)",
+    };
   }
   if (state.status !== 'dispatched_unknown') return { kind: 'nothing' };
   return planUnknown(input, state.unknown.attempt, state.unknown.probes, state.unknown.lastVerdict);
@@ -54,22 +58,30 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
   const mayRedispatch = attempt < limits.maxAttempts;
   if (lastVerdict === 'applied') return settle(attempt, 'completed', `probe ${probes} found the effect applied`);
   if (lastVerdict === 'not_applied') {
-    if (NEVER_RESENT.includes(effect)) return settle(attempt, 'needs_review', `probe ${probes} found no effect, but a ${effect} call is never re-sent without a human`);
+    if (NEVER_RESENT.includes(effect))
+      return settle(attempt, 'needs_review', `probe ${probes} found no effect, but a ${effect} call is never re-sent without a human`);
     return mayRedispatch
       ? settle(attempt, 'not_applied', `probe ${probes} found no effect: dispatching again under the same execution id`)
       : settle(attempt, 'needs_review', `probe found no effect after ${attempt} attempts: a human decides`);
   }
   if (effect === 'none') {
-    return mayRedispatch ? settle(attempt, 'not_applied', 'read-only call: safe to run again') : settle(attempt, 'failed', `read-only call gave no answer in ${attempt} attempts`);
+    return mayRedispatch
+      ? settle(attempt, 'not_applied', 'read-only call: safe to run again')
+      : settle(attempt, 'failed', `read-only call gave no answer in ${attempt} attempts`);
   }
   if (contract.probe && probes < limits.maxProbes) return probeWithBackoff(input, attempt, probes);
-  if (contract.probe && probes >= limits.maxProbes) return settle(attempt, 'needs_review', `${probes} probes could not tell whether it was applied`);
+  if (contract.probe && probes >= limits.maxProbes)
+    return settle(attempt, 'needs_review', `${probes} probes could not tell whether it was applied`);
   if (effect === 'idempotent') {
     return mayRedispatch
       ? settle(attempt, 'not_applied', 'idempotent: dispatching again under the same execution id as the idempotency key')
       : settle(attempt, 'needs_review', `no answer after ${attempt} attempts`);
   }
-  return settle(attempt, 'needs_review', `a ${effect}${contract.effectDeclared ? '' : ' (undeclared)'} call with an unknown outcome is never re-sent: a human must settle it`);
+  return settle(
+    attempt,
+    'needs_review',
+    `a ${effect}${contract.effectDeclared ? '' : ' (undeclared)'} call with an unknown outcome is never re-sent: a human must settle it`,
+  );
 }
 
 /**
@@ -77,17 +89,31 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
  * without reading the marker first could run twice (a bare one), or be refused by the host as
  * already started and never settle (a guarded one). No marker protocol → nothing to read → a human.
  */
-function planSshUnknown(input: PlanInput, contract: SshToolContract, attempt: number, probes: number, lastVerdict: string | null): SettlementPlan {
+function planSshUnknown(
+  input: PlanInput,
+  contract: SshToolContract,
+  attempt: number,
+  probes: number,
+  lastVerdict: string | null,
+): SettlementPlan {
   const { limits } = input;
   if (!contract.target.markers || contract.probe?.kind !== 'marker') {
-    return settle(attempt, 'needs_review', `an SSH command without the marker protocol (markers: false) is treated as irreversible: its outcome is unknown and it is never re-sent, a human must settle it`);
+    return settle(
+      attempt,
+      'needs_review',
+      `an SSH command without the marker protocol (markers: false) is treated as irreversible: its outcome is unknown and it is never re-sent, a human must settle it`,
+    );
   }
   if (lastVerdict === 'applied') return settle(attempt, 'completed', `probe ${probes} found the command completed`);
   if (lastVerdict === 'not_applied') {
     // Stronger evidence than any HTTP probe: the host itself refuses a second start of the
     // execution id, so sending again can never run the command twice.
     return attempt < limits.maxAttempts
-      ? settle(attempt, 'not_applied', `probe ${probes}: no marker on the host, the command never started; dispatching again (the host refuses a second start)`)
+      ? settle(
+          attempt,
+          'not_applied',
+          `probe ${probes}: no marker on the host, the command never started; dispatching again (the host refuses a second start)`,
+        )
       : settle(attempt, 'needs_review', `the command never started in ${attempt} attempts: a human decides`);
   }
   if (probes < limits.maxProbes) return probeWithBackoff(input, attempt, probes);
@@ -99,7 +125,8 @@ function probeWithBackoff(input: PlanInput, attempt: number, probes: number): Se
   const { limits } = input;
   if (probes > 0 && input.lastProbeAtMs !== null) {
     const backoff = Math.min(limits.probeBackoffMs * 2 ** (probes - 1), limits.maxProbeBackoffMs);
-    if (input.lastProbeAtMs + backoff > input.nowMs) return { kind: 'wait', untilMs: input.lastProbeAtMs + backoff, why: `probe ${probes} could not tell; backing off` };
+    if (input.lastProbeAtMs + backoff > input.nowMs)
+      return { kind: 'wait', untilMs: input.lastProbeAtMs + backoff, why: `probe ${probes} could not tell; backing off` };
   }
   return { kind: 'probe', attempt, probeNumber: probes + 1 };
 }

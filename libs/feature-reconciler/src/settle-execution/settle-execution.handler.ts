@@ -1,5 +1,13 @@
 import type { ResultReference, Settlement } from '@onceport/contracts';
-import { type ArgumentSealer, type ExecutionCommand, type HttpToolContract, type KnownExecutionState, type SshToolContract, type ToolContract, openSealedArguments } from '@onceport/domain';
+import {
+  type ArgumentSealer,
+  type ExecutionCommand,
+  type HttpToolContract,
+  type KnownExecutionState,
+  type SshToolContract,
+  type ToolContract,
+  openSealedArguments,
+} from '@onceport/domain';
 import { currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/service-kit';
 import { type CredentialResolver, type HttpChannel, SshChannel } from '@onceport/target-channels';
 import { movedOnSince } from './moved-on-since';
@@ -29,7 +37,12 @@ export interface SettleDependencies {
 export type SettleLog = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
 
 /** `version`: the stream version this call last saw (a wait is only good while the stream stays there). */
-export type SettleOutcome = { readonly done: SettlementPlan['kind']; readonly status: string; readonly nextCheckAtMs: number | null; readonly version: number };
+export type SettleOutcome = {
+  readonly done: SettlementPlan['kind'];
+  readonly status: string;
+  readonly nextCheckAtMs: number | null;
+  readonly version: number;
+};
 
 /** A probe that found the effect applied, with its answer stored as the execution's result. */
 interface AppliedAnswer {
@@ -64,69 +77,95 @@ export class SettleExecutionHandler {
     let loaded = await this.deps.commands.load(executionStream(executionId));
     if (loaded.state.status === 'none') return { done: 'nothing', status: 'none', nextCheckAtMs: null, version: loaded.version };
     const parent = contextFromTraceparent(causation.traceparent ?? traceOf(loaded), null);
-    return inSpan(this.deps.tracer, `reconcile ${loaded.state.facts.tool}`, parent ?? ROOT_CONTEXT, { 'onceport.execution_id': executionId }, async (span) => {
-      let applied: AppliedAnswer | null = null;
-      for (let step = 0; step < MAX_STEPS; step++) {
-        const state = loaded.state as KnownExecutionState;
-        const contract = this.deps.contracts.get(state.facts.tool) ?? null;
-        const plan = planSettlement({ state, contract, nowMs: Date.now(), lastProbeAtMs: lastProbeAt(loaded), limits: this.deps.limits });
-        span.addEvent(`plan ${plan.kind}`);
-        if (plan.kind === 'nothing') {
-          this.runningUntil.delete(executionId);
-          return { done: 'nothing', status: state.status, nextCheckAtMs: null, version: loaded.version };
-        }
-        if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs, version: loaded.version };
-        if (plan.kind === 'probe' && contract?.channel === 'ssh') {
-          const marker = await this.readMarker(state, contract, plan.attempt, plan.probeNumber);
-          if (marker.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: marker.untilMs, version: loaded.version };
-          for (const command of marker.commands) {
-            const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
-            if (!next) return this.stoodDown(executionId, loaded.version, command);
-            loaded = next;
+    return inSpan(
+      this.deps.tracer,
+      `reconcile ${loaded.state.facts.tool}`,
+      parent ?? ROOT_CONTEXT,
+      { 'onceport.execution_id': executionId },
+      async (span) => {
+        let applied: AppliedAnswer | null = null;
+        for (let step = 0; step < MAX_STEPS; step++) {
+          const state = loaded.state as KnownExecutionState;
+          const contract = this.deps.contracts.get(state.facts.tool) ?? null;
+          const plan = planSettlement({ state, contract, nowMs: Date.now(), lastProbeAtMs: lastProbeAt(loaded), limits: this.deps.limits });
+          span.addEvent(`plan ${plan.kind}`);
+          if (plan.kind === 'nothing') {
+            this.runningUntil.delete(executionId);
+            return { done: 'nothing', status: state.status, nextCheckAtMs: null, version: loaded.version };
           }
+          if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs, version: loaded.version };
+          if (plan.kind === 'probe' && contract?.channel === 'ssh') {
+            const marker = await this.readMarker(state, contract, plan.attempt, plan.probeNumber);
+            if (marker.kind === 'wait')
+              return { done: 'wait', status: state.status, nextCheckAtMs: marker.untilMs, version: loaded.version };
+            for (const command of marker.commands) {
+              const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
+              if (!next) return this.stoodDown(executionId, loaded.version, command);
+              loaded = next;
+            }
+            span.setAttribute('onceport.state', loaded.state.status);
+            if (loaded.state.status !== 'dispatched_unknown')
+              return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null, version: loaded.version };
+            continue;
+          }
+          let command: ExecutionCommand;
+          if (plan.kind === 'probe') {
+            const probed = await this.probe(state, contract as HttpToolContract, plan.attempt, plan.probeNumber);
+            command = probed.command;
+            applied = probed.applied ?? applied;
+          } else if (plan.kind === 'settle' && plan.settlement === 'completed' && contract?.channel === 'http') {
+            // Settled by a probe: the probe's answer is the result (fetched again if this call did not probe).
+            applied ??= (await this.probe(state, contract, plan.attempt, 0)).applied;
+            command =
+              applied?.attempt === plan.attempt
+                ? settleCommand(
+                    plan.attempt,
+                    'completed',
+                    `${plan.reason} (${applied.detail}); its answer is kept as the result`,
+                    applied.targetStatus,
+                    applied.result,
+                  )
+                : commandOf(plan);
+          } else {
+            command = commandOf(plan);
+          }
+          const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
+          if (!next) return this.stoodDown(executionId, loaded.version, command);
+          loaded = next;
           span.setAttribute('onceport.state', loaded.state.status);
-          if (loaded.state.status !== 'dispatched_unknown') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null, version: loaded.version };
-          continue;
+          if (plan.kind === 'settle') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null, version: loaded.version };
         }
-        let command: ExecutionCommand;
-        if (plan.kind === 'probe') {
-          const probed = await this.probe(state, contract as HttpToolContract, plan.attempt, plan.probeNumber);
-          command = probed.command;
-          applied = probed.applied ?? applied;
-        } else if (plan.kind === 'settle' && plan.settlement === 'completed' && contract?.channel === 'http') {
-          // Settled by a probe: the probe's answer is the result (fetched again if this call did not probe).
-          applied ??= (await this.probe(state, contract, plan.attempt, 0)).applied;
-          command = applied?.attempt === plan.attempt
-            ? settleCommand(plan.attempt, 'completed', `${plan.reason} (${applied.detail}); its answer is kept as the result`, applied.targetStatus, applied.result)
-            : commandOf(plan);
-        } else {
-          command = commandOf(plan);
-        }
-        const next = await this.appendFenced(executionId, loaded.version, command, causation.causationId);
-        if (!next) return this.stoodDown(executionId, loaded.version, command);
-        loaded = next;
-        span.setAttribute('onceport.state', loaded.state.status);
-        if (plan.kind === 'settle') return { done: 'settle', status: loaded.state.status, nextCheckAtMs: null, version: loaded.version };
-      }
-      return { done: 'wait', status: loaded.state.status, nextCheckAtMs: Date.now(), version: loaded.version };
-    });
+        return { done: 'wait', status: loaded.state.status, nextCheckAtMs: Date.now(), version: loaded.version };
+      },
+    );
   }
 
   /** Fencing made this call stand down; logged so a race between reconcilers can be seen, not only inferred. */
   private stoodDown(executionId: string, seenVersion: number, command: ExecutionCommand): SettleOutcome {
-    this.deps.log?.('info', STOOD_DOWN_MESSAGE, { executionId, reconcilerId: this.deps.reconcilerId, seenVersion, wouldHave: command.type });
+    this.deps.log?.('info', STOOD_DOWN_MESSAGE, {
+      executionId,
+      reconcilerId: this.deps.reconcilerId,
+      seenVersion,
+      wouldHave: command.type,
+    });
     return { done: 'nothing', status: 'changed_elsewhere', nextCheckAtMs: null, version: seenVersion };
   }
 
   /** Probes over HTTP; an `applied` answer is stored (by reference, like a dispatch result) for the settlement. */
-  private async probe(state: KnownExecutionState, contract: HttpToolContract, attempt: number, probeNumber: number): Promise<{ command: ExecutionCommand; applied: AppliedAnswer | null }> {
+  private async probe(
+    state: KnownExecutionState,
+    contract: HttpToolContract,
+    attempt: number,
+    probeNumber: number,
+  ): Promise<{ command: ExecutionCommand; applied: AppliedAnswer | null }> {
     let credential: string | null = null;
     try {
       credential = contract.credentialRef ? this.deps.credentials.resolve(contract.credentialRef) : null;
     } catch {
       return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the probe credential is not configured'), applied: null };
     }
-    if (!contract.probe) return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the contract declares no probe'), applied: null };
+    if (!contract.probe)
+      return { command: recordProbe(attempt, probeNumber, 'cant_tell', 'the contract declares no probe'), applied: null };
     const opened = openSealedArguments(state.facts.executionId, state.facts.arguments, this.deps.sealer);
     if (!opened.ok) return { command: recordProbe(attempt, probeNumber, 'cant_tell', opened.reason), applied: null };
     const { answer, ...result } = await this.deps.channel.probe({
@@ -138,7 +177,12 @@ export class SettleExecutionHandler {
     });
     let applied: AppliedAnswer | null = null;
     if (result.verdict === 'applied' && answer) {
-      applied = { attempt, targetStatus: answer.status, detail: result.detail, result: await this.deps.results.put(answer.body, answer.contentType) };
+      applied = {
+        attempt,
+        targetStatus: answer.status,
+        detail: result.detail,
+        result: await this.deps.results.put(answer.body, answer.contentType),
+      };
     }
     return { command: recordProbe(attempt, probeNumber, result.verdict, result.detail), applied };
   }
@@ -148,7 +192,12 @@ export class SettleExecutionHandler {
    * with its output stored as the result; a running one is read again later with backoff, without
    * spending a probe, until it runs past its timeout.
    */
-  private async readMarker(state: KnownExecutionState, contract: SshToolContract, attempt: number, probeNumber: number): Promise<{ kind: 'wait'; untilMs: number } | { kind: 'append'; commands: ExecutionCommand[] }> {
+  private async readMarker(
+    state: KnownExecutionState,
+    contract: SshToolContract,
+    attempt: number,
+    probeNumber: number,
+  ): Promise<{ kind: 'wait'; untilMs: number } | { kind: 'append'; commands: ExecutionCommand[] }> {
     const executionId = state.facts.executionId;
     const nowMs = Date.now();
     const running = this.runningUntil.get(executionId);
@@ -157,7 +206,12 @@ export class SettleExecutionHandler {
     try {
       credential = contract.credentialRef ? this.deps.credentials.resolve(contract.credentialRef) : null;
     } catch {
-      return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', `credential "${contract.credentialRef}" for the marker probe is not configured`)] };
+      return {
+        kind: 'append',
+        commands: [
+          recordProbe(attempt, probeNumber, 'cant_tell', `credential "${contract.credentialRef}" for the marker probe is not configured`),
+        ],
+      };
     }
     const opened = openSealedArguments(executionId, state.facts.arguments, this.deps.sealer);
     if (!opened.ok) return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', opened.reason)] };
@@ -180,11 +234,22 @@ export class SettleExecutionHandler {
   }
 
   /** Appends only if the stream is still at the version the plan saw; null when someone else moved it. */
-  private async appendFenced(executionId: string, seenVersion: number, command: ExecutionCommand, causationId: string): Promise<LoadedExecution | null> {
+  private async appendFenced(
+    executionId: string,
+    seenVersion: number,
+    command: ExecutionCommand,
+    causationId: string,
+  ): Promise<LoadedExecution | null> {
     const trace = currentTraceContext();
-    const context: EventCause = { causationId, actor: `svc:reconciler:${this.deps.reconcilerId}`, traceparent: trace.traceparent, tracestate: trace.tracestate };
+    const context: EventCause = {
+      causationId,
+      actor: `svc:reconciler:${this.deps.reconcilerId}`,
+      traceparent: trace.traceparent,
+      tracestate: trace.tracestate,
+    };
     let changed = false;
-    const handled = await this.deps.commands.handle(executionStream(executionId),
+    const handled = await this.deps.commands.handle(
+      executionStream(executionId),
       (loaded, now) => {
         if (movedOnSince(loaded.events, seenVersion)) {
           changed = true;
@@ -204,11 +269,22 @@ function commandOf(plan: Extract<SettlementPlan, { kind: 'mark_unknown' | 'settl
   return settleCommand(plan.attempt, plan.settlement, plan.reason, null, null);
 }
 
-function settleCommand(attempt: number, settlement: Settlement, reason: string, targetStatus: number | null, result: ResultReference | null): ExecutionCommand {
+function settleCommand(
+  attempt: number,
+  settlement: Settlement,
+  reason: string,
+  targetStatus: number | null,
+  result: ResultReference | null,
+): ExecutionCommand {
   return { type: 'SettleOutcome', metadata: { now: new Date() }, data: { attempt, settlement, reason, targetStatus, result } };
 }
 
-function recordProbe(attempt: number, probeNumber: number, verdict: 'applied' | 'not_applied' | 'cant_tell', detail: string): ExecutionCommand {
+function recordProbe(
+  attempt: number,
+  probeNumber: number,
+  verdict: 'applied' | 'not_applied' | 'cant_tell',
+  detail: string,
+): ExecutionCommand {
   return { type: 'RecordProbe', metadata: { now: new Date() }, data: { attempt, probeNumber, verdict, detail: detail.slice(0, 500) } };
 }
 
@@ -226,5 +302,8 @@ function traceOf(loaded: LoadedExecution): string | null {
 }
 
 function headersOf(trace: { traceparent: string | null; tracestate: string | null }): Record<string, string> {
-  return { ...(trace.traceparent ? { traceparent: trace.traceparent } : {}), ...(trace.tracestate ? { tracestate: trace.tracestate } : {}) };
+  return {
+    ...(trace.traceparent ? { traceparent: trace.traceparent } : {}),
+    ...(trace.tracestate ? { tracestate: trace.tracestate } : {}),
+  };
 }

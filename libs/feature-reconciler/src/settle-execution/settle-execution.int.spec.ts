@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
-import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
+import {
+  type ExecutionCommand,
+  type HttpToolContract,
+  type ToolContract,
+  fingerprintIntent,
+  newExecutionId,
+  parseKeyring,
+} from '@onceport/domain';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
 import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
 import { testArgumentSealer } from '@onceport/service-kit/testing';
@@ -64,7 +71,15 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       contracts,
       channel: probeChannel ?? channel,
       // Realistic secrets: the channel scrubs the credential from answers, and a one-letter one would scrub the JSON keys a probe reads.
-      sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 'tok_deploy_7f3a', ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'tok_pay_91c2', ONCEPORT_CREDENTIAL_MAIL_API: 'tok_mail_44d0' }, null),
+      sealer: testArgumentSealer(),
+      credentials: new CredentialResolver(
+        {
+          ONCEPORT_CREDENTIAL_DEPLOY_API: 'tok_deploy_7f3a',
+          ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'tok_pay_91c2',
+          ONCEPORT_CREDENTIAL_MAIL_API: 'tok_mail_44d0',
+        },
+        null,
+      ),
       reconcilerId: id,
       limits: { maxProbes, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
     });
@@ -72,7 +87,12 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     target = await startTestTarget();
-    runtime = await openServicePorts({ serviceName: 'reconciler-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    runtime = await openServicePorts({
+      serviceName: 'reconciler-test',
+      databaseUrl: db.url,
+      natsUrl: 'nats://127.0.0.1:4222',
+      delivery: 'in_process',
+    });
     const dir = mkdtempSync(join(tmpdir(), 'reconciler-contracts-'));
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, `origin: ${target.url}`));
     writeFileSync(join(dir, 'conditional.yaml'), CONDITIONAL_TOOL.replace('{origin}', target.url));
@@ -92,18 +112,48 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
     const executionId = newExecutionId(Date.now(), randomBytes(10));
     const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: args }, keyring);
     const steps: ((now: Date) => ExecutionCommand)[] = [
-      (now) => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId, tool, channel: 'http', actor: 'agent:t', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: args as Record<string, never>, effectClass: contract.effect, approval: 'none', correlationWindowMs: 3_600_000, ledgerRetentionMs: null, clientIdempotencyKey: null } }),
+      (now) => ({
+        type: 'AcceptExecution',
+        metadata: { now },
+        data: {
+          executionId,
+          tool,
+          channel: 'http',
+          actor: 'agent:t',
+          agentProcess: null,
+          intentScope: 'scope',
+          fingerprint: intent.fingerprint,
+          record: intent.record,
+          arguments: args as Record<string, never>,
+          effectClass: contract.effect,
+          approval: 'none',
+          correlationWindowMs: 3_600_000,
+          ledgerRetentionMs: null,
+          clientIdempotencyKey: null,
+        },
+      }),
       (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: how.leaseMs ?? 60_000 } }),
     ];
-    if (how.unknown) steps.push((now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'reset after the request was written' } }));
+    if (how.unknown)
+      steps.push((now) => ({
+        type: 'MarkOutcomeUnknown',
+        metadata: { now },
+        data: { attempt: 1, reason: 'reset after the request was written' },
+      }));
     for (const step of steps) await runtime.commands.handle(executionStream(executionId), (_l, now) => step(now), { causationId: 'test' });
     return executionId;
   }
   const types = async (id: string) => (await runtime.commands.load(executionStream(id))).events.map((e) => e.type);
   const deploy = (project: string) => ({ project, environment: 'staging', version: '1', strategy: 'rolling' });
   /** The request reached the target before the connection died: the effect is there under the execution id. */
-  const applyAtTarget = (id: string, project: string) => channel.send({ contract: contracts.get('create_deployment') as HttpToolContract, executionId: id, arguments: deploy(project), credential: 't' });
+  const applyAtTarget = (id: string, project: string) =>
+    channel.send({
+      contract: contracts.get('create_deployment') as HttpToolContract,
+      executionId: id,
+      arguments: deploy(project),
+      credential: 't',
+    });
 
   it('idempotent, the effect happened: the probe finds it and settles completed without re-sending; 1 effect', async () => {
     const id = await dispatched('create_deployment', deploy('probe-applied'), { unknown: true });
@@ -130,13 +180,17 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   });
 
   it('irreversible: never re-sent, straight to needs_review (the probe may still prove it applied)', async () => {
-    const id = await dispatched('charge_payment', { customer_id: 'cus_1', amount_cents: 100, currency: 'EUR', card_token: 'tok_visa_4242' }, { unknown: true });
+    const id = await dispatched(
+      'charge_payment',
+      { customer_id: 'cus_1', amount_cents: 100, currency: 'EUR', card_token: 'tok_visa_4242' },
+      { unknown: true },
+    );
     const outcome = await handler().settle(id, { causationId: 'test' });
     expect(outcome.status).toBe('needs_review');
     expect(target.effectCount({ route: 'payments' })).toBe(0);
   });
 
-  it("a probe that keeps failing ends in needs_review after the bound", async () => {
+  it('a probe that keeps failing ends in needs_review after the bound', async () => {
     target.setBehavior({ route: 'deployments.status', fail_status: 503 });
     try {
       const id = await dispatched('create_deployment', deploy('flaky-probe'), { unknown: true });
@@ -155,7 +209,11 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   it('two reconcilers racing on one unknown execution: exactly one settles, each probe number recorded once', async () => {
     const id = await dispatched('create_deployment', deploy('race'), { unknown: true });
     await applyAtTarget(id, 'race');
-    await Promise.all([handler('a').settle(id, { causationId: 'a' }), handler('b').settle(id, { causationId: 'b' }), handler('c').settle(id, { causationId: 'c' })]);
+    await Promise.all([
+      handler('a').settle(id, { causationId: 'a' }),
+      handler('b').settle(id, { causationId: 'b' }),
+      handler('c').settle(id, { causationId: 'c' }),
+    ]);
     const events = await types(id);
     expect(events.filter((t) => t === 'OutcomeSettled')).toHaveLength(1);
     expect(events.filter((t) => t === 'ProbeAttempted')).toHaveLength(1);
@@ -168,11 +226,19 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
     await handler().settle(id, { causationId: 'test' });
     const loaded = await runtime.commands.load(executionStream(id));
     const settled = loaded.events.find((e) => e.type === 'OutcomeSettled');
-    expect(settled?.data).toMatchObject({ settlement: 'completed', targetStatus: 200, reason: expect.stringMatching(/^probe 1 found the effect applied \(probe answered 200.*\); its answer is kept as the result$/) });
+    expect(settled?.data).toMatchObject({
+      settlement: 'completed',
+      targetStatus: 200,
+      reason: expect.stringMatching(/^probe 1 found the effect applied \(probe answered 200.*\); its answer is kept as the result$/),
+    });
     const reference = loaded.state.status === 'none' ? null : loaded.state.progress.lastResult;
     expect(reference).not.toBeNull();
     const stored = await runtime.results.get(reference?.ref ?? '');
-    expect(stored?.reference.digest).toBe(`sha256:${createHash('sha256').update(stored?.body ?? '').digest('hex')}`);
+    expect(stored?.reference.digest).toBe(
+      `sha256:${createHash('sha256')
+        .update(stored?.body ?? '')
+        .digest('hex')}`,
+    );
     expect(JSON.parse(stored?.body.toString('utf8') ?? 'null')).toMatchObject({ idempotency_key: id, state: 'succeeded' });
   });
 
@@ -195,7 +261,16 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       const settling = handler('r1', 3, held).settle(id, { causationId: 'test' });
       await probing;
       const correlation = { transport: 'mcp' as const, jsonRpcId: 7, sessionId: 'sess-retry', requestId: null };
-      await runtime.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'AttachRetry', metadata: { now }, data: { correlation, agentProcess: null, clientIdempotencyKey: null } }), { causationId: 'retry' }, { appendAnywhere: true });
+      await runtime.commands.handle(
+        executionStream(id),
+        (_loaded, now) => ({
+          type: 'AttachRetry',
+          metadata: { now },
+          data: { correlation, agentProcess: null, clientIdempotencyKey: null },
+        }),
+        { causationId: 'retry' },
+        { appendAnywhere: true },
+      );
       releaseProbe();
       expect(await settling).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
     } finally {
@@ -219,12 +294,23 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       target.setBehavior({ route: 'deployments.status', normal: true });
     }
     expect((await types(id)).filter((t) => t === 'OutcomeSettled')).toHaveLength(1);
-    expect(logged).toEqual([{ message: STOOD_DOWN_MESSAGE, fields: expect.objectContaining({ executionId: id, reconcilerId: expect.stringMatching(/^[ab]$/), wouldHave: 'RecordProbe' }) }]);
+    expect(logged).toEqual([
+      {
+        message: STOOD_DOWN_MESSAGE,
+        fields: expect.objectContaining({ executionId: id, reconcilerId: expect.stringMatching(/^[ab]$/), wouldHave: 'RecordProbe' }),
+      },
+    ]);
   });
 
   describe('conditional effect, a real probe of the condition', () => {
     const promote = (project: string) => ({ project, version: '2' });
-    const promoteAtTarget = (id: string, project: string) => channel.send({ contract: contracts.get('promote_release') as HttpToolContract, executionId: id, arguments: promote(project), credential: 't' });
+    const promoteAtTarget = (id: string, project: string) =>
+      channel.send({
+        contract: contracts.get('promote_release') as HttpToolContract,
+        executionId: id,
+        arguments: promote(project),
+        credential: 't',
+      });
 
     it('the condition still holds (nothing applied): settled not_applied once, authorized for one re-dispatch, nothing sent by the reconciler', async () => {
       const id = await dispatched('promote_release', promote('cond-holds'), { unknown: true });
@@ -232,8 +318,12 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       // Asked again (a redelivered OutcomeUnknown, the sweep): nothing more happens.
       expect((await handler().settle(id, { causationId: 'again' })).done).toBe('nothing');
       const events = (await runtime.commands.load(executionStream(id))).events;
-      expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([expect.objectContaining({ settlement: 'not_applied', result: null })]);
-      expect(events.filter((e) => e.type === 'ProbeAttempted').map((e) => e.data)).toEqual([expect.objectContaining({ verdict: 'not_applied' })]);
+      expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([
+        expect.objectContaining({ settlement: 'not_applied', result: null }),
+      ]);
+      expect(events.filter((e) => e.type === 'ProbeAttempted').map((e) => e.data)).toEqual([
+        expect.objectContaining({ verdict: 'not_applied' }),
+      ]);
       expect(target.effectCount({ idempotencyKey: id })).toBe(0);
     });
 
@@ -243,9 +333,10 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
       const outcome = await handler().settle(id, { causationId: 'test' });
       expect(outcome.status).toBe('completed_result_not_delivered');
       const events = (await runtime.commands.load(executionStream(id))).events;
-      expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([expect.objectContaining({ settlement: 'completed', targetStatus: 200 })]);
+      expect(events.filter((e) => e.type === 'OutcomeSettled').map((e) => e.data)).toEqual([
+        expect.objectContaining({ settlement: 'completed', targetStatus: 200 }),
+      ]);
       expect(target.effectCount({ idempotencyKey: id })).toBe(1);
     });
   });
 });
-

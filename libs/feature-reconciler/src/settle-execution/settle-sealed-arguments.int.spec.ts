@@ -3,7 +3,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
-import { type ArgumentSealer, type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring, sealSensitiveArguments } from '@onceport/domain';
+import {
+  type ArgumentSealer,
+  type ExecutionCommand,
+  type HttpToolContract,
+  type ToolContract,
+  fingerprintIntent,
+  newExecutionId,
+  parseKeyring,
+  sealSensitiveArguments,
+} from '@onceport/domain';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
 import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
@@ -54,7 +63,13 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
   beforeAll(async () => {
     db = await createTestDatabase();
     target = await startTestTarget();
-    runtime = await openServicePorts({ serviceName: 'reconciler-sealed-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process', log: () => undefined });
+    runtime = await openServicePorts({
+      serviceName: 'reconciler-sealed-test',
+      databaseUrl: db.url,
+      natsUrl: 'nats://127.0.0.1:4222',
+      delivery: 'in_process',
+      log: () => undefined,
+    });
     const dir = mkdtempSync(join(tmpdir(), 'reconciler-sealed-'));
     writeFileSync(join(dir, 'tool.yaml'), TOOL.replace('{origin}', target.url));
     contract = (await loadToolContracts(dir)).byName.get('deploy_by_ref') as HttpToolContract;
@@ -91,7 +106,26 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
     const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: args }, keyring);
     const stored = sealSensitiveArguments(contract, executionId, args, sealer);
     const steps: ((now: Date) => ExecutionCommand)[] = [
-      (now) => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId, tool: contract.name, channel: 'http', actor: 'agent:t', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: stored, effectClass: 'idempotent', approval: 'none', correlationWindowMs: 3_600_000, ledgerRetentionMs: null, clientIdempotencyKey: null } }),
+      (now) => ({
+        type: 'AcceptExecution',
+        metadata: { now },
+        data: {
+          executionId,
+          tool: contract.name,
+          channel: 'http',
+          actor: 'agent:t',
+          agentProcess: null,
+          intentScope: 'scope',
+          fingerprint: intent.fingerprint,
+          record: intent.record,
+          arguments: stored,
+          effectClass: 'idempotent',
+          approval: 'none',
+          correlationWindowMs: 3_600_000,
+          ledgerRetentionMs: null,
+          clientIdempotencyKey: null,
+        },
+      }),
       (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
       (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'reset after the request was written' } }),
@@ -105,7 +139,10 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
   it('renders the probe from the opened value: it finds the effect and settles completed, nothing re-sent', async () => {
     const id = await unknownOutcome('sealed-probe');
 
-    expect(await handler(sealer).settle(id, { causationId: 'test' })).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
+    expect(await handler(sealer).settle(id, { causationId: 'test' })).toMatchObject({
+      done: 'settle',
+      status: 'completed_result_not_delivered',
+    });
     expect(target.effectCount({ idempotencyKey: id })).toBe(1);
   });
 
@@ -115,7 +152,12 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
     await handler(testArgumentSealer(testEncryptionKeys('other'))).settle(id, { causationId: 'test' });
 
     const probes = (await runtime.commands.load(executionStream(id))).events.filter((event) => event.type === 'ProbeAttempted');
-    expect(probes[0]).toMatchObject({ data: { verdict: 'cant_tell', detail: expect.stringContaining('sealed under key "t1", which ONCEPORT_ENCRYPTION_KEYS does not hold') } });
+    expect(probes[0]).toMatchObject({
+      data: {
+        verdict: 'cant_tell',
+        detail: expect.stringContaining('sealed under key "t1", which ONCEPORT_ENCRYPTION_KEYS does not hold'),
+      },
+    });
     expect((await runtime.commands.load(executionStream(id))).state.status).not.toBe('completed_result_not_delivered');
     expect(target.effectCount({ idempotencyKey: id })).toBe(1);
   });

@@ -2,12 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ExecutionCommand, type SshToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
+import {
+  type ExecutionCommand,
+  type SshToolContract,
+  type ToolContract,
+  fingerprintIntent,
+  newExecutionId,
+  parseKeyring,
+} from '@onceport/domain';
 import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
 import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
-import { type CutProxy, type SshContractOptions, type TestSshd, installRecordRun, runsOf, sshContract, startCutProxy, startTestSshd } from '@onceport/target-channels/testing';
+import {
+  type CutProxy,
+  type SshContractOptions,
+  type TestSshd,
+  installRecordRun,
+  runsOf,
+  sshContract,
+  startCutProxy,
+  startTestSshd,
+} from '@onceport/target-channels/testing';
 import { SettleExecutionHandler } from './settle-execution.handler';
 import { executionStream } from '@onceport/event-store';
 
@@ -30,14 +46,20 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
       tracer: runtime.tracer,
       contracts,
       channel: http,
-      sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
+      sealer: testArgumentSealer(),
+      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_TEST_SSH_KEY: sshd.clientPrivateKey }, null),
       reconcilerId: 'r-ssh',
       limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
     });
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await openServicePorts({ serviceName: 'reconciler-ssh-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    runtime = await openServicePorts({
+      serviceName: 'reconciler-ssh-test',
+      databaseUrl: db.url,
+      natsUrl: 'nats://127.0.0.1:4222',
+      delivery: 'in_process',
+    });
     sshd = await startTestSshd();
     proxy = await startCutProxy(sshd.port);
     recordRun = installRecordRun(sshd.dir);
@@ -61,7 +83,26 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     const executionId = newExecutionId(Date.now(), randomBytes(10));
     const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: {} }, keyring);
     const steps: ((now: Date) => ExecutionCommand)[] = [
-      (now) => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId, tool: contract.name, channel: 'ssh', actor: 'agent:t', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: {}, effectClass: contract.effect, approval: 'none', correlationWindowMs: 3_600_000, ledgerRetentionMs: null, clientIdempotencyKey: null } }),
+      (now) => ({
+        type: 'AcceptExecution',
+        metadata: { now },
+        data: {
+          executionId,
+          tool: contract.name,
+          channel: 'ssh',
+          actor: 'agent:t',
+          agentProcess: null,
+          intentScope: 'scope',
+          fingerprint: intent.fingerprint,
+          record: intent.record,
+          arguments: {},
+          effectClass: contract.effect,
+          approval: 'none',
+          correlationWindowMs: 3_600_000,
+          ledgerRetentionMs: null,
+          clientIdempotencyKey: null,
+        },
+      }),
       (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
       (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'connection_lost: test' } }),
@@ -79,7 +120,10 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
     expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
     const settled = (await load(id)).events.at(-1);
-    expect(settled).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('exit status 0') } });
+    expect(settled).toMatchObject({
+      type: 'OutcomeSettled',
+      data: { settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('exit status 0') },
+    });
     const stored = await runtime.results.get(settled?.type === 'OutcomeSettled' ? (settled.data.result?.ref ?? '') : '');
     expect(JSON.parse(stored?.body.toString() ?? '{}')).toMatchObject({ exit_status: 0, stdout: 'out\0' });
     expect(runsOf(sshd.dir, 'r-done')).toBe(1);
@@ -101,7 +145,9 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
     expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'authorized' });
     expect(await types(id)).toEqual(expect.arrayContaining(['ProbeAttempted', 'OutcomeSettled']));
-    expect((await load(id)).events.find((e) => e.type === 'ProbeAttempted')).toMatchObject({ data: { verdict: 'not_applied', detail: expect.stringContaining('never started') } });
+    expect((await load(id)).events.find((e) => e.type === 'ProbeAttempted')).toMatchObject({
+      data: { verdict: 'not_applied', detail: expect.stringContaining('never started') },
+    });
     expect(runsOf(sshd.dir, 'r-absent')).toBe(0);
   });
 
@@ -113,7 +159,9 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     rmSync(markerDir, { recursive: true });
 
     expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
-    expect((await load(id)).events.find((e) => e.type === 'ProbeAttempted')).toMatchObject({ data: { verdict: 'cant_tell', detail: expect.stringContaining('marker-dir-missing') } });
+    expect((await load(id)).events.find((e) => e.type === 'ProbeAttempted')).toMatchObject({
+      data: { verdict: 'cant_tell', detail: expect.stringContaining('marker-dir-missing') },
+    });
     expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'needs_review' } });
     expect((await types(id)).filter((type) => type === 'ExecutionAuthorized')).toHaveLength(1); // the first one only
     expect(runsOf(sshd.dir, 'r-wiped')).toBe(1);
@@ -134,7 +182,7 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     expect(await types(id)).not.toContain('ProbeAttempted');
 
     let outcome = first;
-    for (const deadline = Date.now() + 45_000; Date.now() < deadline && outcome.done === 'wait'; ) {
+    for (const deadline = Date.now() + 45_000; Date.now() < deadline && outcome.done === 'wait';) {
       await sleep(100);
       outcome = await settler.settle(id, { causationId: 'test' });
     }
@@ -142,27 +190,33 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     expect(runsOf(sshd.dir, 'r-running')).toBe(1);
   });
 
-  it.each(['none', 'idempotent'] as const)('an SSH tool with effect %s whose session dropped mid-command is settled from the marker, never sent again (1 run)', async (effect) => {
-    const tag = `r-drop-${effect}`;
-    const contract = tool(`m_drop_${effect}`, { argv: [recordRun, tag, '2', '0', 'out'], port: proxy.port, timeout: '1m', effect });
-    expect(contract.probe).toEqual({ kind: 'marker' });
-    const id = await unknownExecution(contract);
-    const sending = ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
-    while (runsOf(sshd.dir, tag) === 0) await sleep(50);
-    proxy.cutAll();
-    expect(await sending).toMatchObject({ kind: 'unknown' });
+  it.each(['none', 'idempotent'] as const)(
+    'an SSH tool with effect %s whose session dropped mid-command is settled from the marker, never sent again (1 run)',
+    async (effect) => {
+      const tag = `r-drop-${effect}`;
+      const contract = tool(`m_drop_${effect}`, { argv: [recordRun, tag, '2', '0', 'out'], port: proxy.port, timeout: '1m', effect });
+      expect(contract.probe).toEqual({ kind: 'marker' });
+      const id = await unknownExecution(contract);
+      const sending = ssh.send({ contract, executionId: id, arguments: {}, credential: sshd.clientPrivateKey });
+      while (runsOf(sshd.dir, tag) === 0) await sleep(50);
+      proxy.cutAll();
+      expect(await sending).toMatchObject({ kind: 'unknown' });
 
-    const settler = handler();
-    let outcome = await settler.settle(id, { causationId: 'test' });
-    for (let i = 0; i < 300 && outcome.done === 'wait'; i++) {
-      await sleep(100);
-      outcome = await settler.settle(id, { causationId: 'test' });
-    }
-    expect(outcome).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
-    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('exit status 0') } });
-    expect((await types(id)).filter((type) => type === 'DispatchStarted')).toHaveLength(1);
-    expect(runsOf(sshd.dir, tag)).toBe(1);
-  });
+      const settler = handler();
+      let outcome = await settler.settle(id, { causationId: 'test' });
+      for (let i = 0; i < 300 && outcome.done === 'wait'; i++) {
+        await sleep(100);
+        outcome = await settler.settle(id, { causationId: 'test' });
+      }
+      expect(outcome).toMatchObject({ done: 'settle', status: 'completed_result_not_delivered' });
+      expect((await load(id)).events.at(-1)).toMatchObject({
+        type: 'OutcomeSettled',
+        data: { settlement: 'completed', targetStatus: 0, reason: expect.stringContaining('exit status 0') },
+      });
+      expect((await types(id)).filter((type) => type === 'DispatchStarted')).toHaveLength(1);
+      expect(runsOf(sshd.dir, tag)).toBe(1);
+    },
+  );
 
   it('an unreadable marker (started, no command left, no exit status) goes to needs_review', async () => {
     const contract = tool('m_unreadable', { argv: [recordRun, 'r-unreadable', '0', '0'] });
@@ -171,7 +225,10 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     writeFileSync(join(sshd.dir, 'markers', id, 'started'), '2026-11-30T00:00:00Z\n');
 
     expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
-    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'needs_review', reason: expect.stringContaining('started-without-exit-status') } });
+    expect((await load(id)).events.at(-1)).toMatchObject({
+      type: 'OutcomeSettled',
+      data: { settlement: 'needs_review', reason: expect.stringContaining('started-without-exit-status') },
+    });
   });
 
   it('a tool without markers is treated as irreversible: unknown goes to needs_review without a probe', async () => {
@@ -192,7 +249,10 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
     const id = await unknownExecution(contract);
 
     expect(await handler().settle(id, { causationId: 'test' })).toMatchObject({ status: 'needs_review' });
-    expect((await load(id)).events.at(-1)).toMatchObject({ type: 'OutcomeSettled', data: { settlement: 'needs_review', reason: expect.stringContaining('marker-dir-unsafe') } });
+    expect((await load(id)).events.at(-1)).toMatchObject({
+      type: 'OutcomeSettled',
+      data: { settlement: 'needs_review', reason: expect.stringContaining('marker-dir-unsafe') },
+    });
     expect(runsOf(sshd.dir, 'r-unsafe')).toBe(0);
   });
 });

@@ -47,17 +47,34 @@ export async function claimDueExecutions(em: EntityManager, claim: Claim): Promi
 }
 
 /** Ends this replica's claim: look again at `atMs`, unless the execution moves past `version` first. */
-export async function releaseWithNextCheck(em: EntityManager, executionId: string, claimant: string, version: number, atMs: number): Promise<void> {
+export async function releaseWithNextCheck(
+  em: EntityManager,
+  executionId: string,
+  claimant: string,
+  version: number,
+  atMs: number,
+): Promise<void> {
   await em
     .fork()
-    .nativeUpdate(ReconcileCheckEntity, { executionId, claimedBy: claimant }, { streamVersion: version, nextCheckAt: new Date(atMs), claimedBy: null, claimedUntil: null });
+    .nativeUpdate(
+      ReconcileCheckEntity,
+      { executionId, claimedBy: claimant },
+      { streamVersion: version, nextCheckAt: new Date(atMs), claimedBy: null, claimedUntil: null },
+    );
 }
 
 /** Forgets the check times of executions that are no longer unsettled (a replica died holding them). */
 export async function forgetSettledChecks(em: EntityManager): Promise<void> {
   const fork = em.fork();
-  const unsettled = fork.createQueryBuilder(ExecutionMatchEntity, 'm').select('m.executionId').where({ status: { $in: UNSETTLED } });
-  await fork.createQueryBuilder(ReconcileCheckEntity).delete().where({ executionId: { $nin: unsettled.getKnexQuery() } }).execute();
+  const unsettled = fork
+    .createQueryBuilder(ExecutionMatchEntity, 'm')
+    .select('m.executionId')
+    .where({ status: { $in: UNSETTLED } });
+  await fork
+    .createQueryBuilder(ReconcileCheckEntity)
+    .delete()
+    .where({ executionId: { $nin: unsettled.getKnexQuery() } })
+    .execute();
 }
 
 /** Unfinished or undelivered executions whose correlation window has closed. */

@@ -6,7 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
-import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
+import {
+  type ExecutionCommand,
+  type HttpToolContract,
+  type ToolContract,
+  fingerprintIntent,
+  newExecutionId,
+  parseKeyring,
+} from '@onceport/domain';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { executionStream, openOrm, runMigrations } from '@onceport/event-store';
 import { readModelEntities } from '@onceport/read-models';
@@ -54,7 +61,11 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
       }
       const id = decodeURIComponent(match[1]);
       probes.set(id, (probes.get(id) ?? 0) + 1);
-      const answer = (): void => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `dep_${id}`, state: 'succeeded' })), 40);
+      const answer = (): void =>
+        void setTimeout(
+          () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `dep_${id}`, state: 'succeeded' })),
+          40,
+        );
       if (gateOpen) return answer();
       // Held until more probes wait than one replica's four workers can send: the other replica is at
       // work too, however the two sweeps are spread in time (10 s at most, then answered anyway).
@@ -79,15 +90,36 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
   });
 
   async function replica(name: string): Promise<{ runtime: ServicePorts; sweeper: Sweeper }> {
-    const runtime = await openServicePorts({ serviceName: `sweeper-${name}`, databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    const runtime = await openServicePorts({
+      serviceName: `sweeper-${name}`,
+      databaseUrl: db.url,
+      natsUrl: 'nats://127.0.0.1:4222',
+      delivery: 'in_process',
+    });
     await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     const channel = new HttpChannel();
     const orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     orms.push(orm);
     runtimes.push(runtime);
     channels.push(channel);
-    const settle = new SettleExecutionHandler({ commands: runtime.commands, results: runtime.results, tracer: runtime.tracer, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't' }, null), reconcilerId: name, limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 } });
-    const sweeper = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 4, claimMs: 60_000, replicaId: name }, () => undefined);
+    const settle = new SettleExecutionHandler({
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
+      contracts,
+      channel,
+      sealer: testArgumentSealer(),
+      credentials: new CredentialResolver({ ONCEPORT_CREDENTIAL_DEPLOY_API: 't' }, null),
+      reconcilerId: name,
+      limits: { maxProbes: 3, probeBackoffMs: 10, maxProbeBackoffMs: 20, maxAttempts: 3 },
+    });
+    const sweeper = new Sweeper(
+      runtime,
+      orm.em,
+      settle,
+      { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 4, claimMs: 60_000, replicaId: name },
+      () => undefined,
+    );
     return { runtime, sweeper };
   }
 
@@ -97,7 +129,26 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
     const id = newExecutionId(Date.now(), randomBytes(10));
     const intent = fingerprintIntent({ contract, actor: 'agent:s', intentScope: 'scope', arguments: args }, keyring);
     const steps: ((now: Date) => ExecutionCommand)[] = [
-      (now) => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId: id, tool: contract.name, channel: 'http', actor: 'agent:s', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: args, effectClass: contract.effect, approval: 'none', correlationWindowMs: 3_600_000, ledgerRetentionMs: null, clientIdempotencyKey: null } }),
+      (now) => ({
+        type: 'AcceptExecution',
+        metadata: { now },
+        data: {
+          executionId: id,
+          tool: contract.name,
+          channel: 'http',
+          actor: 'agent:s',
+          agentProcess: null,
+          intentScope: 'scope',
+          fingerprint: intent.fingerprint,
+          record: intent.record,
+          arguments: args,
+          effectClass: contract.effect,
+          approval: 'none',
+          correlationWindowMs: 3_600_000,
+          ledgerRetentionMs: null,
+          clientIdempotencyKey: null,
+        },
+      }),
       (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
       // A dispatcher that died after DispatchStarted: the lease is over at once.
       (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'dead', leaseMs: 1 } }),

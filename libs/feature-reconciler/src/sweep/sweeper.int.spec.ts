@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
 import { executionStreamId } from '@onceport/contracts';
-import { type ExecutionCommand, type HttpToolContract, type ToolContract, fingerprintIntent, matchRetry, newExecutionId, parseKeyring, retryCandidateOf, type KnownExecutionState } from '@onceport/domain';
+import {
+  type ExecutionCommand,
+  type HttpToolContract,
+  type ToolContract,
+  fingerprintIntent,
+  matchRetry,
+  newExecutionId,
+  parseKeyring,
+  retryCandidateOf,
+  type KnownExecutionState,
+} from '@onceport/domain';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ProjectionRunner, executionStream, openOrm, runMigrations } from '@onceport/event-store';
 import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
@@ -31,7 +41,12 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await openServicePorts({ serviceName: 'sweeper-test', databaseUrl: db.url, natsUrl: 'nats://127.0.0.1:4222', delivery: 'in_process' });
+    runtime = await openServicePorts({
+      serviceName: 'sweeper-test',
+      databaseUrl: db.url,
+      natsUrl: 'nats://127.0.0.1:4222',
+      delivery: 'in_process',
+    });
     await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     const dir = mkdtempSync(join(tmpdir(), 'sweeper-contracts-'));
@@ -39,8 +54,24 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     writeFileSync(join(dir, 'demo.yaml'), readFileSync(DEMO, 'utf8').replace(/origin: https:\/\/[a-z.]+/g, 'origin: http://127.0.0.1:9'));
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
-    settle = new SettleExecutionHandler({ commands: runtime.commands, results: runtime.results, tracer: runtime.tracer, contracts, channel, sealer: testArgumentSealer(), credentials: new CredentialResolver({}, null), reconcilerId: 'sweep-test', limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 } });
-    sweeper = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' }, () => undefined);
+    settle = new SettleExecutionHandler({
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
+      contracts,
+      channel,
+      sealer: testArgumentSealer(),
+      credentials: new CredentialResolver({}, null),
+      reconcilerId: 'sweep-test',
+      limits: { maxProbes: 1, probeBackoffMs: 1, maxProbeBackoffMs: 1, maxAttempts: 3 },
+    });
+    sweeper = new Sweeper(
+      runtime,
+      orm.em,
+      settle,
+      { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-test' },
+      () => undefined,
+    );
   });
   afterAll(async () => {
     await channel.close();
@@ -49,20 +80,50 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     await db.drop();
   });
 
-  async function seed(commands: ((id: string, now: Date) => ExecutionCommand)[], windowMs: number): Promise<{ id: string; fingerprint: string }> {
+  async function seed(
+    commands: ((id: string, now: Date) => ExecutionCommand)[],
+    windowMs: number,
+  ): Promise<{ id: string; fingerprint: string }> {
     const contract = contracts.get('create_deployment') as HttpToolContract;
     const args = { project: `p${randomBytes(3).toString('hex')}`, environment: 'staging', version: '1', strategy: 'rolling' };
     const id = newExecutionId(Date.now(), randomBytes(10));
     const intent = fingerprintIntent({ contract, actor: 'agent:s', intentScope: 'scope', arguments: args }, keyring);
-    const accept = (now: Date): ExecutionCommand => ({ type: 'AcceptExecution', metadata: { now }, data: { executionId: id, tool: contract.name, channel: 'http', actor: 'agent:s', agentProcess: null, intentScope: 'scope', fingerprint: intent.fingerprint, record: intent.record, arguments: args, effectClass: contract.effect, approval: 'none', correlationWindowMs: windowMs, ledgerRetentionMs: null, clientIdempotencyKey: null } });
+    const accept = (now: Date): ExecutionCommand => ({
+      type: 'AcceptExecution',
+      metadata: { now },
+      data: {
+        executionId: id,
+        tool: contract.name,
+        channel: 'http',
+        actor: 'agent:s',
+        agentProcess: null,
+        intentScope: 'scope',
+        fingerprint: intent.fingerprint,
+        record: intent.record,
+        arguments: args,
+        effectClass: contract.effect,
+        approval: 'none',
+        correlationWindowMs: windowMs,
+        ledgerRetentionMs: null,
+        clientIdempotencyKey: null,
+      },
+    });
     await runtime.commands.handle(executionStream(id), (_l, now) => accept(now), { causationId: 't' });
     for (const command of commands) await runtime.commands.handle(executionStream(id), (_l, now) => command(id, now), { causationId: 't' });
     return { id, fingerprint: intent.fingerprint };
   }
   const status = async (id: string) => (await runtime.commands.load(executionStream(id))).state.status;
   const dispatchedWithLease = (leaseMs: number) => [
-    (_id: string, now: Date): ExecutionCommand => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
-    (_id: string, now: Date): ExecutionCommand => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: leaseMs > 1 ? 'busy' : 'dead', leaseMs } }),
+    (_id: string, now: Date): ExecutionCommand => ({
+      type: 'AuthorizeExecution',
+      metadata: { now },
+      data: { basis: 'policy', policyVersion: 'p' },
+    }),
+    (_id: string, now: Date): ExecutionCommand => ({
+      type: 'StartDispatch',
+      metadata: { now },
+      data: { dispatcherId: leaseMs > 1 ? 'busy' : 'dead', leaseMs },
+    }),
   ];
 
   it('expires an unfinished execution whose correlation window closed; it stops matching', async () => {
@@ -71,7 +132,11 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     await sweeper.sweepOnce();
     expect(await status(id)).toBe('expired');
     const state = (await runtime.commands.load(executionStream(id))).state as KnownExecutionState;
-    const match = matchRetry([retryCandidateOf(state)], { fingerprints: [fingerprint as never], actor: 'agent:s', intentScope: 'scope' }, new Date());
+    const match = matchRetry(
+      [retryCandidateOf(state)],
+      { fingerprints: [fingerprint as never], actor: 'agent:s', intentScope: 'scope' },
+      new Date(),
+    );
     expect(match.kind).toBe('new');
   });
 
@@ -100,10 +165,14 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     const { id: dead } = await seed(dispatchedWithLease(1), 3_600_000);
     await new Promise((resolve) => setTimeout(resolve, 10));
     await sweeper.sweepOnce();
-    expect((await runtime.commands.load(executionStream(dead))).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
+    expect((await runtime.commands.load(executionStream(dead))).events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']),
+    );
     // The in-flight ones are not due: left alone, not even claimed.
     expect(new Set(await Promise.all(busy.map(status)))).toEqual(new Set(['dispatched']));
-    const claimed = await runtime.pool.query('SELECT count(*)::int AS n FROM onceport.reconcile_checks WHERE execution_id = ANY($1)', [busy]);
+    const claimed = await runtime.pool.query('SELECT count(*)::int AS n FROM onceport.reconcile_checks WHERE execution_id = ANY($1)', [
+      busy,
+    ]);
     expect(claimed.rows[0].n).toBe(0);
   });
 
@@ -114,13 +183,33 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     await new ProjectionRunner(runtime.pool, executionMatchesProjection).catchUp(); // both are in the read model
     // A writer of another version appends an ExecutionAccepted no schema of ours reads.
     const poisonId = newExecutionId(Date.now(), randomBytes(10));
-    await runtime.store.append(executionStreamId(poisonId), [{ eventId: randomUUID(), type: 'ExecutionAccepted', schemaVersion: 1, data: { executionId: poisonId, unknown_field: true }, metadata: { correlationId: 'x', causationId: 'x' } }], { expectedVersion: 'no_stream' });
+    await runtime.store.append(
+      executionStreamId(poisonId),
+      [
+        {
+          eventId: randomUUID(),
+          type: 'ExecutionAccepted',
+          schemaVersion: 1,
+          data: { executionId: poisonId, unknown_field: true },
+          metadata: { correlationId: 'x', causationId: 'x' },
+        },
+      ],
+      { expectedVersion: 'no_stream' },
+    );
     await new Promise((resolve) => setTimeout(resolve, 10));
     const lines: { message: string; fields?: Record<string, unknown> }[] = [];
-    const stuck = new Sweeper(runtime, orm.em, settle, { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-stuck' }, (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }));
+    const stuck = new Sweeper(
+      runtime,
+      orm.em,
+      settle,
+      { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 8, claimMs: 60_000, replicaId: 'sweep-stuck' },
+      (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }),
+    );
     await stuck.sweepOnce();
     expect(lines).toContainEqual({ message: 'sweep step failed', fields: expect.objectContaining({ step: 'projection catch-up' }) });
-    expect((await runtime.commands.load(executionStream(dead))).events.map((e) => e.type)).toEqual(expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']));
+    expect((await runtime.commands.load(executionStream(dead))).events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['OutcomeUnknown', 'OutcomeSettled']),
+    );
     expect(await status(lapsed)).toBe('expired');
   });
 });

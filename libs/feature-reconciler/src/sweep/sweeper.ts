@@ -82,7 +82,12 @@ export class Sweeper {
 
   private async expireWindows(): Promise<void> {
     for (const id of await expiredWindows(this.em, this.settings.batch)) {
-      await this.guard(id, () => this.ports.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), { causationId: `sweep:${id}`, actor: 'svc:reconciler' }));
+      await this.guard(id, () =>
+        this.ports.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), {
+          causationId: `sweep:${id}`,
+          actor: 'svc:reconciler',
+        }),
+      );
     }
   }
 
@@ -109,7 +114,11 @@ export class Sweeper {
     const worker = async (): Promise<void> => {
       while (budget > 0 && !this.stopped) {
         budget -= 1;
-        const [claimed] = await claimDueExecutions(this.em, { limit: 1, claimMs: this.settings.claimMs, claimant: this.settings.replicaId });
+        const [claimed] = await claimDueExecutions(this.em, {
+          limit: 1,
+          claimMs: this.settings.claimMs,
+          claimant: this.settings.replicaId,
+        });
         if (!claimed) return;
         await this.guard(claimed, () => this.settleClaimed(claimed));
       }
@@ -131,7 +140,11 @@ export class Sweeper {
     const events = await this.ports.store.readStream(executionStreamId(executionId));
     const last = events[events.length - 1];
     if (!last || Date.now() - last.recordedAt.getTime() < this.settings.redeliverAfterMs) return;
-    this.log('warn', 'redelivering the last event of an execution nobody acted on', { executionId, event: last.type, ageMs: Date.now() - last.recordedAt.getTime() });
+    this.log('warn', 'redelivering the last event of an execution nobody acted on', {
+      executionId,
+      event: last.type,
+      ageMs: Date.now() - last.recordedAt.getTime(),
+    });
     await this.ports.delivery.redeliver(last);
   }
 

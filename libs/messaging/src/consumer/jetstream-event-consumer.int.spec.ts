@@ -47,27 +47,35 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
     consumers.push(consumer);
     return consumer;
   };
-  const recordEffect = (replica: string) => async (event: { metadata: { eventId: string } }, context: DeliveryContext): Promise<void> => {
-    await (context.tx as Queryable).query('INSERT INTO effects VALUES ($1, $2)', [event.metadata.eventId, replica]);
-  };
+  const recordEffect =
+    (replica: string) =>
+    async (event: { metadata: { eventId: string } }, context: DeliveryContext): Promise<void> => {
+      await (context.tx as Queryable).query('INSERT INTO effects VALUES ($1, $2)', [event.metadata.eventId, replica]);
+    };
   const effects = async (): Promise<{ total: number; distinct: number }> => {
-    const r = await db.pool.query<{ total: string; distinct: string }>('SELECT count(*) AS total, count(DISTINCT event_id) AS distinct FROM effects');
+    const r = await db.pool.query<{ total: string; distinct: string }>(
+      'SELECT count(*) AS total, count(DISTINCT event_id) AS distinct FROM effects',
+    );
     return { total: Number(r.rows[0]?.total), distinct: Number(r.rows[0]?.distinct) };
   };
   const publishRaw = async (event: ReturnType<typeof testEvent>, msgID: string): Promise<void> => {
-    const stored = (await store.append(`raw-${event.eventId}`, [event], { expectedVersion: 'any' }), (await store.readStream(`raw-${event.eventId}`))[0]!);
+    const stored =
+      (await store.append(`raw-${event.eventId}`, [event], { expectedVersion: 'any' }),
+      (await store.readStream(`raw-${event.eventId}`))[0]!);
     await kit.js.publish('onceport.execution.test-happened.v1', JSON.stringify(toWireEvent(stored)), { msgID });
   };
 
   it('handles a message redelivered after its ack wait ran out once, across two replicas', async () => {
     const deliveries: number[] = [];
-    const slowOnce = (replica: string): EventHandler => async (event, context) => {
-      deliveries.push(context.deliveryCount);
-      // Outlives the 3 s ack wait, so JetStream redelivers (3 s: room for the first copy to take its
-      // inbox row first on a loaded machine).
-      if (context.deliveryCount === 1) await sleep(3800);
-      await recordEffect(replica)(event, context);
-    };
+    const slowOnce =
+      (replica: string): EventHandler =>
+      async (event, context) => {
+        deliveries.push(context.deliveryCount);
+        // Outlives the 3 s ack wait, so JetStream redelivers (3 s: room for the first copy to take its
+        // inbox row first on a loaded machine).
+        if (context.deliveryCount === 1) await sleep(3800);
+        await recordEffect(replica)(event, context);
+      };
     await startConsumer(slowOnce('a'), { ackWaitMs: 3000 });
     await startConsumer(slowOnce('b'), { ackWaitMs: 3000 });
     await publishRaw(testEvent('TestHappened'), 'm-1');
@@ -84,13 +92,20 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
 
   it('handles an event published twice under different message ids once (record_after inbox)', async () => {
     let calls = 0;
-    await startConsumer(async () => {
-      calls++;
-    }, { inbox: 'record_after' });
+    await startConsumer(
+      async () => {
+        calls++;
+      },
+      { inbox: 'record_after' },
+    );
     const event = testEvent('TestHappened');
     await publishRaw(event, 'first');
     await waitFor(() => calls === 1);
-    await kit.js.publish('onceport.execution.test-happened.v1', JSON.stringify(toWireEvent((await store.readStream(`raw-${event.eventId}`))[0]!)), { msgID: 'second' });
+    await kit.js.publish(
+      'onceport.execution.test-happened.v1',
+      JSON.stringify(toWireEvent((await store.readStream(`raw-${event.eventId}`))[0]!)),
+      { msgID: 'second' },
+    );
     await sleep(500);
     expect(calls).toBe(1);
   });
@@ -110,9 +125,12 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
   it('terminates a malformed message instead of blocking the consumer', async () => {
     const errors: unknown[] = [];
     let handled = 0;
-    await startConsumer(async () => {
-      handled++;
-    }, { onError: (e) => errors.push(e) });
+    await startConsumer(
+      async () => {
+        handled++;
+      },
+      { onError: (e) => errors.push(e) },
+    );
     await kit.js.publish('onceport.execution.test-happened.v1', 'not json', { msgID: 'bad' });
     await publishRaw(testEvent('TestHappened'), 'good');
     await waitFor(() => handled === 1);
@@ -120,7 +138,11 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
   });
 
   it('keeps consuming across a nats-server SIGKILL and restart: every stored event handled exactly once', async () => {
-    const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, pollIntervalMs: 50, publishTimeoutMs: 2000 });
+    const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, {
+      streamName: EXECUTION_STREAM_NAME,
+      pollIntervalMs: 50,
+      publishTimeoutMs: 2000,
+    });
     relay.start();
     await startConsumer(recordEffect('a'), { concurrency: 8 });
     await startConsumer(recordEffect('b'), { concurrency: 8 });
@@ -139,7 +161,11 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
   });
 
   it('after the server comes back with a shorter stream, a message whose handler kept failing is handled exactly once', async () => {
-    const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, pollIntervalMs: 50, publishTimeoutMs: 2000 });
+    const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, {
+      streamName: EXECUTION_STREAM_NAME,
+      pollIntervalMs: 50,
+      publishTimeoutMs: 2000,
+    });
     relays.push(relay);
     relay.start();
     const events = Array.from({ length: 10 }, (_, i) => testEvent('TestHappened', { i }));
@@ -147,14 +173,17 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
     let healed = false;
     let restarted = false;
     let attemptsAfterRestart = 0;
-    await startConsumer(async (event, context) => {
-      if (event.metadata.eventId === failing && !healed) {
-        if (restarted) attemptsAfterRestart++;
-        throw new Error('not yet');
-      }
-      await recordEffect('a')(event, context);
-      // Kept failing on purpose for as long as the test needs: out of the quarantine's reach.
-    }, { ackWaitMs: 2000, quarantineAfterAttempts: 1000 });
+    await startConsumer(
+      async (event, context) => {
+        if (event.metadata.eventId === failing && !healed) {
+          if (restarted) attemptsAfterRestart++;
+          throw new Error('not yet');
+        }
+        await recordEffect('a')(event, context);
+        // Kept failing on purpose for as long as the test needs: out of the quarantine's reach.
+      },
+      { ackWaitMs: 2000, quarantineAfterAttempts: 1000 },
+    );
     for (const [i, event] of events.entries()) await store.append(`short-${i}`, [event], { expectedVersion: 0 });
     relay.nudge();
     const consumerInfo = () => kit.jsm.consumers.info(EXECUTION_STREAM_NAME, 'test-service--test-happened');
@@ -171,7 +200,11 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
     await waitFor(async () => (await kit.jsm.streams.info(EXECUTION_STREAM_NAME).catch(() => null)) !== null, 10_000, 'reconnected');
     expect((await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.last_seq).toBe(5);
     relay.start();
-    await waitFor(async () => (await kit.jsm.streams.info(EXECUTION_STREAM_NAME).catch(() => null))?.state.last_seq === 10, 30_000, 'the relay republished the lost tail');
+    await waitFor(
+      async () => (await kit.jsm.streams.info(EXECUTION_STREAM_NAME).catch(() => null))?.state.last_seq === 10,
+      30_000,
+      'the relay republished the lost tail',
+    );
     await waitFor(() => attemptsAfterRestart >= 1, 30_000, 'the failing event delivered again after the restart');
     healed = true;
 

@@ -78,7 +78,11 @@ export class JetStreamEventConsumer {
   }
 
   private ensureConsumer(type: string, startSequence?: number): Promise<void> {
-    const spec = { durable: this.consumerName(type), filterSubject: eventSubjectWildcard(type), ackWaitMs: this.options.ackWaitMs ?? 30_000 };
+    const spec = {
+      durable: this.consumerName(type),
+      filterSubject: eventSubjectWildcard(type),
+      ackWaitMs: this.options.ackWaitMs ?? 30_000,
+    };
     return ensureDurableConsumer(this.jsm, this.options.stream, spec, startSequence);
   }
 
@@ -158,7 +162,9 @@ export class JetStreamEventConsumer {
     const subject = subjectOf(event);
     if (!subject) {
       // Not an event of our store (its id is no UUID): nothing to quarantine it under; drop it, loudly.
-      this.options.onError?.(new Error(`dropping a failing message whose event id is not a UUID: ${JSON.stringify(event.metadata.eventId.slice(0, 80))}`));
+      this.options.onError?.(
+        new Error(`dropping a failing message whose event id is not a UUID: ${JSON.stringify(event.metadata.eventId.slice(0, 80))}`),
+      );
       return 'skip';
     }
     try {
@@ -183,7 +189,13 @@ export class JetStreamEventConsumer {
       try {
         await this.quarantine.runRetries((stored) => {
           const event = toWireEvent(stored);
-          return this.deliver(event, { subject: eventSubject(event.type, event.schemaVersion), deliveryCount: 1, traceparent: null, tracestate: null, tx: null });
+          return this.deliver(event, {
+            subject: eventSubject(event.type, event.schemaVersion),
+            deliveryCount: 1,
+            traceparent: null,
+            tracestate: null,
+            tx: null,
+          });
         });
       } catch (error) {
         this.options.onError?.(error);

@@ -46,19 +46,27 @@ describe('JetStreamEventConsumer quarantine (real PostgreSQL, real JetStream)', 
     await kit.js.publish('onceport.execution.test-happened.v1', JSON.stringify(toWireEvent(stored!)), { msgID: event.eventId });
     return event.eventId;
   };
-  const handled = async (): Promise<number> => Number((await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM effects')).rows[0]?.n);
+  const handled = async (): Promise<number> =>
+    Number((await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM effects')).rows[0]?.n);
   const entry = (eventId: string) => quarantineEntry(db.pool, 'consumer:test-service', eventId);
 
   it('quarantines and terminates an event its handler always fails on after 3 deliveries; the others are handled; retry goes through the owner', async () => {
-    consumer = new JetStreamEventConsumer(db.pool, kit.nc, kit.js, kit.jsm, {
-      stream: EXECUTION_STREAM_NAME,
-      durable: 'test-service',
-      eventTypes: ['TestHappened'],
-      inbox: 'transactional',
-      retryDelayMs: 50,
-      quarantineAfterAttempts: 3,
-      retryCheckMs: 200,
-    }, handler);
+    consumer = new JetStreamEventConsumer(
+      db.pool,
+      kit.nc,
+      kit.js,
+      kit.jsm,
+      {
+        stream: EXECUTION_STREAM_NAME,
+        durable: 'test-service',
+        eventTypes: ['TestHappened'],
+        inbox: 'transactional',
+        retryDelayMs: 50,
+        quarantineAfterAttempts: 3,
+        retryCheckMs: 200,
+      },
+      handler,
+    );
     await consumer.start();
     await publish(1);
     const poison = await publish(-1);
@@ -66,7 +74,11 @@ describe('JetStreamEventConsumer quarantine (real PostgreSQL, real JetStream)', 
 
     await waitFor(async () => (await entry(poison))?.status === 'quarantined', 30_000, 'the poison event quarantined');
     await waitFor(async () => (await handled()) === 2, 30_000, 'the other two handled');
-    expect(await entry(poison)).toMatchObject({ attempts: 3, event_type: 'TestHappened', last_error: expect.stringMatching(/n_not_negative/) });
+    expect(await entry(poison)).toMatchObject({
+      attempts: 3,
+      event_type: 'TestHappened',
+      last_error: expect.stringMatching(/n_not_negative/),
+    });
     // Terminated: JetStream holds nothing pending for it and does not deliver it a fourth time.
     const info = () => kit.jsm.consumers.info(EXECUTION_STREAM_NAME, 'test-service--test-happened');
     await waitFor(async () => (await info()).num_ack_pending === 0, 10_000, 'nothing left pending');

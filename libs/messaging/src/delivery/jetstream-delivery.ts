@@ -61,15 +61,22 @@ export class JetStreamDelivery implements EventDelivery {
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
     if (!this.nc || !this.js || !this.jsm) throw new Error('JetStreamDelivery.start() must run before consumers are made');
     const ackWaitMs = effectiveAckWaitMs(spec.ackWaitMs, this.ackWait);
-    const consumer = new JetStreamEventConsumer(this.pool, this.nc, this.js, this.jsm, {
-      stream: EXECUTION_STREAM_NAME,
-      durable: spec.durable,
-      eventTypes: spec.eventTypes,
-      inbox: spec.inbox,
-      ...(spec.concurrency ? { concurrency: spec.concurrency } : {}),
-      ...(ackWaitMs ? { ackWaitMs } : {}),
-      onError: this.options.onError,
-    }, handler);
+    const consumer = new JetStreamEventConsumer(
+      this.pool,
+      this.nc,
+      this.js,
+      this.jsm,
+      {
+        stream: EXECUTION_STREAM_NAME,
+        durable: spec.durable,
+        eventTypes: spec.eventTypes,
+        inbox: spec.inbox,
+        ...(spec.concurrency ? { concurrency: spec.concurrency } : {}),
+        ...(ackWaitMs ? { ackWaitMs } : {}),
+        onError: this.options.onError,
+      },
+      handler,
+    );
     this.consumers.push(consumer);
     return consumer;
   }
@@ -77,7 +84,9 @@ export class JetStreamDelivery implements EventDelivery {
   async redeliver(event: StoredEvent): Promise<void> {
     if (!this.js) throw new Error('JetStreamDelivery.start() must run first');
     // A new message id on purpose: the original id may still sit in the dedup window.
-    await this.js.publish(eventSubject(event.type, event.schemaVersion), JSON.stringify(toWireEvent(event)), { msgID: `${event.eventId}:redelivered:${Date.now()}` });
+    await this.js.publish(eventSubject(event.type, event.schemaVersion), JSON.stringify(toWireEvent(event)), {
+      msgID: `${event.eventId}:redelivered:${Date.now()}`,
+    });
   }
 
   nudge(): void {

@@ -33,7 +33,8 @@ describe('StoreTailEventConsumer quarantine (real PostgreSQL)', () => {
     consumer?.nudge();
     return event.eventId;
   };
-  const handled = async (): Promise<number[]> => (await db.pool.query<{ n: number }>('SELECT n FROM effects ORDER BY n')).rows.map((r) => r.n);
+  const handled = async (): Promise<number[]> =>
+    (await db.pool.query<{ n: number }>('SELECT n FROM effects ORDER BY n')).rows.map((r) => r.n);
   const entry = (eventId: string) => quarantineEntry(db.pool, 'consumer:tail-test', eventId);
   const handler: EventHandler = async (event, context) => {
     await (context.tx as Queryable).query('INSERT INTO effects (event_id, n) VALUES ($1, $2)', [event.metadata.eventId, event.data['n']]);
@@ -41,7 +42,12 @@ describe('StoreTailEventConsumer quarantine (real PostgreSQL)', () => {
 
   it('quarantines the event its handler always fails on, handles the others, and takes an operator retry', async () => {
     // The default number of attempts (5), with the consumer's own backoff between them (about 4 s in all).
-    consumer = new StoreTailEventConsumer(db.pool, { durable: 'tail-test', eventTypes: ['TestHappened'], inbox: 'transactional' }, handler, () => undefined);
+    consumer = new StoreTailEventConsumer(
+      db.pool,
+      { durable: 'tail-test', eventTypes: ['TestHappened'], inbox: 'transactional' },
+      handler,
+      () => undefined,
+    );
     await consumer.start();
     await append(1);
     const poison = await append(-1);

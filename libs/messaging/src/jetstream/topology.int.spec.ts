@@ -36,7 +36,12 @@ describe('JetStream topology declared in code (real nats-server)', () => {
     await ensureDurableConsumer(kit.jsm, STREAM, { ...spec, ackWaitMs: 5_000 });
     await ensureDurableConsumer(kit.jsm, STREAM, { ...spec, ackWaitMs: 9_000, maxDeliver: 7, maxAckPending: 12 });
     const info = await kit.jsm.consumers.info(STREAM, spec.durable);
-    expect(info.config).toMatchObject({ filter_subject: 'topology.a', ack_wait: 9_000 * NANOS_PER_MS, max_deliver: 7, max_ack_pending: 12 });
+    expect(info.config).toMatchObject({
+      filter_subject: 'topology.a',
+      ack_wait: 9_000 * NANOS_PER_MS,
+      max_deliver: 7,
+      max_ack_pending: 12,
+    });
     const consumers = await kit.jsm.consumers.list(STREAM).next();
     expect(consumers.map((c) => c.name)).toEqual([spec.durable]);
   });

@@ -1,11 +1,4 @@
-import {
-  AckPolicy,
-  DeliverPolicy,
-  type JetStreamManager,
-  JetStreamApiError,
-  RetentionPolicy,
-  StorageType,
-} from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, type JetStreamManager, JetStreamApiError, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 
 const NANOS_PER_MS = 1_000_000;
 
@@ -53,7 +46,12 @@ export interface DurableConsumerSpec {
  * uses the same durable name and so shares the work. Server 2.9 takes one filter subject per
  * consumer; a service that needs several event types gets one consumer per type.
  */
-export async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, spec: DurableConsumerSpec, startSequence?: number): Promise<void> {
+export async function ensureDurableConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  spec: DurableConsumerSpec,
+  startSequence?: number,
+): Promise<void> {
   const mutable = {
     ack_wait: (spec.ackWaitMs ?? 30_000) * NANOS_PER_MS,
     max_deliver: spec.maxDeliver ?? -1,
@@ -63,7 +61,8 @@ export async function ensureDurableConsumer(jsm: JetStreamManager, stream: strin
     const existing = await jsm.consumers.info(stream, spec.durable);
     // The filter can't be changed in place on server 2.9; silently keeping the old one would feed
     // this service events it does not handle, or none of those it does.
-    if ((existing.config.filter_subject ?? '') !== spec.filterSubject) throw new ConsumerFilterConflictError(stream, spec.durable, existing.config.filter_subject ?? '', spec.filterSubject);
+    if ((existing.config.filter_subject ?? '') !== spec.filterSubject)
+      throw new ConsumerFilterConflictError(stream, spec.durable, existing.config.filter_subject ?? '', spec.filterSubject);
     await jsm.consumers.update(stream, spec.durable, mutable);
   } catch (error) {
     if (!isNotFound(error)) throw error;
@@ -71,7 +70,9 @@ export async function ensureDurableConsumer(jsm: JetStreamManager, stream: strin
       durable_name: spec.durable,
       filter_subject: spec.filterSubject,
       ack_policy: AckPolicy.Explicit,
-      ...(startSequence ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSequence } : { deliver_policy: DeliverPolicy.All }),
+      ...(startSequence
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSequence }
+        : { deliver_policy: DeliverPolicy.All }),
       ...mutable,
     });
   }

@@ -85,7 +85,11 @@ describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
         await store.append(`lost-${i}`, [event], { expectedVersion: 0 });
         ids.push(event.eventId);
       }
-      const first = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, batchSize: 4, publishTimeoutMs: 2000 });
+      const first = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, {
+        streamName: EXECUTION_STREAM_NAME,
+        batchSize: 4,
+        publishTimeoutMs: 2000,
+      });
       expect(await first.drain()).toBe(count);
       expect(await streamMessages()).toBe(count);
       return ids;
@@ -98,7 +102,12 @@ describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
       kit = await connectKit(nats.url);
     };
     const relayAgain = async (): Promise<void> => {
-      const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, { streamName: EXECUTION_STREAM_NAME, batchSize: 4, pollIntervalMs: 50, publishTimeoutMs: 2000 });
+      const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, {
+        streamName: EXECUTION_STREAM_NAME,
+        batchSize: 4,
+        pollIntervalMs: 50,
+        publishTimeoutMs: 2000,
+      });
       relay.start();
       try {
         await waitFor(async () => (await streamMessages()) >= 30, 30_000, 'the lost events published again');

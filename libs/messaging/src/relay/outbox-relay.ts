@@ -1,7 +1,14 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { eventSubject } from '@onceport/contracts';
-import { CHECKPOINT_START, type Checkpoint, type StoredEvent, StoreSubscription, loadCheckpoint, overwriteCheckpoint } from '@onceport/event-store';
+import {
+  CHECKPOINT_START,
+  type Checkpoint,
+  type StoredEvent,
+  StoreSubscription,
+  loadCheckpoint,
+  overwriteCheckpoint,
+} from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { type StreamSpec, ensureStream, isNotFound } from '../jetstream/topology';
 import { toWireEvent } from '../wire-event';

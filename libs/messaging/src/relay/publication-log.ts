@@ -26,7 +26,14 @@ export class PublicationLog {
          VALUES ($1, $2, $3, $4::text::xid8, $5) ON CONFLICT DO NOTHING)
        DELETE FROM onceport.relay_publications
         WHERE stream = $1 AND stream_sequence < $2 AND published_at < now() - $6 * interval '1 millisecond'`,
-      [this.stream, publication.streamSequence, publication.eventId, String(publication.from.transactionId), String(publication.from.globalPosition), this.retentionMs],
+      [
+        this.stream,
+        publication.streamSequence,
+        publication.eventId,
+        String(publication.from.transactionId),
+        String(publication.from.globalPosition),
+        this.retentionMs,
+      ],
     );
   }
 
@@ -48,6 +55,9 @@ export class PublicationLog {
 
   /** Forgets what the broker no longer holds (everything above `intactSequence`). */
   async forgetAbove(intactSequence: number): Promise<void> {
-    await this.db.query('DELETE FROM onceport.relay_publications WHERE stream = $1 AND stream_sequence > $2', [this.stream, intactSequence]);
+    await this.db.query('DELETE FROM onceport.relay_publications WHERE stream = $1 AND stream_sequence > $2', [
+      this.stream,
+      intactSequence,
+    ]);
   }
 }

@@ -111,4 +111,3 @@ export async function freePort(): Promise<number> {
     });
   });
 }
-

@@ -16,9 +16,14 @@ export function subscribedEventOf(subject: string): SubscribedEvent {
   const prefix = `${EXECUTION_SUBJECT_PREFIX}.`;
   const match = subject.startsWith(prefix) ? SUBJECT.exec(subject.slice(prefix.length)) : null;
   const [, kebab, version] = match ?? [];
-  if (!kebab || !version) throw new Error(`event pattern ${JSON.stringify(subject)} is not an execution event subject (use eventSubject(type, version))`);
-  const type = kebab.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  if (!kebab || !version)
+    throw new Error(`event pattern ${JSON.stringify(subject)} is not an execution event subject (use eventSubject(type, version))`);
+  const type = kebab
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
   const schemaVersion = Number(version);
-  if (eventSubject(type, schemaVersion) !== subject) throw new Error(`event pattern ${JSON.stringify(subject)} does not name one event type`);
+  if (eventSubject(type, schemaVersion) !== subject)
+    throw new Error(`event pattern ${JSON.stringify(subject)} does not name one event type`);
   return { type, schemaVersion };
 }

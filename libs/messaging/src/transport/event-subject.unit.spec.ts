@@ -3,7 +3,11 @@ import { subscribedEventOf } from './event-subject';
 
 describe('subscribedEventOf', () => {
   it('reads back what eventSubject made', () => {
-    for (const [type, version] of [['ExecutionAccepted', 1], ['DispatchFailedBeforeSend', 3], ['OutcomeUnknown', 12]] as const) {
+    for (const [type, version] of [
+      ['ExecutionAccepted', 1],
+      ['DispatchFailedBeforeSend', 3],
+      ['OutcomeUnknown', 12],
+    ] as const) {
       expect(subscribedEventOf(eventSubject(type, version))).toEqual({ type, schemaVersion: version });
     }
   });

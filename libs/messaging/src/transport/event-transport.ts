@@ -84,7 +84,8 @@ export abstract class EventTransport extends Server<EventTransportEvents, 'liste
   private specOf(durable: string, route: Route): ConsumerSpec {
     const { options } = route;
     const late = options.settingsFrom ? (this.lookup(options.settingsFrom) as ConsumerSettings | undefined) : undefined;
-    if (options.settingsFrom && !late) throw new Error(`consumer ${durable}: no provider for its settings (${String(options.settingsFrom)})`);
+    if (options.settingsFrom && !late)
+      throw new Error(`consumer ${durable}: no provider for its settings (${String(options.settingsFrom)})`);
     const concurrency = late?.concurrency ?? options.concurrency;
     const ackWaitMs = late?.ackWaitMs ?? options.ackWaitMs;
     return {

@@ -29,7 +29,13 @@ describe('execution-matches read model (real PostgreSQL)', () => {
       const stream = executionStreamId(events[0]!.data.executionId);
       // Append in two batches so the projection sees a stream across several of its own batches.
       const half = Math.ceil(events.length / 2);
-      const asNew = (e: Envelope) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata });
+      const asNew = (e: Envelope) => ({
+        eventId: e.metadata.eventId,
+        type: e.type,
+        schemaVersion: e.schemaVersion,
+        data: e.data,
+        metadata: e.metadata,
+      });
       await store.append(stream, events.slice(0, half).map(asNew), { expectedVersion: 0 });
       if (events.length > half) await store.append(stream, events.slice(half).map(asNew), { expectedVersion: half });
     }
@@ -42,7 +48,11 @@ describe('execution-matches read model (real PostgreSQL)', () => {
   });
 
   const rows = async () =>
-    (await db.pool.query('SELECT execution_id, fingerprint, actor, intent_scope, status, stream_version, state FROM onceport.execution_matches ORDER BY execution_id')).rows;
+    (
+      await db.pool.query(
+        'SELECT execution_id, fingerprint, actor, intent_scope, status, stream_version, state FROM onceport.execution_matches ORDER BY execution_id',
+      )
+    ).rows;
 
   it('folds every recorded history into one row with the state the decider derives', async () => {
     await runner.catchUp();
@@ -51,7 +61,11 @@ describe('execution-matches read model (real PostgreSQL)', () => {
     for (const { name, events } of histories) {
       const expected = foldEvents(events.map((e) => parseEvent(e)));
       const row = byId.get(events[0]!.data.executionId);
-      expect({ name, status: row?.status, version: row?.stream_version }).toEqual({ name, status: expected.status, version: events.length });
+      expect({ name, status: row?.status, version: row?.stream_version }).toEqual({
+        name,
+        status: expected.status,
+        version: events.length,
+      });
       expect(row?.state).toEqual(JSON.parse(JSON.stringify(expected)));
     }
   });
@@ -66,8 +80,14 @@ describe('execution-matches read model (real PostgreSQL)', () => {
   it('finds prior executions of an intent by fingerprint, actor and scope, newest first', async () => {
     await runner.catchUp();
     const [first] = await rows();
-    const candidates = await findMatchCandidates(orm.em, { fingerprints: [first.fingerprint, 'hmac-sha256:old:00'], actor: first.actor, intentScope: first.intent_scope });
+    const candidates = await findMatchCandidates(orm.em, {
+      fingerprints: [first.fingerprint, 'hmac-sha256:old:00'],
+      actor: first.actor,
+      intentScope: first.intent_scope,
+    });
     expect(candidates.map((c) => c.executionId)).toContain(first.execution_id);
-    expect(await findMatchCandidates(orm.em, { fingerprints: [first.fingerprint], actor: 'someone-else', intentScope: first.intent_scope })).toEqual([]);
+    expect(
+      await findMatchCandidates(orm.em, { fingerprints: [first.fingerprint], actor: 'someone-else', intentScope: first.intent_scope }),
+    ).toEqual([]);
   });
 });

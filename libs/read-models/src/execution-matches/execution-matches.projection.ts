@@ -27,7 +27,12 @@ export const executionMatchesProjection: Projection = {
       let folded = current.get(executionId) ?? { state: initialState(), version: 0 };
       for (const event of streamEvents) {
         if (event.streamVersion <= folded.version) continue;
-        const parsed = parseEvent({ type: event.type, schemaVersion: event.schemaVersion, data: event.data, metadata: { ...event.metadata, eventId: event.eventId } });
+        const parsed = parseEvent({
+          type: event.type,
+          schemaVersion: event.schemaVersion,
+          data: event.data,
+          metadata: { ...event.metadata, eventId: event.eventId },
+        });
         folded = { state: evolve(folded.state, parsed), version: event.streamVersion };
       }
       if (folded.state.status !== 'none') await upsertRow(tx, folded.state, folded.version);
@@ -56,7 +61,18 @@ async function upsertRow(tx: Queryable, state: KnownExecutionState, version: num
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (execution_id) DO UPDATE SET status = excluded.status, stream_version = excluded.stream_version, state = excluded.state
        WHERE m.stream_version < excluded.stream_version`,
-    [f.executionId, f.fingerprint, f.actor, f.intentScope, f.tool, state.status, f.acceptedAt, f.correlationWindowEndsAt,
-      f.ledgerRetentionEndsAt, version, JSON.stringify(state)],
+    [
+      f.executionId,
+      f.fingerprint,
+      f.actor,
+      f.intentScope,
+      f.tool,
+      state.status,
+      f.acceptedAt,
+      f.correlationWindowEndsAt,
+      f.ledgerRetentionEndsAt,
+      version,
+      JSON.stringify(state),
+    ],
   );
 }

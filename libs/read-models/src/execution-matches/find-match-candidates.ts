@@ -19,7 +19,16 @@ export async function findMatchCandidates(em: EntityManager, lookup: MatchLookup
   const rows = await em
     .fork()
     .createQueryBuilder(ExecutionMatchEntity)
-    .select(['executionId', 'fingerprint', 'actor', 'intentScope', 'status', 'correlationWindowEndsAt', 'ledgerRetentionEndsAt', 'acceptedAt'])
+    .select([
+      'executionId',
+      'fingerprint',
+      'actor',
+      'intentScope',
+      'status',
+      'correlationWindowEndsAt',
+      'ledgerRetentionEndsAt',
+      'acceptedAt',
+    ])
     .where({ fingerprint: { $in: [...lookup.fingerprints] }, actor: lookup.actor })
     .andWhere('md5(intent_scope) = md5(?)', [lookup.intentScope])
     .andWhere({ intentScope: lookup.intentScope })

@@ -30,7 +30,12 @@ export interface ServiceDefinition<Shape extends z.ZodRawShape> {
 
 /** What the operator has to fix (a variable, a contract or actors file, a migration to run as the owner): exit 78, not a crash. */
 function isConfigError(error: unknown): error is Error {
-  return error instanceof ToolContractError || error instanceof ActorsFileError || error instanceof EnvConfigError || error instanceof MigrationSetupError;
+  return (
+    error instanceof ToolContractError ||
+    error instanceof ActorsFileError ||
+    error instanceof EnvConfigError ||
+    error instanceof MigrationSetupError
+  );
 }
 
 /**
@@ -69,16 +74,24 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
     process.exit(78); // EX_CONFIG
   }
-  @Module({ imports: [ServiceLoggingModule.forRoot(definition.serviceName), ServiceKitModule.forRoot(serviceConfigOf(definition.serviceName, env)), feature] })
+  @Module({
+    imports: [
+      ServiceLoggingModule.forRoot(definition.serviceName),
+      ServiceKitModule.forRoot(serviceConfigOf(definition.serviceName, env)),
+      feature,
+    ],
+  })
   class ServiceModule {}
   // abortOnError false: a failed start rejects here instead of exiting 1 (buffered Nest logs are never flushed).
-  const app = await NestFactory.create(ServiceModule, { bufferLogs: true, bodyParser: false, abortOnError: false }).catch((error: unknown) => {
-    // The service role on a schema the owner has not migrated yet (say which step to run), or a
-    // broken contract or actors file (the message names the file, the field and the fix).
-    if (!isConfigError(error)) throw error;
-    process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
-    process.exit(78); // EX_CONFIG
-  });
+  const app = await NestFactory.create(ServiceModule, { bufferLogs: true, bodyParser: false, abortOnError: false }).catch(
+    (error: unknown) => {
+      // The service role on a schema the owner has not migrated yet (say which step to run), or a
+      // broken contract or actors file (the message names the file, the field and the fix).
+      if (!isConfigError(error)) throw error;
+      process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    },
+  );
   app.useLogger(app.get(NestLogger));
   // useProcessExit: a clean stop exits 0 instead of re-raising the signal (which looks like a kill).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

@@ -62,8 +62,15 @@ describe('two database roles: the owner migrates, the services append and read (
   });
 
   it('lets the service role keep its working state (checkpoints) but not rewrite the migration record', async () => {
-    expect(await sqlState(service, "INSERT INTO onceport.subscription_checkpoints (subscription_id, transaction_id, global_position) VALUES ('t', '1'::xid8, 0)")).toBeNull();
-    expect(await sqlState(service, "UPDATE onceport.subscription_checkpoints SET global_position = 1 WHERE subscription_id = 't'")).toBeNull();
+    expect(
+      await sqlState(
+        service,
+        "INSERT INTO onceport.subscription_checkpoints (subscription_id, transaction_id, global_position) VALUES ('t', '1'::xid8, 0)",
+      ),
+    ).toBeNull();
+    expect(
+      await sqlState(service, "UPDATE onceport.subscription_checkpoints SET global_position = 1 WHERE subscription_id = 't'"),
+    ).toBeNull();
     expect(await sqlState(service, "DELETE FROM onceport.mikro_orm_migrations WHERE name = '001-event-store'")).toBe('42501');
   });
 
@@ -78,10 +85,19 @@ describe('two database roles: the owner migrates, the services append and read (
   it('runs a whole runtime as the service role: delivery started, an event appended, ready', async () => {
     const url = new URL(db.url);
     url.username = role;
-    const ports = await openServicePorts({ serviceName: 'roles-test', databaseUrl: url.toString(), delivery: 'in_process', natsUrl: 'nats://127.0.0.1:1', poolSize: 4, log: () => undefined });
+    const ports = await openServicePorts({
+      serviceName: 'roles-test',
+      databaseUrl: url.toString(),
+      delivery: 'in_process',
+      natsUrl: 'nats://127.0.0.1:1',
+      poolSize: 4,
+      log: () => undefined,
+    });
     try {
       await ports.store.append('test-roles-3', [testEvent()], { expectedVersion: 0 });
-      const ready = await Promise.all(portReadinessChecks(ports.pool, ports.delivery).map(async (check) => [check.name, await check.probe().then(() => 'ok')]));
+      const ready = await Promise.all(
+        portReadinessChecks(ports.pool, ports.delivery).map(async (check) => [check.name, await check.probe().then(() => 'ok')]),
+      );
       expect(Object.fromEntries(ready)).toEqual({ database: 'ok', delivery: 'ok' });
     } finally {
       await ports.close();
@@ -89,7 +105,9 @@ describe('two database roles: the owner migrates, the services append and read (
   });
 
   it('refuses to grant to a role that does not exist, or to the owner itself', async () => {
-    await expect(migrate(db.url, [], { serviceRole: 'onceport_no_such_role' })).rejects.toThrow('service role "onceport_no_such_role" does not exist: create it first');
+    await expect(migrate(db.url, [], { serviceRole: 'onceport_no_such_role' })).rejects.toThrow(
+      'service role "onceport_no_such_role" does not exist: create it first',
+    );
     await expect(migrate(db.url, [], { serviceRole: 'postgres' })).rejects.toThrow('is the role running the migrations (the owner)');
   });
 });

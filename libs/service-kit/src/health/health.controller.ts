@@ -1,5 +1,11 @@
 import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheck, type HealthCheckResult, HealthCheckService, type HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  type HealthCheckResult,
+  HealthCheckService,
+  type HealthIndicatorResult,
+  HealthIndicatorService,
+} from '@nestjs/terminus';
 import { READINESS_CHECKS, type ReadinessCheck } from './readiness-check';
 
 /** Terminus's answer, plus `checks`: each check's `ok` or why not, as operators and probes have read it. */
@@ -45,6 +51,7 @@ export class HealthController {
 
 function withChecks(result: HealthCheckResult): ReadinessAnswer {
   const checks: Record<string, string> = {};
-  for (const [name, detail] of Object.entries(result.details)) checks[name] = detail.status === 'up' ? 'ok' : String(detail['message'] ?? detail.status);
+  for (const [name, detail] of Object.entries(result.details))
+    checks[name] = detail.status === 'up' ? 'ok' : String(detail['message'] ?? detail.status);
   return { ...result, checks };
 }

@@ -32,12 +32,18 @@ describe('HealthModule (terminus, real Nest HTTP server)', () => {
   }
 
   it('ready: 200 with every check ok', async () => {
-    expect(await get('/readyz')).toMatchObject({ status: 200, body: { status: 'ok', checks: { database: 'ok', delivery: 'ok' }, details: { database: { status: 'up' } } } });
+    expect(await get('/readyz')).toMatchObject({
+      status: 200,
+      body: { status: 'ok', checks: { database: 'ok', delivery: 'ok' }, details: { database: { status: 'up' } } },
+    });
   });
 
   it('not ready while the database or delivery is down: 503 saying which and why; liveness stays 200', async () => {
     state.database = false;
-    expect(await get('/readyz')).toMatchObject({ status: 503, body: { status: 'error', checks: { database: 'unavailable: connection refused', delivery: 'ok' } } });
+    expect(await get('/readyz')).toMatchObject({
+      status: 503,
+      body: { status: 'error', checks: { database: 'unavailable: connection refused', delivery: 'ok' } },
+    });
     state.database = true;
     state.delivery = false;
     expect(await get('/readyz')).toMatchObject({ status: 503, body: { checks: { database: 'ok', delivery: 'disconnected' } } });

@@ -21,7 +21,13 @@ export class HealthModule {
       module: HealthModule,
       imports: [TerminusModule.forRoot({ logger: false })],
       controllers: [HealthController],
-      providers: [{ provide: READINESS_CHECKS, inject: checks.inject ?? [], useFactory: checks.useFactory as (...deps: unknown[]) => readonly ReadinessCheck[] }],
+      providers: [
+        {
+          provide: READINESS_CHECKS,
+          inject: checks.inject ?? [],
+          useFactory: checks.useFactory as (...deps: unknown[]) => readonly ReadinessCheck[],
+        },
+      ],
     };
   }
 }

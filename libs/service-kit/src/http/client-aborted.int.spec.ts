@@ -5,7 +5,12 @@ import { NestFactory } from '@nestjs/core';
 import { readJsonBody } from './read-json-body';
 import { type ServerLimitsEnv, hardenHttpServer } from './server-limits';
 
-const LIMITS: ServerLimitsEnv = { ONCEPORT_HTTP_HEADERS_TIMEOUT_MS: 10_000, ONCEPORT_HTTP_REQUEST_TIMEOUT_MS: 30_000, ONCEPORT_HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000, ONCEPORT_HTTP_MAX_CONNECTIONS: 100 };
+const LIMITS: ServerLimitsEnv = {
+  ONCEPORT_HTTP_HEADERS_TIMEOUT_MS: 10_000,
+  ONCEPORT_HTTP_REQUEST_TIMEOUT_MS: 30_000,
+  ONCEPORT_HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000,
+  ONCEPORT_HTTP_MAX_CONNECTIONS: 100,
+};
 
 let bodyReads = 0;
 
@@ -78,7 +83,8 @@ describe('a client abort (real Nest HTTP server)', () => {
     while (bodyReads === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     socket.destroy();
     const deadline = Date.now() + 10_000;
-    while (lines.length === 0 && nestLogger.errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (lines.length === 0 && nestLogger.errors.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   it.each(['/echo', '/raw'])('at %s is one info line naming method and path, and no error or stack trace', async (path) => {

@@ -41,7 +41,12 @@ export class ClientAbortedFilter extends BaseExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<IncomingMessage>();
     const res = http.getResponse<ServerResponse>();
-    this.log('info', 'client aborted the request', { method: String(req.method).slice(0, 10), path: String(req.url ?? '').split('?')[0]?.slice(0, 200) });
+    this.log('info', 'client aborted the request', {
+      method: String(req.method).slice(0, 10),
+      path: String(req.url ?? '')
+        .split('?')[0]
+        ?.slice(0, 200),
+    });
     if (!res.destroyed) res.destroy();
   }
 }

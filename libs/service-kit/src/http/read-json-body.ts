@@ -61,8 +61,10 @@ export async function readJsonBodyOrProblem(req: IncomingMessage, limitBytes = 1
   try {
     return await readJsonBody(req, limitBytes, { allowEmpty: true });
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new Problem(413, 'body_too_large', 'Body too large', `The body may be at most ${limitBytes} bytes.`);
-    if (error instanceof MalformedJsonError) throw new Problem(400, 'malformed_json', 'Malformed JSON', `The body is not valid JSON; send e.g. ${example}.`);
+    if (error instanceof BodyTooLargeError)
+      throw new Problem(413, 'body_too_large', 'Body too large', `The body may be at most ${limitBytes} bytes.`);
+    if (error instanceof MalformedJsonError)
+      throw new Problem(400, 'malformed_json', 'Malformed JSON', `The body is not valid JSON; send e.g. ${example}.`);
     throw error;
   }
 }

@@ -43,7 +43,10 @@ export function applyServerLimits(server: Server, limits: ServerLimitsEnv): void
   server.headersTimeout = Math.min(limits.ONCEPORT_HTTP_HEADERS_TIMEOUT_MS, limits.ONCEPORT_HTTP_REQUEST_TIMEOUT_MS);
   server.keepAliveTimeout = limits.ONCEPORT_HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.maxConnections = limits.ONCEPORT_HTTP_MAX_CONNECTIONS;
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_MS, server.headersTimeout);
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    TIMEOUT_CHECK_MS,
+    server.headersTimeout,
+  );
   endStragglersAfterClose(server);
 }
 

@@ -18,7 +18,13 @@ export class NestLogger extends Logger {
 
 /** A request as Nest's error lines carry it: id, method and path; never its headers or query. */
 function requestFields(req: IncomingMessage & { id?: unknown }): Record<string, unknown> {
-  return { id: req.id, method: req.method, path: String(req.url ?? '').split('?')[0]?.slice(0, 200) };
+  return {
+    id: req.id,
+    method: req.method,
+    path: String(req.url ?? '')
+      .split('?')[0]
+      ?.slice(0, 200),
+  };
 }
 
 /** nestjs-pino for one service (or the embedded start): no access log, the process's pino logger underneath. */

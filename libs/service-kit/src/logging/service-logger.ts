@@ -131,6 +131,7 @@ function scrubbed(value: unknown, scrubber: TextScrubber): unknown {
   if (typeof value === 'string') return scrubber.scrub(value);
   if (Array.isArray(value)) return value.map((item) => scrubbed(item, scrubber));
   if (value instanceof Error) return scrubber.scrub(String(value));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubbed(item, scrubber)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubbed(item, scrubber)]));
   return value;
 }

@@ -56,19 +56,30 @@ const exported = [SERVICE_CONFIG, PG_POOL, EVENT_STORE, COMMAND_HANDLER, RESULT_
 export class ServiceKitModule {
   /** Opens the ports while the app is made (migrations, delivery) and closes them when it stops. */
   static forRoot(config: ServiceConfig): DynamicModule {
-    return ServiceKitModule.module([{ provide: SERVICE_PORTS, useFactory: () => openServicePorts(config) }, { provide: PORTS_OWNED, useValue: true }]);
+    return ServiceKitModule.module([
+      { provide: SERVICE_PORTS, useFactory: () => openServicePorts(config) },
+      { provide: PORTS_OWNED, useValue: true },
+    ]);
   }
 
   /** Ports a test opened itself (and closes itself): provided the same way, never closed here. */
   static forPorts(ports: ServicePorts): DynamicModule {
-    return ServiceKitModule.module([{ provide: SERVICE_PORTS, useValue: ports }, { provide: PORTS_OWNED, useValue: false }]);
+    return ServiceKitModule.module([
+      { provide: SERVICE_PORTS, useValue: ports },
+      { provide: PORTS_OWNED, useValue: false },
+    ]);
   }
 
   private static module(source: Provider[]): DynamicModule {
     return {
       module: ServiceKitModule,
       global: true,
-      imports: [HealthModule.forRoot({ inject: [PG_POOL, EVENT_DELIVERY], useFactory: (pool: Pool, delivery: EventDelivery) => portReadinessChecks(pool, delivery) })],
+      imports: [
+        HealthModule.forRoot({
+          inject: [PG_POOL, EVENT_DELIVERY],
+          useFactory: (pool: Pool, delivery: EventDelivery) => portReadinessChecks(pool, delivery),
+        }),
+      ],
       controllers: [MetricsController],
       providers: [...source, ...portProviders],
       exports: exported,

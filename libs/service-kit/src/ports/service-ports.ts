@@ -1,5 +1,13 @@
 import type { Tracer } from '@opentelemetry/api';
-import { CommandHandler, type EventStore, PostgresEventStore, ResultStore, configureQuarantineDefaults, createPool, reportOpenQuarantine } from '@onceport/event-store';
+import {
+  CommandHandler,
+  type EventStore,
+  PostgresEventStore,
+  ResultStore,
+  configureQuarantineDefaults,
+  createPool,
+  reportOpenQuarantine,
+} from '@onceport/event-store';
 import { type EventDelivery, InProcessDelivery, JetStreamDelivery } from '@onceport/messaging';
 import type { Pool } from 'pg';
 import { migrate } from '../database/service-migrations';

@@ -30,7 +30,14 @@ export function problemType(code: string): string {
 }
 
 /** The body of a problem answer; extension members never override a standard one. */
-export function problemDetails(status: number, code: string, title: string, detail: string, extensions: Record<string, unknown> = {}, instance?: string): ProblemDetails {
+export function problemDetails(
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+  instance?: string,
+): ProblemDetails {
   return { ...extensions, type: problemType(code), title, status, detail, ...(instance ? { instance } : {}), code: problemCode(code) };
 }
 
@@ -75,7 +82,9 @@ export function sendProblem(
   extensions: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): void {
-  res.writeHead(status, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE }).end(JSON.stringify(problemDetails(status, code, title, detail, extensions, instanceOf(res))));
+  res
+    .writeHead(status, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE })
+    .end(JSON.stringify(problemDetails(status, code, title, detail, extensions, instanceOf(res))));
 }
 
 export function writeProblem(res: ServerResponse, problem: Problem): void {

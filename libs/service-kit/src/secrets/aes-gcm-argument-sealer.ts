@@ -40,11 +40,17 @@ export class AesGcmArgumentSealer implements ArgumentSealer {
     const [, keyId = '', iv = '', body = ''] = parts;
     if (!Object.hasOwn(this.keyring.keys, keyId)) {
       const held = Object.keys(this.keyring.keys).join(', ');
-      throw new SealedArgumentError('unknown_key', binding, `sealed under key "${keyId}", which ONCEPORT_ENCRYPTION_KEYS does not hold (it holds ${held}); add that key back to open it`);
+      throw new SealedArgumentError(
+        'unknown_key',
+        binding,
+        `sealed under key "${keyId}", which ONCEPORT_ENCRYPTION_KEYS does not hold (it holds ${held}); add that key back to open it`,
+      );
     }
     const bytes = Buffer.from(body, 'base64url');
     try {
-      const decipher = createDecipheriv(ALGORITHM, keyBytes(this.keyring, keyId), Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv(ALGORITHM, keyBytes(this.keyring, keyId), Buffer.from(iv, 'base64url'), {
+        authTagLength: TAG_BYTES,
+      });
       decipher.setAAD(associatedData(keyId, binding));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       const plain = Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]);
@@ -52,7 +58,11 @@ export class AesGcmArgumentSealer implements ArgumentSealer {
     } catch {
       // GCM says only "unable to authenticate" (its error may come from another realm, so no
       // instanceof): altered, or bound to another execution or argument. Nothing else runs here.
-      throw new SealedArgumentError('refused', binding, `the sealed value under key "${keyId}" does not open: it was altered, or sealed for another execution or argument`);
+      throw new SealedArgumentError(
+        'refused',
+        binding,
+        `the sealed value under key "${keyId}" does not open: it was altered, or sealed for another execution or argument`,
+      );
     }
   }
 }

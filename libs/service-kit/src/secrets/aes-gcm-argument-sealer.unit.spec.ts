@@ -90,6 +90,8 @@ describe('AesGcmArgumentSealer', () => {
   });
 
   it('refuses a ring whose keys are not AES-256 keys', () => {
-    expect(() => new AesGcmArgumentSealer(ring(`k1:${randomBytes(48).toString('base64')}`))).toThrow('encryption key "k1": got 48 bytes; AES-256 needs exactly 32');
+    expect(() => new AesGcmArgumentSealer(ring(`k1:${randomBytes(48).toString('base64')}`))).toThrow(
+      'encryption key "k1": got 48 bytes; AES-256 needs exactly 32',
+    );
   });
 });

@@ -59,13 +59,25 @@ export function currentTraceContext(): { traceparent: string | null; tracestate:
  * Runs `work` in a span (child of `parent`), recording failure; the span ends when `work` settles.
  * A span about one execution (`onceport.execution_id`) puts its id on every log line written meanwhile.
  */
-export async function inSpan<T>(tracer: Tracer, name: string, parent: Context, attributes: Record<string, string | number | boolean>, work: (span: Span) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  tracer: Tracer,
+  name: string,
+  parent: Context,
+  attributes: Record<string, string | number | boolean>,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   const executionId = attributes[EXECUTION_ID_ATTRIBUTE];
   if (typeof executionId === 'string') return withExecutionId(executionId, () => spanned(tracer, name, parent, attributes, work));
   return spanned(tracer, name, parent, attributes, work);
 }
 
-function spanned<T>(tracer: Tracer, name: string, parent: Context, attributes: Record<string, string | number | boolean>, work: (span: Span) => Promise<T>): Promise<T> {
+function spanned<T>(
+  tracer: Tracer,
+  name: string,
+  parent: Context,
+  attributes: Record<string, string | number | boolean>,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   return tracer.startActiveSpan(name, { attributes }, parent, async (span) => {
     try {
       return await work(span);

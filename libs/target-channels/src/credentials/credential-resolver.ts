@@ -3,7 +3,10 @@ import { join } from 'node:path';
 
 export class MissingCredentialError extends Error {
   readonly code = 'missing_credential';
-  constructor(readonly credentialRef: string, whereLooked: string) {
+  constructor(
+    readonly credentialRef: string,
+    whereLooked: string,
+  ) {
     super(`credential "${credentialRef}" is not configured (looked in ${whereLooked})`);
     this.name = 'MissingCredentialError';
   }

@@ -19,9 +19,16 @@ export function classifyError(error: unknown, written: boolean, responseStarted:
   if (written) {
     const stage = responseStarted ? 'response_started' : 'request_written';
     if (error instanceof DeadlineExceededError) return unknownOutcome('timeout', `the request was sent but ${message}`, stage);
-    if (code === 'UND_ERR_HEADERS_TIMEOUT') return unknownOutcome('headers_timeout', 'the request was sent and no response headers came in time', stage);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT')
+      return unknownOutcome('headers_timeout', 'the request was sent and no response headers came in time', stage);
     if (code === 'UND_ERR_BODY_TIMEOUT') return unknownOutcome('body_timeout', 'the response body stalled past the timeout', stage);
-    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED') {
+    if (
+      code === 'UND_ERR_SOCKET' ||
+      code === 'ECONNRESET' ||
+      code === 'EPIPE' ||
+      code === 'UND_ERR_CLOSED' ||
+      code === 'UND_ERR_DESTROYED'
+    ) {
       return unknownOutcome('connection_lost', `the connection closed after the request was sent (${code})`, stage);
     }
     return unknownOutcome('response_error', `the exchange failed after the request was sent (${code ?? 'no code'}: ${message})`, stage);

@@ -78,7 +78,11 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.controller = controller;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     if (statusCode < 200) return; // informational; the real answer follows
     this.status = statusCode;
     this.headers = headers;

@@ -30,7 +30,12 @@ describe('HttpChannel: the credential never leaves in an outcome', () => {
   });
 
   const send = (path: string, credential: string, timeoutMs = 2_000) =>
-    channel.send({ contract: httpContract(server.origin, { path, timeoutMs }), executionId: EXECUTION_ID, arguments: { project: 'p' }, credential });
+    channel.send({
+      contract: httpContract(server.origin, { path, timeoutMs }),
+      executionId: EXECUTION_ID,
+      arguments: { project: 'p' },
+      credential,
+    });
 
   it('scrubs a target that echoes the credential in its body and headers', async () => {
     const outcome = await send('/echo/{project}', SECRET);
@@ -53,7 +58,12 @@ describe('HttpChannel: the credential never leaves in an outcome', () => {
     const closed = await startLoopback(() => undefined);
     await closed.close();
 
-    const outcome = await channel.send({ contract: httpContract(closed.origin), executionId: EXECUTION_ID, arguments: { project: 'p' }, credential: SECRET });
+    const outcome = await channel.send({
+      contract: httpContract(closed.origin),
+      executionId: EXECUTION_ID,
+      arguments: { project: 'p' },
+      credential: SECRET,
+    });
 
     expect(outcome.kind).toBe('failed_before_send');
     expect(everythingIn(outcome)).not.toContain(SECRET);
@@ -70,9 +80,19 @@ describe('HttpChannel: the credential never leaves in an outcome', () => {
   });
 
   it('keeps it out of probe details', async () => {
-    const contract = httpContract(server.origin, {}, {
-      probe: { kind: 'http', method: 'GET', path: '/echo/{execution_id}', applied: { status: [200], match: null }, notApplied: { status: [404] } },
-    });
+    const contract = httpContract(
+      server.origin,
+      {},
+      {
+        probe: {
+          kind: 'http',
+          method: 'GET',
+          path: '/echo/{execution_id}',
+          applied: { status: [200], match: null },
+          notApplied: { status: [404] },
+        },
+      },
+    );
 
     const result = await channel.probe({ contract, executionId: EXECUTION_ID, arguments: {}, credential: SECRET });
 

@@ -34,7 +34,12 @@ describe('HttpChannel.probe: verdicts from the contract probe', () => {
       notApplied: { status: [404] },
       ...overrides,
     };
-    return channel.probe({ contract: httpContract(server.origin, {}, { probe: declared }), executionId, arguments: { project: 'p' }, credential: SECRET });
+    return channel.probe({
+      contract: httpContract(server.origin, {}, { probe: declared }),
+      executionId,
+      arguments: { project: 'p' },
+      credential: SECRET,
+    });
   };
 
   it('says applied when the status and the JSON path match, and hands back the answer (the result the dispatch lost)', async () => {
@@ -68,7 +73,12 @@ describe('HttpChannel.probe: verdicts from the contract probe', () => {
   });
 
   it("can't tell when the contract declares no probe", async () => {
-    const result = await channel.probe({ contract: httpContract(server.origin), executionId: EXECUTION_ID, arguments: {}, credential: SECRET });
+    const result = await channel.probe({
+      contract: httpContract(server.origin),
+      executionId: EXECUTION_ID,
+      arguments: {},
+      credential: SECRET,
+    });
 
     expect(result.verdict).toBe('cant_tell');
     expect(server.received).toHaveLength(0);

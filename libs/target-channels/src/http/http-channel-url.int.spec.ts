@@ -54,7 +54,12 @@ describe('HttpChannel.send: URLs come from the contract only', () => {
   });
 
   it('refuses to send without the credential the contract names', async () => {
-    const outcome = await channel.send({ contract: httpContract(server.origin), executionId: EXECUTION_ID, arguments: { project: 'p' }, credential: null });
+    const outcome = await channel.send({
+      contract: httpContract(server.origin),
+      executionId: EXECUTION_ID,
+      arguments: { project: 'p' },
+      credential: null,
+    });
 
     expect(outcome).toMatchObject({ kind: 'failed_before_send', code: 'missing_credential' });
     expect(server.received).toHaveLength(0);

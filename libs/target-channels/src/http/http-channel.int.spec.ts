@@ -67,7 +67,12 @@ describe('HttpChannel.send against a real server: observed outcomes', () => {
 
   it('uses the configured credential header scheme', async () => {
     const tokenChannel = new HttpChannel({ credentialHeader: { header: 'X-Api-Key', scheme: null } });
-    await tokenChannel.send({ contract: httpContract(server.origin), executionId: EXECUTION_ID, arguments: { project: 'p' }, credential: SECRET });
+    await tokenChannel.send({
+      contract: httpContract(server.origin),
+      executionId: EXECUTION_ID,
+      arguments: { project: 'p' },
+      credential: SECRET,
+    });
     await tokenChannel.close();
 
     expect(server.received[0]?.headers['x-api-key']).toBe(SECRET);
@@ -101,7 +106,12 @@ describe('HttpChannel.send against a real server: observed outcomes', () => {
 
   it('reuses one keep-alive connection for many sequential sends', async () => {
     for (let i = 0; i < 25; i += 1) {
-      const outcome = await channel.send({ contract: httpContract(server.origin), executionId: `${EXECUTION_ID}${i}`, arguments: { project: `p${i}` }, credential: SECRET });
+      const outcome = await channel.send({
+        contract: httpContract(server.origin),
+        executionId: `${EXECUTION_ID}${i}`,
+        arguments: { project: `p${i}` },
+        credential: SECRET,
+      });
       expect(outcome.kind).toBe('observed');
     }
 
@@ -114,7 +124,13 @@ describe('HttpChannel.send against a real server: observed outcomes', () => {
   it('never opens more connections per origin than configured', async () => {
     const bounded = new HttpChannel({ connectionsPerOrigin: 1 });
     const sends = Array.from({ length: 10 }, (_, i) =>
-      bounded.send({ contract: httpContract(server.origin), executionId: `${EXECUTION_ID}${i}`, arguments: { project: `p${i}` }, credential: SECRET }));
+      bounded.send({
+        contract: httpContract(server.origin),
+        executionId: `${EXECUTION_ID}${i}`,
+        arguments: { project: `p${i}` },
+        credential: SECRET,
+      }),
+    );
 
     const outcomes = await Promise.all(sends);
     await bounded.close();
@@ -125,7 +141,8 @@ describe('HttpChannel.send against a real server: observed outcomes', () => {
 
   it('does not turn a connection the server closed while idle into an unknown outcome', async () => {
     server.setKeepAliveTimeout(50);
-    const send = () => channel.send({ contract: httpContract(server.origin), executionId: EXECUTION_ID, arguments: { project: 'p' }, credential: SECRET });
+    const send = () =>
+      channel.send({ contract: httpContract(server.origin), executionId: EXECUTION_ID, arguments: { project: 'p' }, credential: SECRET });
 
     expect((await send()).kind).toBe('observed');
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -136,7 +153,12 @@ describe('HttpChannel.send against a real server: observed outcomes', () => {
   it('refuses to send after close, as failed before send', async () => {
     await channel.close();
 
-    const outcome = await channel.send({ contract: httpContract(server.origin), executionId: EXECUTION_ID, arguments: { project: 'p' }, credential: SECRET });
+    const outcome = await channel.send({
+      contract: httpContract(server.origin),
+      executionId: EXECUTION_ID,
+      arguments: { project: 'p' },
+      credential: SECRET,
+    });
 
     expect(outcome).toMatchObject({ kind: 'failed_before_send', code: 'channel_closed' });
     expect(server.received).toHaveLength(0);

@@ -102,7 +102,9 @@ export class HttpChannel {
     await Promise.all(pools.map((pool) => pool.close()));
   }
 
-  private common(input: SendInput): Pick<PlanInput, 'origin' | 'staticHeaders' | 'arguments' | 'credentialRef' | 'credential' | 'presentation'> {
+  private common(
+    input: SendInput,
+  ): Pick<PlanInput, 'origin' | 'staticHeaders' | 'arguments' | 'credentialRef' | 'credential' | 'presentation'> {
     return {
       origin: input.contract.target.origin,
       staticHeaders: input.contract.target.headers,

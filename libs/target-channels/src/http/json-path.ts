@@ -33,7 +33,9 @@ export function jsonEquals(a: JsonValue, b: JsonValue): boolean {
   }
   if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEquals(a[k] as JsonValue, b[k] as JsonValue));
+  return (
+    keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEquals(a[k] as JsonValue, b[k] as JsonValue))
+  );
 }
 
 function isObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {

@@ -8,9 +8,24 @@ import type { Redactor } from './redactor';
  * challenges and anything unforeseen stay out of the audit store.
  */
 const SAFE_HEADERS = new Set([
-  'content-type', 'content-length', 'content-encoding', 'content-language', 'location', 'etag', 'last-modified',
-  'date', 'retry-after', 'cache-control', 'link', 'request-id', 'x-request-id', 'x-correlation-id',
-  'idempotency-key', 'idempotent-replayed', 'traceparent', 'tracestate',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'location',
+  'etag',
+  'last-modified',
+  'date',
+  'retry-after',
+  'cache-control',
+  'link',
+  'request-id',
+  'x-request-id',
+  'x-correlation-id',
+  'idempotency-key',
+  'idempotent-replayed',
+  'traceparent',
+  'tracestate',
 ]);
 const SAFE_PREFIXES = ['ratelimit-', 'x-ratelimit-'];
 

@@ -33,7 +33,11 @@ export function judgeProbe(probe: HttpProbe, outcome: HttpOutcome): ProbeResult 
   const match = probe.applied.match;
   if (match === null) return { verdict: 'applied', detail: `probe answered ${status}, listed as applied`, status };
   if (outcome.truncated) {
-    return { verdict: 'cant_tell', detail: `probe answered ${status} but the body was cut at the size cap, so ${match.jsonPath} cannot be read`, status };
+    return {
+      verdict: 'cant_tell',
+      detail: `probe answered ${status} but the body was cut at the size cap, so ${match.jsonPath} cannot be read`,
+      status,
+    };
   }
   const document = parseJson(outcome.body);
   if (document === undefined) return { verdict: 'cant_tell', detail: `probe answered ${status} with a body that is not JSON`, status };
@@ -42,7 +46,11 @@ export function judgeProbe(probe: HttpProbe, outcome: HttpOutcome): ProbeResult 
     return { verdict: 'applied', detail: `probe answered ${status} and ${match.jsonPath} is ${brief(match.equals)}`, status };
   }
   const seen = found === undefined ? 'missing' : brief(found);
-  return { verdict: 'cant_tell', detail: `probe answered ${status} but ${match.jsonPath} is ${seen}, expected ${brief(match.equals)}`, status };
+  return {
+    verdict: 'cant_tell',
+    detail: `probe answered ${status} but ${match.jsonPath} is ${seen}, expected ${brief(match.equals)}`,
+    status,
+  };
 }
 
 function parseJson(body: Buffer): JsonValue | undefined {

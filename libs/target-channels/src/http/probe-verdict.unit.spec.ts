@@ -37,7 +37,10 @@ describe('judgeProbe', () => {
     expect(judgeProbe(probe, answer(503, {})).verdict).toBe('cant_tell');
     expect(judgeProbe(probe, answer(200, '<html>')).verdict).toBe('cant_tell');
     expect(judgeProbe(probe, answer(200, { items: [{ state: { phase: 'done' } }] }, true)).verdict).toBe('cant_tell');
-    expect(judgeProbe(probe, { kind: 'unknown', code: 'timeout', reason: 'slow', stage: 'request_written' })).toMatchObject({ verdict: 'cant_tell', status: null });
+    expect(judgeProbe(probe, { kind: 'unknown', code: 'timeout', reason: 'slow', stage: 'request_written' })).toMatchObject({
+      verdict: 'cant_tell',
+      status: null,
+    });
   });
 });
 

@@ -33,8 +33,10 @@ export function renderUrl(
     }
     const value = placeholderText(values[part.argument]);
     // The value is never quoted back: it may be a sensitive identity argument.
-    if (value === null) return failedBeforeSend('bad_arguments', `argument "${part.argument}" is missing or not a string, number or boolean`, false);
-    if (value === '') return failedBeforeSend('bad_arguments', `argument "${part.argument}" is empty (it would change the path's shape)`, false);
+    if (value === null)
+      return failedBeforeSend('bad_arguments', `argument "${part.argument}" is missing or not a string, number or boolean`, false);
+    if (value === '')
+      return failedBeforeSend('bad_arguments', `argument "${part.argument}" is empty (it would change the path's shape)`, false);
     path += encodeURIComponent(value);
   }
   return checkOnOrigin(origin, path, new Set(parsed.placeholders));

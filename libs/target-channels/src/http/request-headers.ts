@@ -22,7 +22,17 @@ export interface HeaderInput {
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SAFE_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Framing and routing belong to the client; a passed-through header must never set them. */
-const CLIENT_OWNED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'keep-alive', 'expect']);
+const CLIENT_OWNED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'expect',
+]);
 
 /**
  * Assembles the request headers. Later layers win: static contract headers, then trace context,
@@ -50,7 +60,8 @@ export function requestHeaders(input: HeaderInput): { readonly headers: Record<s
     headers[input.presentation.header.toLowerCase()] = scheme ? `${scheme} ${input.credential}` : input.credential;
   }
   if (input.idempotency) {
-    if (!SAFE_VALUE.test(input.idempotency.value)) return failedBeforeSend('bad_request', 'the execution id cannot be sent as a header value', false);
+    if (!SAFE_VALUE.test(input.idempotency.value))
+      return failedBeforeSend('bad_request', 'the execution id cannot be sent as a header value', false);
     headers[input.idempotency.header.toLowerCase()] = input.idempotency.value;
   }
   return { headers };

@@ -17,7 +17,13 @@ describe('requestHeaders', () => {
     });
 
     expect(result).toEqual({
-      headers: { accept: 'application/json', traceparent: 't', 'content-type': 'application/json', authorization: 'Bearer tok', 'idempotency-key': 'exe_1' },
+      headers: {
+        accept: 'application/json',
+        traceparent: 't',
+        'content-type': 'application/json',
+        authorization: 'Bearer tok',
+        'idempotency-key': 'exe_1',
+      },
     });
   });
 
@@ -26,6 +32,8 @@ describe('requestHeaders', () => {
   });
 
   it('sends no credential header when there is no credential', () => {
-    expect(requestHeaders({ ...base, credential: null, idempotency: null, jsonBody: false })).toEqual({ headers: { accept: 'application/json' } });
+    expect(requestHeaders({ ...base, credential: null, idempotency: null, jsonBody: false })).toEqual({
+      headers: { accept: 'application/json' },
+    });
   });
 });

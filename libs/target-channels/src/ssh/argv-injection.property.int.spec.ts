@@ -5,7 +5,36 @@ import { SshChannel } from './ssh-channel';
 import { type TestSshd, installRecordRun, newExecutionId, runsOf, sshContract, startTestSshd } from '../testing';
 
 /** Characters a shell would act on if an argument ever reached one unquoted. */
-const HOSTILE = [';', '|', '&', '$', '(', ')', '`', "'", '"', '\\', '\n', '\r', '\t', ' ', '-', '*', '?', '[', ']', '{', '}', '<', '>', '#', '~', '!', '=', '%'];
+const HOSTILE = [
+  ';',
+  '|',
+  '&',
+  '$',
+  '(',
+  ')',
+  '`',
+  "'",
+  '"',
+  '\\',
+  '\n',
+  '\r',
+  '\t',
+  ' ',
+  '-',
+  '*',
+  '?',
+  '[',
+  ']',
+  '{',
+  '}',
+  '<',
+  '>',
+  '#',
+  '~',
+  '!',
+  '=',
+  '%',
+];
 const hostileText = fc.oneof(
   fc.string({ unit: fc.constantFrom(...HOSTILE, 'a', 'Z', '0'), maxLength: 24 }),
   fc.constantFrom('$(touch /tmp/onceport-pwned)', '`id`', "'; exit 1; '", '--help', '-rf', '"$@"', "x'\\''y", '\n\n', ''),

@@ -24,7 +24,8 @@ export interface MarkerScriptInput {
  */
 export function buildMarkerScript(input: MarkerScriptInput): string {
   if (!EXECUTION_ID.test(input.executionId)) throw new Error(`not an execution id: ${JSON.stringify(input.executionId)}`);
-  if (!MARKER_DIR.test(input.markerDir) || input.markerDir.split('/').some((segment) => segment === '..' || segment === '.')) throw new Error(`not a marker directory: ${JSON.stringify(input.markerDir)}`);
+  if (!MARKER_DIR.test(input.markerDir) || input.markerDir.split('/').some((segment) => segment === '..' || segment === '.'))
+    throw new Error(`not a marker directory: ${JSON.stringify(input.markerDir)}`);
   if (!Number.isSafeInteger(input.maxOutputBytes) || input.maxOutputBytes < 0) throw new Error(`not a byte count: ${input.maxOutputBytes}`);
   return [
     'onceport_main() {',

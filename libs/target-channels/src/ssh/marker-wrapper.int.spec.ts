@@ -13,9 +13,16 @@ describe('the marker wrapper under a local POSIX shell', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'onceport-wrapper-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const runs = (): number => (existsSync(join(dir, 'runs')) ? readFileSync(join(dir, 'runs'), 'utf8').split('\n').filter(Boolean).length : 0);
+  const runs = (): number =>
+    existsSync(join(dir, 'runs')) ? readFileSync(join(dir, 'runs'), 'utf8').split('\n').filter(Boolean).length : 0;
   const script = (mode: 'run' | 'probe', executionId: string): string =>
-    buildMarkerScript({ mode, markerDir: join(dir, 'markers'), executionId, maxOutputBytes: 1024, argv: ['/bin/sh', '-c', `echo run >>'${join(dir, 'runs')}'; echo out; exit 4`] });
+    buildMarkerScript({
+      mode,
+      markerDir: join(dir, 'markers'),
+      executionId,
+      maxOutputBytes: 1024,
+      argv: ['/bin/sh', '-c', `echo run >>'${join(dir, 'runs')}'; echo out; exit 4`],
+    });
   const sh = (input: string, env: NodeJS.ProcessEnv = process.env): Buffer => spawnSync('/bin/sh', ['-s'], { input, env }).stdout;
   const scriptIn = (mode: 'run' | 'probe', markerDir: string, executionId: string): string =>
     buildMarkerScript({ mode, markerDir, executionId, maxOutputBytes: 1024, argv: ['/bin/sh', '-c', `echo run >>'${join(dir, 'runs')}'`] });
@@ -25,7 +32,8 @@ describe('the marker wrapper under a local POSIX shell', () => {
     const run = parseWrapperReply(sh(script('run', id)));
     expect(run).toMatchObject({ started: true, refused: false, error: null, report: { state: 'completed', exitStatus: 4 } });
     expect(run.report?.state === 'completed' && run.report.stdout.bytes.toString()).toBe('out\n');
-    for (const file of ['started', 'pid', 'stdout', 'stderr', 'finished', 'exit']) expect(existsSync(join(dir, 'markers', id, file))).toBe(true);
+    for (const file of ['started', 'pid', 'stdout', 'stderr', 'finished', 'exit'])
+      expect(existsSync(join(dir, 'markers', id, file))).toBe(true);
     expect(parseWrapperReply(sh(script('probe', id))).report).toEqual(run.report);
     expect(runs()).toBe(1);
   });
@@ -53,7 +61,7 @@ describe('the marker wrapper under a local POSIX shell', () => {
   });
 
   describe('the marker directory', () => {
-    it('expands ~/ with the login user\'s $HOME and makes the directory private (0700)', () => {
+    it("expands ~/ with the login user's $HOME and makes the directory private (0700)", () => {
       const id = newExecutionId();
       const home = join(dir, 'home');
       mkdirSync(home, { mode: 0o755 });
@@ -61,30 +69,65 @@ describe('the marker wrapper under a local POSIX shell', () => {
       expect(run).toMatchObject({ started: true, error: null, report: { state: 'completed', exitStatus: 0 } });
       expect(existsSync(join(home, '.onceport', 'markers', id, 'exit'))).toBe(true);
       expect(statSync(join(home, '.onceport', 'markers')).mode & 0o777).toBe(0o700);
-      expect(parseWrapperReply(sh(scriptIn('probe', '~/.onceport/markers', id), { ...process.env, HOME: home })).report).toEqual(run.report);
+      expect(parseWrapperReply(sh(scriptIn('probe', '~/.onceport/markers', id), { ...process.env, HOME: home })).report).toEqual(
+        run.report,
+      );
       expect(runs()).toBe(1);
     });
 
     it('refuses to run without a home to expand ~/ against', () => {
       const id = newExecutionId();
-      expect(parseWrapperReply(sh(scriptIn('run', '~/.onceport/markers', id), { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }))).toMatchObject({ error: 'no-home-directory', started: false });
-      expect(parseWrapperReply(sh(scriptIn('probe', '~/.onceport/markers', id), { PATH: process.env['PATH'] ?? '/usr/bin:/bin' })).report).toEqual({ state: 'unreadable', why: 'no-home-directory' });
+      expect(
+        parseWrapperReply(sh(scriptIn('run', '~/.onceport/markers', id), { PATH: process.env['PATH'] ?? '/usr/bin:/bin' })),
+      ).toMatchObject({ error: 'no-home-directory', started: false });
+      expect(
+        parseWrapperReply(sh(scriptIn('probe', '~/.onceport/markers', id), { PATH: process.env['PATH'] ?? '/usr/bin:/bin' })).report,
+      ).toEqual({ state: 'unreadable', why: 'no-home-directory' });
       expect(runs()).toBe(0);
     });
 
     const unsafe: Array<[string, (markers: string) => void]> = [
-      ['writable by everyone (chmod 777)', (markers) => { mkdirSync(markers); chmodSync(markers, 0o777); }],
-      ['writable by its group (chmod 770)', (markers) => { mkdirSync(markers); chmodSync(markers, 0o770); }],
-      ['a symbolic link to a private directory', (markers) => { mkdirSync(`${markers}-real`, { mode: 0o700 }); symlinkSync(`${markers}-real`, markers); }],
+      [
+        'writable by everyone (chmod 777)',
+        (markers) => {
+          mkdirSync(markers);
+          chmodSync(markers, 0o777);
+        },
+      ],
+      [
+        'writable by its group (chmod 770)',
+        (markers) => {
+          mkdirSync(markers);
+          chmodSync(markers, 0o770);
+        },
+      ],
+      [
+        'a symbolic link to a private directory',
+        (markers) => {
+          mkdirSync(`${markers}-real`, { mode: 0o700 });
+          symlinkSync(`${markers}-real`, markers);
+        },
+      ],
     ];
     if (process.getuid?.() === 0) {
-      unsafe.push(['owned by another user (nobody)', (markers) => { mkdirSync(markers, { mode: 0o700 }); chownSync(markers, 65534, 65534); }]);
+      unsafe.push([
+        'owned by another user (nobody)',
+        (markers) => {
+          mkdirSync(markers, { mode: 0o700 });
+          chownSync(markers, 65534, 65534);
+        },
+      ]);
     }
     it.each(unsafe)('refuses a marker directory %s: nothing runs, and a probe calls it unreadable', (_what, prepare) => {
       const markers = join(dir, 'markers');
       prepare(markers);
       const id = newExecutionId();
-      expect(parseWrapperReply(sh(script('run', id)))).toMatchObject({ error: 'marker-dir-unsafe', started: false, refused: false, report: null });
+      expect(parseWrapperReply(sh(script('run', id)))).toMatchObject({
+        error: 'marker-dir-unsafe',
+        started: false,
+        refused: false,
+        report: null,
+      });
       expect(existsSync(join(markers, id))).toBe(false);
       expect(runs()).toBe(0);
       expect(parseWrapperReply(sh(script('probe', id))).report).toEqual({ state: 'unreadable', why: 'marker-dir-unsafe' });

@@ -12,7 +12,8 @@ export type RenderedArgv = { readonly ok: true; readonly argv: readonly string[]
  */
 export function renderArgv(contract: SshToolContract, args: Readonly<Record<string, JsonValue>>): RenderedArgv {
   const validation = validateArguments(contract, args);
-  if (!validation.ok) return { ok: false, reason: `arguments do not match the contract: ${validation.issues.map((i) => i.message).join('; ')}` };
+  if (!validation.ok)
+    return { ok: false, reason: `arguments do not match the contract: ${validation.issues.map((i) => i.message).join('; ')}` };
   const values = validation.value;
   const argv: string[] = [];
   for (const element of contract.target.argv) {
@@ -28,9 +29,13 @@ export function renderArgv(contract: SshToolContract, args: Readonly<Record<stri
       }
       const text = String(value);
       if (text.startsWith('-') && !contract.target.allowDashArguments.includes(part.argument)) {
-        return { ok: false, reason: `argument "${part.argument}" starts with "-" and the contract does not allow that (allow_dash_arguments): it could be read as an option` };
+        return {
+          ok: false,
+          reason: `argument "${part.argument}" starts with "-" and the contract does not allow that (allow_dash_arguments): it could be read as an option`,
+        };
       }
-      if (text.includes('\0')) return { ok: false, reason: `argument "${part.argument}" contains a NUL character, which no argv element can hold` };
+      if (text.includes('\0'))
+        return { ok: false, reason: `argument "${part.argument}" contains a NUL character, which no argv element can hold` };
       rendered += text;
     }
     argv.push(rendered);

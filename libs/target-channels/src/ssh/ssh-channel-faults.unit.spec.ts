@@ -11,7 +11,10 @@ describe('SshChannel faults (in-process SSH server)', () => {
     server = null;
   });
 
-  async function sendTo(options: { behaviour?: ExecBehaviour; rejectExec?: boolean; rejectAuth?: boolean }, args: Record<string, string> = { word: 'x' }) {
+  async function sendTo(
+    options: { behaviour?: ExecBehaviour; rejectExec?: boolean; rejectAuth?: boolean },
+    args: Record<string, string> = { word: 'x' },
+  ) {
     server = await startFakeSshServer(options);
     const contract = sshContract(
       { host: '127.0.0.1', port: server.port, user: 'deploy', hostKey: server.hostKey, dir: '/var/lib/onceport' },
@@ -21,15 +24,18 @@ describe('SshChannel faults (in-process SSH server)', () => {
   }
 
   it('sends only the fixed exec request; the argv travels quoted inside the program on stdin', async () => {
-    const outcome = await sendTo({
-      behaviour: (stream) => {
-        stream.write('onceport-marker started\nonceport-marker state completed\nonceport-marker exit 0\n');
-        stream.write('onceport-marker stdout 2 2\nok');
-        stream.write('onceport-marker stderr 0 0\nonceport-marker end\n');
-        stream.exit(0);
-        stream.end();
+    const outcome = await sendTo(
+      {
+        behaviour: (stream) => {
+          stream.write('onceport-marker started\nonceport-marker state completed\nonceport-marker exit 0\n');
+          stream.write('onceport-marker stdout 2 2\nok');
+          stream.write('onceport-marker stderr 0 0\nonceport-marker end\n');
+          stream.exit(0);
+          stream.end();
+        },
       },
-    }, { word: "it's; $(rm -rf /)" });
+      { word: "it's; $(rm -rf /)" },
+    );
     expect(outcome).toMatchObject({ kind: 'observed', exitStatus: 0 });
     expect(server?.execs).toHaveLength(1);
     expect(server?.execs[0]?.command).toBe(REMOTE_COMMAND);
@@ -48,7 +54,10 @@ describe('SshChannel faults (in-process SSH server)', () => {
   });
 
   it('a connection dropped right after the program arrived is unknown', async () => {
-    expect(await sendTo({ behaviour: (_stream, _stdin, destroy) => destroy() })).toMatchObject({ kind: 'unknown', code: 'connection_lost' });
+    expect(await sendTo({ behaviour: (_stream, _stdin, destroy) => destroy() })).toMatchObject({
+      kind: 'unknown',
+      code: 'connection_lost',
+    });
   });
 
   it('a connection dropped after "started" is unknown, and says the command started', async () => {
@@ -65,7 +74,9 @@ describe('SshChannel faults (in-process SSH server)', () => {
   it('a report cut short (no "end", or fewer output bytes than announced) is unknown, never observed', async () => {
     const cut = await sendTo({
       behaviour: (stream) => {
-        stream.write('onceport-marker started\nonceport-marker state completed\nonceport-marker exit 0\nonceport-marker stdout 10 10\nshort');
+        stream.write(
+          'onceport-marker started\nonceport-marker state completed\nonceport-marker exit 0\nonceport-marker stdout 10 10\nshort',
+        );
         stream.exit(0);
         stream.end();
       },

@@ -17,7 +17,8 @@ export interface SshSendInput {
 }
 
 /** A probe read the marker, or could not reach it (worth asking again later). */
-export type MarkerProbe = { readonly kind: 'read'; readonly report: MarkerReport } | { readonly kind: 'unreachable'; readonly reason: string };
+export type MarkerProbe =
+  { readonly kind: 'read'; readonly report: MarkerReport } | { readonly kind: 'unreachable'; readonly reason: string };
 
 export interface SshChannelOptions {
   /** Default 10 s (bounded by the contract's timeout). */
@@ -48,7 +49,13 @@ export class SshChannel {
     const argv = renderArgv(input.contract, input.arguments);
     if (!argv.ok) return { kind: 'failed_before_send', code: 'bad_arguments', reason: argv.reason, retryable: false };
     const script = target.markers
-      ? buildMarkerScript({ mode: 'run', markerDir: target.markerDir, executionId: input.executionId, maxOutputBytes: target.maxOutputBytes, argv: argv.argv })
+      ? buildMarkerScript({
+          mode: 'run',
+          markerDir: target.markerDir,
+          executionId: input.executionId,
+          maxOutputBytes: target.maxOutputBytes,
+          argv: argv.argv,
+        })
       : buildBareScript(argv.argv);
     const result = await runSession(this.sessionTarget(input), script, this.limits(input.contract, target.timeoutMs));
     return target.markers ? classifyMarkedRun(result, target) : classifyBareRun(result);
@@ -57,10 +64,17 @@ export class SshChannel {
   /** Reads the marker of `executionId`; never starts anything. */
   async probe(input: SshSendInput): Promise<MarkerProbe> {
     const { target } = input.contract;
-    if (!target.markers) return { kind: 'read', report: { state: 'unreadable', why: 'the tool runs without the marker protocol (markers: false)' } };
+    if (!target.markers)
+      return { kind: 'read', report: { state: 'unreadable', why: 'the tool runs without the marker protocol (markers: false)' } };
     const refused = missingCredential(input);
     if (refused) return { kind: 'unreachable', reason: refused.reason };
-    const script = buildMarkerScript({ mode: 'probe', markerDir: target.markerDir, executionId: input.executionId, maxOutputBytes: target.maxOutputBytes, argv: [] });
+    const script = buildMarkerScript({
+      mode: 'probe',
+      markerDir: target.markerDir,
+      executionId: input.executionId,
+      maxOutputBytes: target.maxOutputBytes,
+      argv: [],
+    });
     const result = await runSession(this.sessionTarget(input), script, this.limits(input.contract, this.options.probeTimeoutMs ?? 30_000));
     if (result.stage === 'not_sent') return { kind: 'unreachable', reason: `${result.code}: ${result.reason}` };
     const reply = parseWrapperReply(result.stdout);
@@ -86,20 +100,35 @@ export class SshChannel {
 
 function missingCredential(input: SshSendInput): SshFailedBeforeSend | null {
   if (input.credential !== null && input.credential.trim() !== '') return null;
-  return { kind: 'failed_before_send', code: 'missing_credential', reason: 'an SSH tool needs a credential_ref naming its private key', retryable: false };
+  return {
+    kind: 'failed_before_send',
+    code: 'missing_credential',
+    reason: 'an SSH tool needs a credential_ref naming its private key',
+    retryable: false,
+  };
 }
 
 /** Reads a marker-guarded run: only a complete report is an observed outcome. */
 export function classifyMarkedRun(result: SessionResult, target: Pick<SshTarget, 'host' | 'user' | 'markerDir' | 'timeoutMs'>): SshOutcome {
   const { timeoutMs } = target;
-  if (result.stage === 'not_sent') return { kind: 'failed_before_send', code: result.code, reason: result.reason, retryable: result.retryable };
+  if (result.stage === 'not_sent')
+    return { kind: 'failed_before_send', code: result.code, reason: result.reason, retryable: result.retryable };
   const reply = parseWrapperReply(result.stdout);
   if (reply.error === 'marker-dir-unsafe' && !reply.started) return unsafeMarkerDir(target);
   if (reply.error !== null && !reply.started) {
-    return { kind: 'failed_before_send', code: 'marker_unavailable', reason: `the marker could not be made on the host (${reply.error}): nothing ran`, retryable: false };
+    return {
+      kind: 'failed_before_send',
+      code: 'marker_unavailable',
+      reason: `the marker could not be made on the host (${reply.error}): nothing ran`,
+      retryable: false,
+    };
   }
   if (reply.refused) {
-    return { kind: 'unknown', code: 'already_started', reason: 'the host refused a second start: the marker for this execution id exists, so an earlier attempt started it' };
+    return {
+      kind: 'unknown',
+      code: 'already_started',
+      reason: 'the host refused a second start: the marker for this execution id exists, so an earlier attempt started it',
+    };
   }
   const report = reply.report;
   if (report?.state === 'completed') {
@@ -107,10 +136,18 @@ export function classifyMarkedRun(result: SessionResult, target: Pick<SshTarget,
   }
   const stage = reply.started ? 'after the command started' : 'after the program was sent';
   if (result.ending === 'timeout') {
-    return { kind: 'unknown', code: 'timeout', reason: `no result within the contract's ${timeoutMs} ms ${stage}; the command may still be running and the marker will settle it` };
+    return {
+      kind: 'unknown',
+      code: 'timeout',
+      reason: `no result within the contract's ${timeoutMs} ms ${stage}; the command may still be running and the marker will settle it`,
+    };
   }
   if (result.ending === 'connection_lost') return { kind: 'unknown', code: 'connection_lost', reason: `${result.reason} (${stage})` };
-  return { kind: 'unknown', code: 'no_report', reason: `the session ended ${stage} without a complete marker report${result.stderr.length ? `: ${result.stderr.toString('utf8').slice(0, 200)}` : ''}` };
+  return {
+    kind: 'unknown',
+    code: 'no_report',
+    reason: `the session ended ${stage} without a complete marker report${result.stderr.length ? `: ${result.stderr.toString('utf8').slice(0, 200)}` : ''}`,
+  };
 }
 
 /**
@@ -130,7 +167,8 @@ function unsafeMarkerDir(target: Pick<SshTarget, 'host' | 'user' | 'markerDir'>)
 
 /** Without markers the channel itself carries the output and the exit status. */
 export function classifyBareRun(result: SessionResult): SshOutcome {
-  if (result.stage === 'not_sent') return { kind: 'failed_before_send', code: result.code, reason: result.reason, retryable: result.retryable };
+  if (result.stage === 'not_sent')
+    return { kind: 'failed_before_send', code: result.code, reason: result.reason, retryable: result.retryable };
   if (result.ending === 'closed' && result.exitCode !== null) {
     const body = outputDocument({
       exitStatus: result.exitCode,
@@ -142,5 +180,9 @@ export function classifyBareRun(result: SessionResult): SshOutcome {
     return { kind: 'observed', exitStatus: result.exitCode, body, contentType: 'application/json' };
   }
   const how = result.exitSignal ? `ended by signal ${result.exitSignal}` : result.reason;
-  return { kind: 'unknown', code: result.ending === 'timeout' ? 'timeout' : 'connection_lost', reason: `the command was sent and no exit status came back (${how})` };
+  return {
+    kind: 'unknown',
+    code: result.ending === 'timeout' ? 'timeout' : 'connection_lost',
+    reason: `the command was sent and no exit status came back (${how})`,
+  };
 }

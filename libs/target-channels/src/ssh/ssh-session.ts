@@ -74,16 +74,36 @@ export function runSession(target: SessionTarget, script: string, limits: Sessio
       resolve(result);
     };
     const sentResult = (ending: 'closed' | 'timeout' | 'connection_lost', reason: string): SessionResult => ({
-      stage: 'sent', ending, reason, stdout: out.bytes(), stdoutTotal: out.total, stderr: err.bytes(), stderrTotal: err.total, exitCode, exitSignal,
+      stage: 'sent',
+      ending,
+      reason,
+      stdout: out.bytes(),
+      stdoutTotal: out.total,
+      stderr: err.bytes(),
+      stderrTotal: err.total,
+      exitCode,
+      exitSignal,
     });
     const timer = setTimeout(() => {
       if (sent) finish(sentResult('timeout', `no complete answer within ${limits.timeoutMs} ms`));
-      else finish({ stage: 'not_sent', code: 'connect_timeout', reason: `the session was not ready within ${limits.timeoutMs} ms`, retryable: true });
+      else
+        finish({
+          stage: 'not_sent',
+          code: 'connect_timeout',
+          reason: `the session was not ready within ${limits.timeoutMs} ms`,
+          retryable: true,
+        });
     }, limits.timeoutMs);
 
     client.on('ready', () => {
       client.exec(REMOTE_COMMAND, (error: Error | undefined, stream: ClientChannel) => {
-        if (error) return finish({ stage: 'not_sent', code: 'exec_refused', reason: `the host refused the exec request: ${error.message}`, retryable: true });
+        if (error)
+          return finish({
+            stage: 'not_sent',
+            code: 'exec_refused',
+            reason: `the host refused the exec request: ${error.message}`,
+            retryable: true,
+          });
         stream.on('data', (chunk: Buffer) => out.add(chunk));
         stream.stderr.on('data', (chunk: Buffer) => err.add(chunk));
         stream.on('exit', (code: number | null, signal?: string) => {
@@ -93,7 +113,11 @@ export function runSession(target: SessionTarget, script: string, limits: Sessio
         // sshd reports an exit status (or signal) before closing a channel whose program ended; a
         // channel closed without one was torn down with the connection.
         stream.on('close', () =>
-          finish(exitCode !== null || exitSignal !== null ? sentResult('closed', 'the remote program ended') : sentResult('connection_lost', 'the channel closed without an exit status')),
+          finish(
+            exitCode !== null || exitSignal !== null
+              ? sentResult('closed', 'the remote program ended')
+              : sentResult('connection_lost', 'the channel closed without an exit status'),
+          ),
         );
         sent = true;
         stream.end(script);
@@ -105,7 +129,13 @@ export function runSession(target: SessionTarget, script: string, limits: Sessio
     });
     client.on('close', () => {
       if (sent) finish(sentResult('connection_lost', 'the connection closed before the remote program ended'));
-      else finish({ stage: 'not_sent', code: 'connect_failed', reason: 'the connection closed before the session was ready', retryable: true });
+      else
+        finish({
+          stage: 'not_sent',
+          code: 'connect_failed',
+          reason: 'the connection closed before the session was ready',
+          retryable: true,
+        });
     });
 
     try {
@@ -126,7 +156,12 @@ export function runSession(target: SessionTarget, script: string, limits: Sessio
       });
     } catch (error) {
       // ssh2 parses the private key synchronously; the message never contains the key itself.
-      finish({ stage: 'not_sent', code: 'bad_credential', reason: `the private key could not be used: ${(error as Error).message}`, retryable: false });
+      finish({
+        stage: 'not_sent',
+        code: 'bad_credential',
+        reason: `the private key could not be used: ${(error as Error).message}`,
+        retryable: false,
+      });
     }
   });
 }
@@ -142,11 +177,21 @@ function notSent(error: Error & { level?: string; code?: string }, presented: Bu
     };
   }
   if (error.level === 'client-authentication') {
-    return { stage: 'not_sent', code: 'auth_failed', reason: `the host refused the key for user ${target.user}: ${error.message}`, retryable: false };
+    return {
+      stage: 'not_sent',
+      code: 'auth_failed',
+      reason: `the host refused the key for user ${target.user}: ${error.message}`,
+      retryable: false,
+    };
   }
   if (error.level === 'client-timeout') return { stage: 'not_sent', code: 'connect_timeout', reason: error.message, retryable: true };
   if (/no matching host key format/i.test(error.message)) {
-    return { stage: 'not_sent', code: 'host_key_mismatch', reason: `the host offers no ${target.hostKey.algorithm} host key (the pinned key's type): ${error.message}`, retryable: false };
+    return {
+      stage: 'not_sent',
+      code: 'host_key_mismatch',
+      reason: `the host offers no ${target.hostKey.algorithm} host key (the pinned key's type): ${error.message}`,
+      retryable: false,
+    };
   }
   return { stage: 'not_sent', code: 'connect_failed', reason: `${error.code ? `${error.code}: ` : ''}${error.message}`, retryable: true };
 }

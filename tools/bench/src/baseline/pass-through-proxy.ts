@@ -45,7 +45,17 @@ async function handle(targetUrl: string, req: IncomingMessage, res: ServerRespon
 function forwardingServer(targetUrl: string): Server {
   const server = new Server({ name: 'pass-through-proxy', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [{ name: 'create_deployment', description: 'Forwards to the target', inputSchema: { type: 'object', properties: { project: { type: 'string' }, environment: { type: 'string' }, version: { type: 'string' } }, required: ['project', 'environment', 'version'] } }],
+    tools: [
+      {
+        name: 'create_deployment',
+        description: 'Forwards to the target',
+        inputSchema: {
+          type: 'object',
+          properties: { project: { type: 'string' }, environment: { type: 'string' }, version: { type: 'string' } },
+          required: ['project', 'environment', 'version'],
+        },
+      },
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (call): Promise<CallToolResult> => {
     const args = (call.params.arguments ?? {}) as { project?: string };
@@ -55,7 +65,11 @@ function forwardingServer(targetUrl: string): Server {
       body: JSON.stringify(call.params.arguments ?? {}),
     });
     const text = await response.body.text();
-    return { content: [{ type: 'text', text }], structuredContent: { target_status: response.statusCode, body: safeJson(text) }, isError: response.statusCode >= 400 };
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: { target_status: response.statusCode, body: safeJson(text) },
+      isError: response.statusCode >= 400,
+    };
   });
   return server;
 }

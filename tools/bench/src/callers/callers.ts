@@ -50,7 +50,8 @@ export async function mcpCaller(url: string, apiKey: string | null, name: string
     callTool,
     async call(project, version) {
       const answer = await callTool('create_deployment', { project, environment: 'staging', version });
-      if (answer.state !== undefined && !ANSWERED_DONE.has(answer.state)) throw new Error(`execution ${answer.execution_id} answered in state ${answer.state}`);
+      if (answer.state !== undefined && !ANSWERED_DONE.has(answer.state))
+        throw new Error(`execution ${answer.execution_id} answered in state ${answer.state}`);
       return answer.execution_id ?? null;
     },
     close: () => client.close(),

@@ -15,7 +15,9 @@ export interface ProfileEntry {
 
 /** The `.cpuprofile` a process wrote with `--cpu-prof` into `dir` (the newest, if several). */
 export function findProfile(dir: string): string | null {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .sort();
   const newest = files[files.length - 1];
   return newest ? join(dir, newest) : null;
 }

@@ -1,5 +1,17 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { CHECKPOINT_START, type Checkpoint, PostgresEventStore, inTransaction, readChainsFromDatabase, readCommittedAfter, saveCheckpoint, verifyChains, type StoredEvent, CommandHandler, executionStream } from '@onceport/event-store';
+import {
+  CHECKPOINT_START,
+  type Checkpoint,
+  PostgresEventStore,
+  inTransaction,
+  readChainsFromDatabase,
+  readCommittedAfter,
+  saveCheckpoint,
+  verifyChains,
+  type StoredEvent,
+  CommandHandler,
+  executionStream,
+} from '@onceport/event-store';
 import { type KnownExecutionState, matchRetry, newExecutionId, retryCandidateOf } from '@onceport/domain';
 import { executionMatchesProjection } from '@onceport/read-models';
 import type { Pool } from 'pg';
@@ -38,8 +50,32 @@ export async function appendLatency(pool: Pool, template: ExecutionTemplate): Pr
   const { ms } = await timed(() =>
     inTransaction(pool, async (tx) => {
       const intent = `intent-${createHash('sha256').update(randomUUID()).digest('hex')}`;
-      await store.append(intent, [{ eventId: randomUUID(), type: claim.type, schemaVersion: claim.schemaVersion, data: rewrite(claim.data), metadata: rewrite(claim.metadata) }], { expectedVersion: 0, tx });
-      await store.append(`execution-${executionId}`, [{ eventId: randomUUID(), type: accepted.type, schemaVersion: accepted.schemaVersion, data: rewrite(accepted.data), metadata: rewrite(accepted.metadata) }], { expectedVersion: 0, tx });
+      await store.append(
+        intent,
+        [
+          {
+            eventId: randomUUID(),
+            type: claim.type,
+            schemaVersion: claim.schemaVersion,
+            data: rewrite(claim.data),
+            metadata: rewrite(claim.metadata),
+          },
+        ],
+        { expectedVersion: 0, tx },
+      );
+      await store.append(
+        `execution-${executionId}`,
+        [
+          {
+            eventId: randomUUID(),
+            type: accepted.type,
+            schemaVersion: accepted.schemaVersion,
+            data: rewrite(accepted.data),
+            metadata: rewrite(accepted.metadata),
+          },
+        ],
+        { expectedVersion: 0, tx },
+      );
     }),
   );
   return ms;
@@ -57,7 +93,9 @@ export async function retryMatchingLatency(pool: Pool, sample: Sample): Promise<
     const loaded = await Promise.all(claims.map((claim) => repository.load(executionStream(String(claim.data['executionId'])))));
     const candidates = loaded.filter((l) => l.state.status !== 'none').map((l) => retryCandidateOf(l.state as KnownExecutionState));
     const first = candidates[0];
-    return first ? matchRetry(candidates, { fingerprints: [first.fingerprint], actor: first.actor, intentScope: first.intentScope }, new Date()) : null;
+    return first
+      ? matchRetry(candidates, { fingerprints: [first.fingerprint], actor: first.actor, intentScope: first.intentScope }, new Date())
+      : null;
   });
   return ms;
 }
@@ -94,7 +132,10 @@ export async function projectionRebuildRate(pool: Pool, budgetMs: number): Promi
 }
 
 /** `verifyChains` over the database, stream by stream, for at most `budgetMs`. */
-export async function auditVerifyRate(pool: Pool, budgetMs: number): Promise<{ events: number; eventsPerSecond: number; broken: string | null }> {
+export async function auditVerifyRate(
+  pool: Pool,
+  budgetMs: number,
+): Promise<{ events: number; eventsPerSecond: number; broken: string | null }> {
   const started = Date.now();
   async function* bounded(): AsyncGenerator<StoredEvent> {
     for await (const event of readChainsFromDatabase(pool)) {
@@ -103,6 +144,8 @@ export async function auditVerifyRate(pool: Pool, budgetMs: number): Promise<{ e
     }
   }
   const report = await verifyChains(bounded());
-  const broken = report.firstBrokenLink ? `${report.firstBrokenLink.problem} at ${report.firstBrokenLink.streamId} v${report.firstBrokenLink.streamVersion}` : null;
+  const broken = report.firstBrokenLink
+    ? `${report.firstBrokenLink.problem} at ${report.firstBrokenLink.streamId} v${report.firstBrokenLink.streamVersion}`
+    : null;
   return { events: report.eventsChecked, eventsPerSecond: report.eventsChecked / ((Date.now() - started) / 1000), broken };
 }

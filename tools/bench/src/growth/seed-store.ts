@@ -29,7 +29,12 @@ SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::int[], $
  * session's triggers off (`session_replication_role = replica`): seeding ten million events
  * through the API or row triggers would take hours. The chain verifier checks the result.
  */
-export async function seedExecutions(pool: Pool, template: ExecutionTemplate, executions: number, onProgress?: (done: number) => void): Promise<void> {
+export async function seedExecutions(
+  pool: Pool,
+  template: ExecutionTemplate,
+  executions: number,
+  onProgress?: (done: number) => void,
+): Promise<void> {
   const cloner = new ExecutionCloner(template);
   const client = await pool.connect();
   try {
@@ -67,9 +72,18 @@ function templateEvent(event: StoredEvent): TemplateEvent {
 }
 
 const INDEXES = [
-  { drop: 'ALTER TABLE onceport.events DROP CONSTRAINT events_event_id_key', create: 'ALTER TABLE onceport.events ADD CONSTRAINT events_event_id_key UNIQUE (event_id)' },
-  { drop: 'ALTER TABLE onceport.events DROP CONSTRAINT events_stream_version_unique', create: 'ALTER TABLE onceport.events ADD CONSTRAINT events_stream_version_unique UNIQUE (stream_id, stream_version)' },
-  { drop: 'DROP INDEX onceport.events_tail_idx', create: 'CREATE INDEX events_tail_idx ON onceport.events (transaction_id, global_position)' },
+  {
+    drop: 'ALTER TABLE onceport.events DROP CONSTRAINT events_event_id_key',
+    create: 'ALTER TABLE onceport.events ADD CONSTRAINT events_event_id_key UNIQUE (event_id)',
+  },
+  {
+    drop: 'ALTER TABLE onceport.events DROP CONSTRAINT events_stream_version_unique',
+    create: 'ALTER TABLE onceport.events ADD CONSTRAINT events_stream_version_unique UNIQUE (stream_id, stream_version)',
+  },
+  {
+    drop: 'DROP INDEX onceport.events_tail_idx',
+    create: 'CREATE INDEX events_tail_idx ON onceport.events (transaction_id, global_position)',
+  },
 ] as const;
 
 async function dropIndexes(client: PoolClient): Promise<void> {

@@ -22,7 +22,11 @@ export interface OverheadSection {
   readonly rounds: readonly OverheadRound[];
   readonly p50: { readonly direct: AcrossRounds; readonly proxy: AcrossRounds; readonly onceport: AcrossRounds };
   readonly p99: { readonly direct: AcrossRounds; readonly proxy: AcrossRounds; readonly onceport: AcrossRounds };
-  readonly ratioP50: { readonly onceportOverDirect: AcrossRounds; readonly proxyOverDirect: AcrossRounds; readonly onceportOverProxy: AcrossRounds };
+  readonly ratioP50: {
+    readonly onceportOverDirect: AcrossRounds;
+    readonly proxyOverDirect: AcrossRounds;
+    readonly onceportOverProxy: AcrossRounds;
+  };
   readonly ratioP99: { readonly onceportOverDirect: AcrossRounds; readonly onceportOverProxy: AcrossRounds };
   readonly commitP50: AcrossRounds;
   readonly publishAckP50: AcrossRounds;

@@ -24,11 +24,17 @@ export function whatLimitsUs(report: BenchReport): string {
     const cores = report.machine.cpus;
     const rate = `${num(top.executionsPerSecond.median, 0)}/s (${num(fraction * 100, 0)} % of the PostgreSQL commit ceiling measured right after)`;
     if (total >= cores * 0.85) {
-      sentences.push(`Our processes saturate the CPU, so throughput, ${rate}, is bounded by the CPU time each execution costs across the processes.`);
+      sentences.push(
+        `Our processes saturate the CPU, so throughput, ${rate}, is bounded by the CPU time each execution costs across the processes.`,
+      );
     } else if (machine >= cores * 0.85) {
-      sentences.push(`The machine was saturated (${num(machine, 2)} of ${cores} cores busy) but only ${num(total, 2)} cores of that were ours: the other work on the machine took the rest, so ${rate} is what was left for us, and commits (the ceiling) were as slow as they were for the same reason.`);
+      sentences.push(
+        `The machine was saturated (${num(machine, 2)} of ${cores} cores busy) but only ${num(total, 2)} cores of that were ours: the other work on the machine took the rest, so ${rate} is what was left for us, and commits (the ceiling) were as slow as they were for the same reason.`,
+      );
     } else {
-      sentences.push(`Neither our processes (${num(total, 2)} cores) nor the machine (${num(machine, 2)} of ${cores}) were saturated at ${rate}: the limit is waiting (round trips between processes and commits), not work.`);
+      sentences.push(
+        `Neither our processes (${num(total, 2)} cores) nor the machine (${num(machine, 2)} of ${cores}) were saturated at ${rate}: the limit is waiting (round trips between processes and commits), not work.`,
+      );
     }
   }
   const o = report.overhead;
@@ -40,7 +46,9 @@ export function whatLimitsUs(report: BenchReport): string {
   }
   if (report.profile && report.profile.top.length > 0) {
     const items = report.profile.top.slice(0, 5).map((entry) => `${entry.fn} ${num(entry.selfPercent, 1)} %`);
-    sentences.push(`CPU profile of ${report.profile.process} (${report.profile.scope}), self time of its busiest functions: ${items.join(', ')}.`);
+    sentences.push(
+      `CPU profile of ${report.profile.process} (${report.profile.scope}), self time of its busiest functions: ${items.join(', ')}.`,
+    );
   }
   return sentences.join(' ');
 }

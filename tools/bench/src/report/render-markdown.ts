@@ -29,7 +29,10 @@ export function renderMarkdown(report: BenchReport): string {
     parts.push(
       `### CPU profile: ${report.profile.process}`,
       `${report.profile.scope}. Self time as a share of the time the process was working (idle left out):`,
-      table(['function', 'where', 'self %'], report.profile.top.map((entry) => [`\`${entry.fn}\``, entry.where, num(entry.selfPercent, 1)])),
+      table(
+        ['function', 'where', 'self %'],
+        report.profile.top.map((entry) => [`\`${entry.fn}\``, entry.where, num(entry.selfPercent, 1)]),
+      ),
     );
   }
   return `${parts.join('\n\n')}\n`;
@@ -40,20 +43,44 @@ export function headline(report: BenchReport): string {
   const rows: string[][] = [];
   const o = report.overhead;
   if (o) {
-    rows.push(['p50 of one MCP tool call: direct / pass-through proxy / Onceport', `${spread(o.p50.direct)} / ${spread(o.p50.proxy)} / ${spread(o.p50.onceport)} ms`, '']);
-    rows.push(['added p50 ÷ durable minimum', ratio(o.addedOverMinimum), verdict(o.addedOverMinimum.median <= GOALS.addedOverMinimum, `goal ≤ ${GOALS.addedOverMinimum}×`)]);
+    rows.push([
+      'p50 of one MCP tool call: direct / pass-through proxy / Onceport',
+      `${spread(o.p50.direct)} / ${spread(o.p50.proxy)} / ${spread(o.p50.onceport)} ms`,
+      '',
+    ]);
+    rows.push([
+      'added p50 ÷ durable minimum',
+      ratio(o.addedOverMinimum),
+      verdict(o.addedOverMinimum.median <= GOALS.addedOverMinimum, `goal ≤ ${GOALS.addedOverMinimum}×`),
+    ]);
   }
   const best = [...report.throughput].sort((a, b) => b.executionsPerSecond.median - a.executionsPerSecond.median)[0];
   if (best) {
-    rows.push([`sustained executions/s (best level: ${best.agents} agents)`, spread(best.executionsPerSecond, 0), verdict(best.executionsPerSecond.median >= GOALS.executionsPerSecond, `goal ≥ ${GOALS.executionsPerSecond}/s`)]);
+    rows.push([
+      `sustained executions/s (best level: ${best.agents} agents)`,
+      spread(best.executionsPerSecond, 0),
+      verdict(best.executionsPerSecond.median >= GOALS.executionsPerSecond, `goal ≥ ${GOALS.executionsPerSecond}/s`),
+    ]);
     const dups = report.throughput.reduce((sum, level) => sum + level.duplicateEffects, 0);
     rows.push(['duplicate effects, all throughput levels', String(dups), verdict(dups === 0, 'goal 0')]);
   }
   const storm = report.storm[0];
-  if (storm) rows.push([`duplicate storm: ${storm.callers} identical calls`, `${storm.effects} effect, ${storm.distinctExecutionIds} execution id`, verdict(report.storm.every((s) => s.effects === 1 && s.distinctExecutionIds === 1 && s.failures === 0), 'goal 1 and 1')]);
+  if (storm)
+    rows.push([
+      `duplicate storm: ${storm.callers} identical calls`,
+      `${storm.effects} effect, ${storm.distinctExecutionIds} execution id`,
+      verdict(
+        report.storm.every((s) => s.effects === 1 && s.distinctExecutionIds === 1 && s.failures === 0),
+        'goal 1 and 1',
+      ),
+    ]);
   if (report.growth.length > 1) {
     const slope = growthPerDecade(report.growth.map((level) => ({ x: level.events, y: level.appendP50.median })));
-    rows.push([`append p50 from ${count(report.growth[0]?.events ?? 0)} to ${count(report.growth[report.growth.length - 1]?.events ?? 0)} events`, `${growthWords(slope)} (${num(slope, 2)} ms per tenfold)`, '']);
+    rows.push([
+      `append p50 from ${count(report.growth[0]?.events ?? 0)} to ${count(report.growth[report.growth.length - 1]?.events ?? 0)} events`,
+      `${growthWords(slope)} (${num(slope, 2)} ms per tenfold)`,
+      '',
+    ]);
   }
   return `## Headline\n\n${table(['figure', 'value', 'goal'], rows)}`;
 }
@@ -71,12 +98,18 @@ function overheadSection(o: OverheadSection): string {
   return [
     '## 1. Overhead per tool call',
     `${o.rounds.length} rounds of ${o.callsPerRound} calls each way, interleaved in a random order per call (one MCP session per way; every call a new intent: a deployment to the test target).`,
-    table(['way', 'p50 ms', 'p99 ms', 'p50 ÷ direct'], rows.map((r, i) => (i === 1 ? [r[0] as string, r[1] as string, spread(o.p99.proxy), r[3] as string] : r))),
+    table(
+      ['way', 'p50 ms', 'p99 ms', 'p50 ÷ direct'],
+      rows.map((r, i) => (i === 1 ? [r[0] as string, r[1] as string, spread(o.p99.proxy), r[3] as string] : r)),
+    ),
     `Onceport ÷ proxy: p50 ${ratio(o.ratioP50.onceportOverProxy)}, p99 ${ratio(o.ratioP99.onceportOverProxy)}. Onceport ÷ direct at p99: ${ratio(o.ratioP99.onceportOverDirect)}.`,
     `**Durable minimum** (counted from the code path: ${COMMITS_ON_ANSWER_PATH} sequential PostgreSQL commits — intent claim + ExecutionAccepted, ExecutionAuthorized, DispatchStarted, OutcomeObserved, the answer's resumable SSE event — and ${ACKS_ON_ANSWER_PATH} JetStream publish-acks — ExecutionAccepted and ExecutionAuthorized relayed; measured in the same rounds): ` +
       `one commit ${spread(o.commitP50, 2)} ms, one publish-ack ${spread(o.publishAckP50, 2)} ms, minimum ${spread(o.durableMinimumMs)} ms.`,
-    'Where an Onceport call\'s time goes (from the events\' `recorded_at`; median over all calls, range over calls in brackets):',
-    table(['hop', 'ms'], Object.entries(o.hops).map(([hop, f]) => [hop, spread(f)])),
+    "Where an Onceport call's time goes (from the events' `recorded_at`; median over all calls, range over calls in brackets):",
+    table(
+      ['hop', 'ms'],
+      Object.entries(o.hops).map(([hop, f]) => [hop, spread(f)]),
+    ),
     `Added p50 (Onceport − direct): ${spread(o.addedP50Ms)} ms = **${ratio(o.addedOverMinimum)} the durable minimum** (goal ≤ ${GOALS.addedOverMinimum}×: ${o.addedOverMinimum.median <= GOALS.addedOverMinimum ? 'met' : '**not met**'}). Over the proxy instead of direct: ${ratio(o.addedOverProxyOverMinimum)}.`,
   ].join('\n\n');
 }
@@ -88,23 +121,50 @@ function throughputSection(levels: readonly ThroughputLevel[]): string {
     spread(level.executionsPerSecond, 0),
     spread(level.commitsPerSecond, 0),
     spread(level.ceilingPerSecond, 0),
-    spread({ ...level.fractionOfCeiling, median: level.fractionOfCeiling.median * 100, min: level.fractionOfCeiling.min * 100, max: level.fractionOfCeiling.max * 100 }, 0, ' %'),
+    spread(
+      {
+        ...level.fractionOfCeiling,
+        median: level.fractionOfCeiling.median * 100,
+        min: level.fractionOfCeiling.min * 100,
+        max: level.fractionOfCeiling.max * 100,
+      },
+      0,
+      ' %',
+    ),
     String(level.duplicateEffects),
     String(level.missingEffects),
     String(level.failures),
   ]);
-  const cpuRows = levels.map((level) => [String(level.agents), ...processes.map((p) => num(level.cpu[p] ?? Number.NaN, 2)), num(Object.values(level.cpu).reduce((a, b) => a + b, 0), 2), num(level.machineBusyCores, 2)]);
+  const cpuRows = levels.map((level) => [
+    String(level.agents),
+    ...processes.map((p) => num(level.cpu[p] ?? Number.NaN, 2)),
+    num(
+      Object.values(level.cpu).reduce((a, b) => a + b, 0),
+      2,
+    ),
+    num(level.machineBusyCores, 2),
+  ]);
   return [
     '## 2. Throughput',
     `N agents, each its own MCP session, call back to back with distinct intents. Ceiling = PostgreSQL single-event commits per second with N concurrent writers (measured right after each round) ÷ ${COMMITS_PER_EXECUTION} writing commits per execution. Duplicates are checked at the target (its own idempotency off): an execution id sent twice, or one intent applied twice. Goal: ≥ ${GOALS.executionsPerSecond}/s.`,
     table(['agents', 'executions/s', 'commits/s', 'ceiling/s', 'of ceiling', 'duplicate effects', 'missing effects', 'failed calls'], rows),
-    'CPU per process, in cores (1.00 = one core busy the whole round; PostgreSQL = the backends serving this database), their sum, and the whole machine\'s busy cores (everyone\'s work, ours included):',
+    "CPU per process, in cores (1.00 = one core busy the whole round; PostgreSQL = the backends serving this database), their sum, and the whole machine's busy cores (everyone's work, ours included):",
     table(['agents', ...processes, 'ours', 'machine'], cpuRows),
   ].join('\n\n');
 }
 
 function stormSection(rounds: readonly StormRound[]): string {
-  const rows = rounds.map((s, i) => [String(i + 1), String(s.callers), String(s.effects), String(s.distinctExecutionIds), String(s.attached), String(s.replayed), String(s.failures), num(s.timeToAnswer.p50, 0), num(s.timeToAnswer.p99, 0)]);
+  const rows = rounds.map((s, i) => [
+    String(i + 1),
+    String(s.callers),
+    String(s.effects),
+    String(s.distinctExecutionIds),
+    String(s.attached),
+    String(s.replayed),
+    String(s.failures),
+    num(s.timeToAnswer.p50, 0),
+    num(s.timeToAnswer.p99, 0),
+  ]);
   return [
     '## 3. Duplicate storm',
     'Identical `send_email` calls (same recipient and campaign), each from its own MCP session, all started at once. Attached = joined the in-flight execution; replayed = answered from the ledger after it completed.',
@@ -129,8 +189,19 @@ function growthSection(levels: readonly GrowthLevel[]): string {
   };
   return [
     '## 4. Growth',
-    'The store is bulk-loaded (not through the API) with clones of a real completed execution (its intent claim and five lifecycle events, hashes and chain links computed as the trigger does), then measured at each size. Append = intake\'s acceptance commit (intent claim + ExecutionAccepted in one transaction); retry matching = read the intent\'s claims, load and fold each claimed execution, run the matching rule; rebuild = load and fold one execution. Projection rebuild (execution-matches, from the start of the store, batches of 500 with a checkpoint) and `audit verify` (the chain verifier over the database) run for a fixed time budget; the events they covered are in brackets.',
-    table(['events in store', 'append p50 / p99 ms', 'retry matching p50 / p99 ms', 'rebuild one execution p50 / p99 ms', 'projection rebuild events/s', 'audit verify events/s', 'seed s'], rows),
+    "The store is bulk-loaded (not through the API) with clones of a real completed execution (its intent claim and five lifecycle events, hashes and chain links computed as the trigger does), then measured at each size. Append = intake's acceptance commit (intent claim + ExecutionAccepted in one transaction); retry matching = read the intent's claims, load and fold each claimed execution, run the matching rule; rebuild = load and fold one execution. Projection rebuild (execution-matches, from the start of the store, batches of 500 with a checkpoint) and `audit verify` (the chain verifier over the database) run for a fixed time budget; the events they covered are in brackets.",
+    table(
+      [
+        'events in store',
+        'append p50 / p99 ms',
+        'retry matching p50 / p99 ms',
+        'rebuild one execution p50 / p99 ms',
+        'projection rebuild events/s',
+        'audit verify events/s',
+        'seed s',
+      ],
+      rows,
+    ),
     `How each grows with the store (least-squares slope of p50 against log10(size)): append ${slope((g) => g.appendP50.median)}; retry matching ${slope((g) => g.retryMatchingP50.median)}; rebuild one execution ${slope((g) => g.rebuildOneP50.median)}.`,
   ].join('\n\n');
 }

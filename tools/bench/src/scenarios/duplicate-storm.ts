@@ -26,9 +26,18 @@ export async function stormRound(stack: BenchStack, callers: number, round: numb
   await freshTarget(stack.target.url);
   const agents: McpCaller[] = [];
   for (let i = 0; i < callers; i += 50) {
-    agents.push(...(await Promise.all(Array.from({ length: Math.min(50, callers - i) }, (_, j) => mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, `storm-${i + j}`)))));
+    agents.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(50, callers - i) }, (_, j) => mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, `storm-${i + j}`)),
+      )),
+    );
   }
-  const args = { recipient: `storm-${round}-${Date.now()}@example.com`, campaign_id: 'bench-storm', subject: 'Hello', body: 'One e-mail, however often it is asked for.' };
+  const args = {
+    recipient: `storm-${round}-${Date.now()}@example.com`,
+    campaign_id: 'bench-storm',
+    subject: 'Hello',
+    body: 'One e-mail, however often it is asked for.',
+  };
   const results = await Promise.allSettled(agents.map((agent) => timed(() => agent.callTool('send_email', args))));
   await Promise.all(agents.map((agent) => agent.close()));
   const answered = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));

@@ -44,7 +44,19 @@ export async function durableSteps(pool: Pool, natsUrl: string): Promise<Durable
   return {
     async commit() {
       const { ms } = await timed(() =>
-        store.append(`bench-commit-${randomUUID()}`, [{ eventId: randomUUID(), type: 'BenchCommitted', schemaVersion: 1, data: { pad: 'x'.repeat(600) }, metadata: { correlationId: 'bench', causationId: 'bench' } }], { expectedVersion: 0 }),
+        store.append(
+          `bench-commit-${randomUUID()}`,
+          [
+            {
+              eventId: randomUUID(),
+              type: 'BenchCommitted',
+              schemaVersion: 1,
+              data: { pad: 'x'.repeat(600) },
+              metadata: { correlationId: 'bench', causationId: 'bench' },
+            },
+          ],
+          { expectedVersion: 0 },
+        ),
       );
       return ms;
     },

@@ -2,7 +2,14 @@ import type { Pool } from 'pg';
 import { migrate } from '@onceport/service-kit';
 import { createBenchDatabase } from '../stack/bench-database';
 import { type AcrossRounds, acrossRounds, summarize } from '../stats/summary';
-import { appendLatency, auditVerifyRate, projectionRebuildRate, rebuildOneLatency, retryMatchingLatency, sampleExecutions } from '../growth/growth-probes';
+import {
+  appendLatency,
+  auditVerifyRate,
+  projectionRebuildRate,
+  rebuildOneLatency,
+  retryMatchingLatency,
+  sampleExecutions,
+} from '../growth/growth-probes';
 import { eventsPerExecution, seedExecutions } from '../growth/seed-store';
 import type { ExecutionTemplate } from '../growth/template';
 
@@ -63,7 +70,13 @@ export async function growthScenario(template: ExecutionTemplate, options: Growt
   return results;
 }
 
-async function measureLevel(pool: Pool, template: ExecutionTemplate, events: number, seedSeconds: number, options: GrowthOptions): Promise<GrowthLevel> {
+async function measureLevel(
+  pool: Pool,
+  template: ExecutionTemplate,
+  events: number,
+  seedSeconds: number,
+  options: GrowthOptions,
+): Promise<GrowthLevel> {
   const rounds: { append: ReturnType<typeof summarize>; retry: ReturnType<typeof summarize>; rebuild: ReturnType<typeof summarize> }[] = [];
   for (let r = 0; r < options.rounds; r++) {
     const samples = await sampleExecutions(pool, options.samplesPerRound);

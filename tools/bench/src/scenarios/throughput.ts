@@ -31,15 +31,28 @@ export interface ThroughputRound {
 }
 
 /** N agents, each with its own MCP session, calling back to back with distinct intents for `seconds`. */
-export async function throughputRound(stack: BenchStack, steps: DurableSteps, agents: number, seconds: number, commitSeconds: number): Promise<ThroughputRound> {
+export async function throughputRound(
+  stack: BenchStack,
+  steps: DurableSteps,
+  agents: number,
+  seconds: number,
+  commitSeconds: number,
+): Promise<ThroughputRound> {
   const callers: McpCaller[] = [];
   for (let i = 0; i < agents; i += 32) {
-    callers.push(...(await Promise.all(Array.from({ length: Math.min(32, agents - i) }, (_, j) => mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, `bench-agent-${i + j}`)))));
+    callers.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(32, agents - i) }, (_, j) => mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, `bench-agent-${i + j}`)),
+      )),
+    );
   }
   // Unmeasured: each new agent process gets its session grant and the processes warm up.
-  await Promise.all(callers.map(async (caller, index) => {
-    for (let i = 0; i < 2; i++) await caller.call(...Object.values(freshIntent(`warm${agents}-${index}`)) as [string, string]).catch(() => null);
-  }));
+  await Promise.all(
+    callers.map(async (caller, index) => {
+      for (let i = 0; i < 2; i++)
+        await caller.call(...(Object.values(freshIntent(`warm${agents}-${index}`)) as [string, string])).catch(() => null);
+    }),
+  );
   await freshTarget(stack.target.url);
   const groups = await processGroups(stack);
   const before = snapshotCpu(groups);
@@ -121,7 +134,10 @@ export async function commitRate(steps: DurableSteps, writers: number, seconds: 
 export async function checkEffects(targetUrl: string, executionIds: readonly string[]): Promise<{ duplicates: number; missing: number }> {
   const effects = await remoteTestTarget(targetUrl).effects({ route: 'deployments' });
   const perKey = countBy(effects, (effect) => effect.idempotencyKey);
-  const perIntent = countBy(effects, (effect) => `${effect.params['project'] ?? ''}|${JSON.stringify((effect.body as { version?: unknown } | null)?.version ?? null)}`);
+  const perIntent = countBy(
+    effects,
+    (effect) => `${effect.params['project'] ?? ''}|${JSON.stringify((effect.body as { version?: unknown } | null)?.version ?? null)}`,
+  );
   let duplicates = [...perIntent.values()].filter((count) => count > 1).length;
   let missing = 0;
   for (const id of new Set(executionIds)) {

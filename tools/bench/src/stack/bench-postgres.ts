@@ -19,7 +19,10 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
   const given = process.env['ONCEPORT_BENCH_DATABASE_URL'];
   if (given) return { url: given, description: `the server at ${new URL(given).host}`, stop: async () => undefined };
   const cluster = await PostgresCluster.create();
-  appendFileSync(join(cluster.dataDir, 'postgresql.conf'), '\n# onceport bench\nmax_connections = 400\nshared_buffers = 1GB\nmax_wal_size = 8GB\n');
+  appendFileSync(
+    join(cluster.dataDir, 'postgresql.conf'),
+    '\n# onceport bench\nmax_connections = 400\nshared_buffers = 1GB\nmax_wal_size = 8GB\n',
+  );
   await cluster.restart();
   return {
     url: cluster.url(),

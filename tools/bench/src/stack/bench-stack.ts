@@ -45,7 +45,11 @@ export interface BenchStackOptions {
 }
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
-  const [db, nats, target] = await Promise.all([createBenchDatabase(options.serverUrl, options.label), NatsServer.start(), startTargetProcess()]);
+  const [db, nats, target] = await Promise.all([
+    createBenchDatabase(options.serverUrl, options.label),
+    NatsServer.start(),
+    startTargetProcess(),
+  ]);
   const gateway = await startGateway({
     targetUrl: target.url,
     actors: [{ id: AGENT_ID, key: AGENT_KEY, tools: '*', limits: BENCH_LIMITS }],

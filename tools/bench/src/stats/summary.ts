@@ -15,7 +15,13 @@ export interface LatencySummary {
 
 export function summarize(samples: readonly number[]): LatencySummary {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), min: sorted[0] ?? Number.NaN, max: sorted[sorted.length - 1] ?? Number.NaN };
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    min: sorted[0] ?? Number.NaN,
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
 }
 
 /** One figure measured in every round: the median is what the report states, min and max its spread. */
@@ -30,7 +36,12 @@ export function acrossRounds(values: readonly number[]): AcrossRounds {
   const finite = values.filter((value) => Number.isFinite(value));
   const sorted = [...finite].sort((a, b) => a - b);
   const mid = sorted.length / 2;
-  const median = sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? (sorted[Math.floor(mid)] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const median =
+    sorted.length === 0
+      ? Number.NaN
+      : sorted.length % 2 === 1
+        ? (sorted[Math.floor(mid)] as number)
+        : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   return { median, min: sorted[0] ?? Number.NaN, max: sorted[sorted.length - 1] ?? Number.NaN, rounds: [...values] };
 }
 

@@ -20,8 +20,20 @@ describe('benchmark statistics', () => {
   });
 
   it('measures growth per tenfold size: flat is 0, one unit per decade is 1', () => {
-    expect(growthPerDecade([{ x: 1e4, y: 2 }, { x: 1e6, y: 2 }, { x: 1e7, y: 2 }])).toBeCloseTo(0);
-    expect(growthPerDecade([{ x: 1e4, y: 1 }, { x: 1e5, y: 2 }, { x: 1e6, y: 3 }])).toBeCloseTo(1);
+    expect(
+      growthPerDecade([
+        { x: 1e4, y: 2 },
+        { x: 1e6, y: 2 },
+        { x: 1e7, y: 2 },
+      ]),
+    ).toBeCloseTo(0);
+    expect(
+      growthPerDecade([
+        { x: 1e4, y: 1 },
+        { x: 1e5, y: 2 },
+        { x: 1e6, y: 3 },
+      ]),
+    ).toBeCloseTo(1);
     expect(growthPerDecade([{ x: 1e4, y: 1 }])).toBeNaN();
   });
 });

@@ -27,7 +27,11 @@ export class AdminClient {
     try {
       response = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${this.key}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${this.key}`,
+          accept: 'application/json',
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
@@ -39,7 +43,10 @@ export class AdminClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new CliError(EXIT.unreachable, `the ${this.service} service answered ${method} ${url.pathname} with something that is not JSON`);
+      throw new CliError(
+        EXIT.unreachable,
+        `the ${this.service} service answered ${method} ${url.pathname} with something that is not JSON`,
+      );
     }
   }
 
@@ -61,7 +68,12 @@ function exitCodeOf(status: number): ExitCode {
 function problemOf(status: number, text: string): { code: string; detail: string } {
   try {
     const body = JSON.parse(text) as { code?: unknown; type?: unknown; detail?: unknown; title?: unknown };
-    const code = typeof body.code === 'string' ? body.code : typeof body.type === 'string' ? (body.type.split('/').pop()?.replaceAll('-', '_') || `http_${status}`) : `http_${status}`;
+    const code =
+      typeof body.code === 'string'
+        ? body.code
+        : typeof body.type === 'string'
+          ? body.type.split('/').pop()?.replaceAll('-', '_') || `http_${status}`
+          : `http_${status}`;
     const detail = typeof body.detail === 'string' ? body.detail : typeof body.title === 'string' ? body.title : `HTTP ${status}`;
     return { code, detail };
   } catch {
@@ -71,7 +83,11 @@ function problemOf(status: number, text: string): { code: string; detail: string
 
 function causeOf(error: unknown): string {
   // Duck-typed, not instanceof: fetch's errors may come from another realm (a test VM context).
-  const e = error as { name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown; errors?: { code?: unknown }[] } } | null;
+  const e = error as {
+    name?: unknown;
+    message?: unknown;
+    cause?: { code?: unknown; message?: unknown; errors?: { code?: unknown }[] };
+  } | null;
   if (e?.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
   const cause = e?.cause;
   const code = cause?.code ?? cause?.errors?.[0]?.code;

@@ -49,12 +49,16 @@ export function renderApproval(view: ApproverView): string {
     `  outcome     ${renderOutcome(view.known_outcome)}`,
     `  retries     ${view.retries_attached} attached${view.retry_note ? ` — ${view.retry_note}` : ''}`,
   ];
-  if (view.decided_by) lines.push(`  decided     ${view.status} by ${view.decided_by} at ${view.decided_at ?? '?'}${view.decision_reason ? `: ${view.decision_reason}` : ''}`);
+  if (view.decided_by)
+    lines.push(
+      `  decided     ${view.status} by ${view.decided_by} at ${view.decided_at ?? '?'}${view.decision_reason ? `: ${view.decision_reason}` : ''}`,
+    );
   return lines.join('\n');
 }
 
 function renderTarget(target: HttpTarget | SshTarget): string {
-  if (target.channel === 'ssh') return `ssh ${target.user}@${target.host}:${target.port} ${target.argv.map((arg) => JSON.stringify(arg)).join(' ')}`;
+  if (target.channel === 'ssh')
+    return `ssh ${target.user}@${target.host}:${target.port} ${target.argv.map((arg) => JSON.stringify(arg)).join(' ')}`;
   return `${target.method} ${target.url}`;
 }
 

@@ -57,7 +57,11 @@ export async function approvalsCommand(args: readonly string[], io: CliIo): Prom
       const reason = requiredReason(command, parsed);
       const view = await client().post<ApproverView>(`/v1/admin/approvals/${encodeURIComponent(id)}/${sub}`, { reason });
       if (json) printJson(io, view);
-      else println(io.stdout, `${sub === 'grant' ? 'granted' : 'rejected'} ${view.approval_id} (execution ${view.execution_id}): now ${view.status}${view.decided_by ? `, by ${view.decided_by}` : ''}`);
+      else
+        println(
+          io.stdout,
+          `${sub === 'grant' ? 'granted' : 'rejected'} ${view.approval_id} (execution ${view.execution_id}): now ${view.status}${view.decided_by ? `, by ${view.decided_by}` : ''}`,
+        );
       return EXIT.ok;
     }
     default:

@@ -42,7 +42,12 @@ ${EXIT_CODES_HELP}`;
 export async function quarantineCommand(args: readonly string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   const command = `quarantine ${sub ?? ''}`.trim();
-  const parsed = parseOptions(command, rest, { ...ADMIN_OPTIONS, status: { type: 'string' }, subscriber: { type: 'string' }, reason: { type: 'string' } });
+  const parsed = parseOptions(command, rest, {
+    ...ADMIN_OPTIONS,
+    status: { type: 'string' },
+    subscriber: { type: 'string' },
+    reason: { type: 'string' },
+  });
   if (flag(parsed, 'help') || sub === undefined || isHelp(sub)) {
     println(sub === undefined ? io.stderr : io.stdout, QUARANTINE_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
@@ -70,7 +75,11 @@ export async function quarantineCommand(args: readonly string[], io: CliIo): Pro
       const path = `/v1/admin/quarantine/${encodeURIComponent(subscriber)}/${encodeURIComponent(eventId)}/${sub}`;
       const entry = await client().post<QuarantineEntry>(path, sub === 'release' ? { reason: requiredReason(command, parsed) } : {});
       if (json) printJson(io, entry);
-      else if (sub === 'retry') println(io.stdout, `retry of ${entry.event_id} requested from ${entry.subscriber}: it applies it on its next pass (see onceport quarantine list --status all)`);
+      else if (sub === 'retry')
+        println(
+          io.stdout,
+          `retry of ${entry.event_id} requested from ${entry.subscriber}: it applies it on its next pass (see onceport quarantine list --status all)`,
+        );
       else println(io.stdout, `released ${entry.event_id} from ${entry.subscriber}, by ${entry.closed_by ?? 'unknown'}`);
       return EXIT.ok;
     }

@@ -13,7 +13,12 @@ interface ReviewView {
   readonly since: string;
   readonly reason: string;
   readonly attempts: number;
-  readonly last_probe: { readonly probe_number: number; readonly verdict: string; readonly detail: string; readonly probed_at: string } | null;
+  readonly last_probe: {
+    readonly probe_number: number;
+    readonly verdict: string;
+    readonly detail: string;
+    readonly probed_at: string;
+  } | null;
 }
 
 export const REVIEW_HELP = `onceport review — executions whose outcome machines could not settle (reconciler service)
@@ -50,9 +55,13 @@ export async function reviewCommand(args: readonly string[], io: CliIo): Promise
     case 'resolve': {
       const id = onePositional(command, parsed, 'execution id');
       const resolution = stringOption(parsed, 'resolution');
-      if (resolution !== 'applied' && resolution !== 'not_applied') throw usageError('review resolve: --resolution must be applied or not_applied');
+      if (resolution !== 'applied' && resolution !== 'not_applied')
+        throw usageError('review resolve: --resolution must be applied or not_applied');
       const reason = requiredReason(command, parsed);
-      const answer = await client().post<{ execution_id: string; state: string; resolved_by: string }>(`/v1/admin/executions/${encodeURIComponent(id)}/resolve`, { resolution, reason });
+      const answer = await client().post<{ execution_id: string; state: string; resolved_by: string }>(
+        `/v1/admin/executions/${encodeURIComponent(id)}/resolve`,
+        { resolution, reason },
+      );
       if (flag(parsed, 'json')) printJson(io, answer);
       else println(io.stdout, `resolved ${answer.execution_id} as ${resolution}: now ${answer.state}, by ${answer.resolved_by}`);
       return EXIT.ok;

@@ -34,11 +34,13 @@ export async function vaultCommand(args: readonly string[], io: CliIo): Promise<
     println(sub === undefined ? io.stderr : io.stdout, VAULT_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (sub !== 'status' && sub !== 'lock' && sub !== 'unlock') throw usageError(`vault: unknown command ${JSON.stringify(sub)} (see onceport vault --help)`);
+  if (sub !== 'status' && sub !== 'lock' && sub !== 'unlock')
+    throw usageError(`vault: unknown command ${JSON.stringify(sub)} (see onceport vault --help)`);
   noPositionals(command, parsed);
   const reason = sub === 'status' ? null : requiredReason(command, parsed);
   const client = new AdminClient('authorization', serviceUrl(parsed, io, 'authorization'), adminKey(parsed, io));
-  const view = reason === null ? await client.get<VaultView>('/v1/admin/vault') : await client.post<VaultView>(`/v1/admin/vault/${sub}`, { reason });
+  const view =
+    reason === null ? await client.get<VaultView>('/v1/admin/vault') : await client.post<VaultView>(`/v1/admin/vault/${sub}`, { reason });
   if (flag(parsed, 'json')) printJson(io, view);
   else println(io.stdout, renderVault(view));
   return EXIT.ok;

@@ -57,7 +57,8 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
   const out = stringOption(parsed, 'out');
   if (!out) throw usageError('audit export: --out <file> is required (- writes to stdout)');
   const range = { fromPosition: position(parsed, 'from-position'), toPosition: position(parsed, 'to-position') };
-  if (range.fromPosition !== null && range.toPosition !== null && range.fromPosition > range.toPosition) throw usageError('audit export: --from-position is after --to-position');
+  if (range.fromPosition !== null && range.toPosition !== null && range.fromPosition > range.toPosition)
+    throw usageError('audit export: --from-position is after --to-position');
   const url = databaseUrl(parsed, io);
   const pool = await openDatabase(url);
   const progress = new Progress(io, 'exported', flag(parsed, 'quiet'));
@@ -88,7 +89,9 @@ export async function exportCommand(args: readonly string[], io: CliIo): Promise
       file.destroy();
       rmSync(`${out}.partial`, { force: true });
     }
-    throw isFileError(error) ? usageError(`audit export: cannot write ${out}: ${(error as NodeJS.ErrnoException).code}`) : databaseError(url, error);
+    throw isFileError(error)
+      ? usageError(`audit export: cannot write ${out}: ${(error as NodeJS.ErrnoException).code}`)
+      : databaseError(url, error);
   } finally {
     await pool.end();
   }
@@ -102,7 +105,10 @@ function report(io: CliIo, parsed: Parsed, out: string, summary: ExportSummary |
     printJson(io, { file: out, events, streams: heads.size, anchor });
   } else {
     const where = out === '-' ? 'stdout' : out;
-    println(io.stderr, `exported ${events} events of ${heads.size} streams to ${where} in ${progress.seconds().toFixed(1)} s; anchor ${anchor}`);
+    println(
+      io.stderr,
+      `exported ${events} events of ${heads.size} streams to ${where} in ${progress.seconds().toFixed(1)} s; anchor ${anchor}`,
+    );
   }
   return EXIT.ok;
 }
@@ -126,6 +132,7 @@ function isFileError(error: unknown): boolean {
 function position(parsed: Parsed, name: string): bigint | null {
   const raw = stringOption(parsed, name);
   if (raw === undefined) return null;
-  if (!/^[0-9]{1,18}$/.test(raw)) throw usageError(`audit export: --${name} must be a global position (a whole number), not ${JSON.stringify(raw)}`);
+  if (!/^[0-9]{1,18}$/.test(raw))
+    throw usageError(`audit export: --${name} must be a global position (a whole number), not ${JSON.stringify(raw)}`);
   return BigInt(raw);
 }

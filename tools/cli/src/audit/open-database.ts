@@ -18,7 +18,8 @@ export async function openDatabase(url: string): Promise<Pool> {
 export function databaseError(url: string, error: unknown): CliError {
   const code = (error as { code?: string }).code;
   const where = redact(url);
-  if (code === '42P01' || code === '3F000') return new CliError(EXIT.unreachable, `no Onceport event store at ${where} (onceport.events does not exist)`);
+  if (code === '42P01' || code === '3F000')
+    return new CliError(EXIT.unreachable, `no Onceport event store at ${where} (onceport.events does not exist)`);
   return new CliError(EXIT.unreachable, `cannot use the database at ${where}: ${messageOf(error)}`);
 }
 

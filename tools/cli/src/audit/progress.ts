@@ -21,6 +21,10 @@ export class Progress {
   }
 
   report = (events: number): void => {
-    if (!this.quiet) println(this.io.stderr, `${this.verb} ${events.toLocaleString('en-US')} events (${this.rate(events).toLocaleString('en-US')} events/s)`);
+    if (!this.quiet)
+      println(
+        this.io.stderr,
+        `${this.verb} ${events.toLocaleString('en-US')} events (${this.rate(events).toLocaleString('en-US')} events/s)`,
+      );
   };
 }

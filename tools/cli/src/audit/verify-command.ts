@@ -87,7 +87,8 @@ const DEFAULT_PROGRESS_EVERY = 100_000;
 function progressEvery(parsed: Parsed): number {
   const raw = stringOption(parsed, 'progress-every');
   if (raw === undefined) return DEFAULT_PROGRESS_EVERY;
-  if (!/^[1-9][0-9]{0,9}$/.test(raw)) throw usageError(`audit verify: --progress-every must be a positive whole number, not ${JSON.stringify(raw)}`);
+  if (!/^[1-9][0-9]{0,9}$/.test(raw))
+    throw usageError(`audit verify: --progress-every must be a positive whole number, not ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -96,19 +97,26 @@ async function verifyFile(file: string, parsed: Parsed, progress: Progress, ever
     throw usageError('audit verify: --checkpoint and --database-url verify the database; they do not go with --file');
   }
   const expectAnchor = stringOption(parsed, 'expect-anchor');
-  if (expectAnchor !== undefined && !/^[0-9a-fA-F]{64}$/.test(expectAnchor)) throw usageError('audit verify: --expect-anchor must be 64 hex digits');
+  if (expectAnchor !== undefined && !/^[0-9a-fA-F]{64}$/.test(expectAnchor))
+    throw usageError('audit verify: --expect-anchor must be 64 hex digits');
   mustExist(file, '--file');
-  const report = await verifyExport(readLines(file), { onProgress: progress.report, progressEvery: every, ...(expectAnchor ? { expectAnchor } : {}) });
+  const report = await verifyExport(readLines(file), {
+    onProgress: progress.report,
+    progressEvery: every,
+    ...(expectAnchor ? { expectAnchor } : {}),
+  });
   return { source: file, ...report, checkpoint: null };
 }
 
 async function verifyDatabase(parsed: Parsed, io: CliIo, progress: Progress, every: number): Promise<Outcome> {
-  if (stringOption(parsed, 'expect-anchor') !== undefined) throw usageError('audit verify: --expect-anchor goes with --file (a live database has no fixed anchor; use --checkpoint)');
+  if (stringOption(parsed, 'expect-anchor') !== undefined)
+    throw usageError('audit verify: --expect-anchor goes with --file (a live database has no fixed anchor; use --checkpoint)');
   const checkpointFile = stringOption(parsed, 'checkpoint');
   if (checkpointFile !== undefined) mustExist(checkpointFile, '--checkpoint');
   const url = databaseUrl(parsed, io);
   const checkpoint = checkpointFile === undefined ? null : await readExportSummary(checkpointFile).catch(() => null);
-  if (checkpointFile !== undefined && !checkpoint) throw usageError(`audit verify: --checkpoint ${checkpointFile} does not end with an export summary`);
+  if (checkpointFile !== undefined && !checkpoint)
+    throw usageError(`audit verify: --checkpoint ${checkpointFile} does not end with an export summary`);
   const pool = await openDatabase(url);
   try {
     const report = await verifyChains(readChainsFromDatabase(pool), { onProgress: progress.report, progressEvery: every });
@@ -151,8 +159,15 @@ function print(io: CliIo, parsed: Parsed, outcome: Outcome, progress: Progress):
   }
   const counted = `${outcome.eventsChecked} events in ${outcome.streamsChecked} streams`;
   if (!broken) {
-    println(io.stdout, `ok: ${counted} verified from ${outcome.source} in ${seconds.toFixed(1)} s (${progress.rate(outcome.eventsChecked)} events/s)${outcome.anchor ? `; anchor ${outcome.anchor}` : ''}`);
-    if (outcome.source === 'database' && !outcome.checkpoint) println(io.stdout, "note: a stream's newest events removed leave no broken link; pass --checkpoint <earlier export> to check for that");
+    println(
+      io.stdout,
+      `ok: ${counted} verified from ${outcome.source} in ${seconds.toFixed(1)} s (${progress.rate(outcome.eventsChecked)} events/s)${outcome.anchor ? `; anchor ${outcome.anchor}` : ''}`,
+    );
+    if (outcome.source === 'database' && !outcome.checkpoint)
+      println(
+        io.stdout,
+        "note: a stream's newest events removed leave no broken link; pass --checkpoint <earlier export> to check for that",
+      );
     return;
   }
   println(io.stdout, `FAILED: first broken link: ${describe(broken)}`);

@@ -10,5 +10,8 @@ export function println(stream: NodeJS.WritableStream, text = ''): void {
 }
 
 export function printJson(io: CliIo, value: unknown): void {
-  println(io.stdout, JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? String(v) : v), 2));
+  println(
+    io.stdout,
+    JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? String(v) : v), 2),
+  );
 }

@@ -11,10 +11,17 @@ export interface Parsed {
 /** `util.parseArgs`, strict, with its errors turned into usage errors (exit 2) naming the command. */
 export function parseOptions(command: string, args: readonly string[], options: OptionsConfig): Parsed {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options: { help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { help: { type: 'boolean', short: 'h' }, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values as Parsed['values'], positionals };
   } catch (error) {
-    throw usageError(`${command}: ${error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error)} (see onceport ${command} --help)`);
+    throw usageError(
+      `${command}: ${error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error)} (see onceport ${command} --help)`,
+    );
   }
 }
 
@@ -29,12 +36,14 @@ export function flag(parsed: Parsed, name: string): boolean {
 
 /** The single positional argument a command takes, or a usage error naming it. */
 export function onePositional(command: string, parsed: Parsed, what: string): string {
-  if (parsed.positionals.length !== 1 || !parsed.positionals[0]) throw usageError(`${command}: expected one ${what} (see onceport ${command} --help)`);
+  if (parsed.positionals.length !== 1 || !parsed.positionals[0])
+    throw usageError(`${command}: expected one ${what} (see onceport ${command} --help)`);
   return parsed.positionals[0];
 }
 
 export function noPositionals(command: string, parsed: Parsed): void {
-  if (parsed.positionals.length > 0) throw usageError(`${command}: unexpected argument ${parsed.positionals[0]} (see onceport ${command} --help)`);
+  if (parsed.positionals.length > 0)
+    throw usageError(`${command}: unexpected argument ${parsed.positionals[0]} (see onceport ${command} --help)`);
 }
 
 export function requiredReason(command: string, parsed: Parsed): string {

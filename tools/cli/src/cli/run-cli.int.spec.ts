@@ -3,12 +3,28 @@ import { join } from 'node:path';
 import { runOnceport } from '../testing/run-cli-in-process';
 
 const COMMANDS = [
-  ['approvals'], ['approvals', 'list'], ['approvals', 'show'], ['approvals', 'grant'], ['approvals', 'reject'],
-  ['review'], ['review', 'list'], ['review', 'resolve'],
-  ['vault'], ['vault', 'status'], ['vault', 'lock'], ['vault', 'unlock'],
-  ['executions'], ['executions', 'revert'],
-  ['quarantine'], ['quarantine', 'list'], ['quarantine', 'retry'], ['quarantine', 'release'],
-  ['trace'], ['audit'], ['audit', 'export'], ['audit', 'verify'],
+  ['approvals'],
+  ['approvals', 'list'],
+  ['approvals', 'show'],
+  ['approvals', 'grant'],
+  ['approvals', 'reject'],
+  ['review'],
+  ['review', 'list'],
+  ['review', 'resolve'],
+  ['vault'],
+  ['vault', 'status'],
+  ['vault', 'lock'],
+  ['vault', 'unlock'],
+  ['executions'],
+  ['executions', 'revert'],
+  ['quarantine'],
+  ['quarantine', 'list'],
+  ['quarantine', 'retry'],
+  ['quarantine', 'release'],
+  ['trace'],
+  ['audit'],
+  ['audit', 'export'],
+  ['audit', 'verify'],
 ];
 
 describe('onceport: help, usage errors, and the installed bin', () => {
@@ -24,7 +40,22 @@ describe('onceport: help, usage errors, and the installed bin', () => {
   });
 
   it('gives usage errors exit 2 and one line on stderr', async () => {
-    for (const argv of [['frobnicate'], ['approvals', 'frobnicate'], ['approvals', 'list', '--status', 'maybe'], ['approvals', 'list', '--colour'], ['review', 'resolve'], ['executions', 'undo'], ['executions', 'revert'], ['executions', 'revert', 'exe_x'], ['vault', 'status', 'extra'], ['trace'], ['trace', 'a', 'b'], ['quarantine', 'purge'], ['quarantine', 'list', '--status', 'lost'], ['quarantine', 'list', 'extra']]) {
+    for (const argv of [
+      ['frobnicate'],
+      ['approvals', 'frobnicate'],
+      ['approvals', 'list', '--status', 'maybe'],
+      ['approvals', 'list', '--colour'],
+      ['review', 'resolve'],
+      ['executions', 'undo'],
+      ['executions', 'revert'],
+      ['executions', 'revert', 'exe_x'],
+      ['vault', 'status', 'extra'],
+      ['trace'],
+      ['trace', 'a', 'b'],
+      ['quarantine', 'purge'],
+      ['quarantine', 'list', '--status', 'lost'],
+      ['quarantine', 'list', 'extra'],
+    ]) {
       const run = await runOnceport(argv, { DATABASE_URL: 'postgres://unused' });
       expect({ argv, code: run.code }).toEqual({ argv, code: 2 });
       expect(run.stderr).toMatch(/^onceport: [^\n]+\n$/);
@@ -38,6 +69,9 @@ describe('onceport: help, usage errors, and the installed bin', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('onceport audit verify');
     const wrong = spawnSync(bin, ['vault', 'status'], { cwd: '/', encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
-    expect({ status: wrong.status, stderr: wrong.stderr }).toEqual({ status: 4, stderr: 'onceport: no admin key: set ONCEPORT_ADMIN_KEY or pass --admin-key-file <path>\n' });
+    expect({ status: wrong.status, stderr: wrong.stderr }).toEqual({
+      status: 4,
+      stderr: 'onceport: no admin key: set ONCEPORT_ADMIN_KEY or pass --admin-key-file <path>\n',
+    });
   });
 });

@@ -44,7 +44,11 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
       },
     });
     const { fixture } = gateway;
-    const [intake, authorization, reconciler] = [gateway.process('intake'), gateway.process('authorization'), gateway.process('reconciler')];
+    const [intake, authorization, reconciler] = [
+      gateway.process('intake'),
+      gateway.process('authorization'),
+      gateway.process('reconciler'),
+    ];
     const stop = async (): Promise<void> => {
       await gateway.stop();
       await stopServers();
@@ -56,7 +60,12 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
       intake,
       authorization,
       reconciler,
-      cliEnv: { ONCEPORT_AUTHORIZATION_URL: authorization.url, ONCEPORT_RECONCILER_URL: reconciler.url, ONCEPORT_ADMIN_KEY: fixture.adminKey, DATABASE_URL: db.url },
+      cliEnv: {
+        ONCEPORT_AUTHORIZATION_URL: authorization.url,
+        ONCEPORT_RECONCILER_URL: reconciler.url,
+        ONCEPORT_ADMIN_KEY: fixture.adminKey,
+        DATABASE_URL: db.url,
+      },
       async agentCall(tool, args) {
         const response = await fetch(`${intake.url}/v1/executions`, {
           method: 'POST',
@@ -67,7 +76,11 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
       },
       async mcpClient() {
         const client = new Client({ name: 'cli-e2e-agent', version: '1.0.0' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`${intake.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${AGENT_KEY}` } } }));
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${intake.url}/mcp`), {
+            requestInit: { headers: { Authorization: `Bearer ${AGENT_KEY}` } },
+          }),
+        );
         return client;
       },
       stop,

@@ -15,7 +15,13 @@ export async function seedHistory(db: Queryable, history: readonly unknown[]): P
   if (!executionId) throw new Error('a history starts with its ExecutionAccepted');
   await new PostgresEventStore(db).append(
     executionStreamId(executionId),
-    events.map((e) => ({ eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data as unknown as JsonObject, metadata: e.metadata as unknown as JsonObject })),
+    events.map((e) => ({
+      eventId: e.metadata.eventId,
+      type: e.type,
+      schemaVersion: e.schemaVersion,
+      data: e.data as unknown as JsonObject,
+      metadata: e.metadata as unknown as JsonObject,
+    })),
     { expectedVersion: 'any' },
   );
   return executionId;

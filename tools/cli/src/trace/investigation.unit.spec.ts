@@ -8,7 +8,16 @@ type Recorded = { type: string; schemaVersion: number; data: { executionId: stri
 function traced(name: string): { id: string; events: TracedEvent[] } {
   const history = recordedHistories[name] as Recorded[];
   const events = history.map((e, i) =>
-    toTracedEvent({ globalPosition: BigInt(i + 1), streamVersion: i + 1, recordedAt: new Date(e.metadata.occurredAt), eventId: e.metadata.eventId, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata }),
+    toTracedEvent({
+      globalPosition: BigInt(i + 1),
+      streamVersion: i + 1,
+      recordedAt: new Date(e.metadata.occurredAt),
+      eventId: e.metadata.eventId,
+      type: e.type,
+      schemaVersion: e.schemaVersion,
+      data: e.data,
+      metadata: e.metadata,
+    }),
   );
   return { id: history[0]!.data.executionId, events };
 }
@@ -29,7 +38,10 @@ describe('the five questions, from recorded histories', () => {
     const { id, events } = traced('unknown-outcome-settled');
     const answers = investigate(id, events, []);
     expect(answers.agentProcesses).toMatchObject({ answer: 'one', processes: ['proc:infra-bot-4411'] });
-    expect(answers.targetAnswered).toMatchObject({ answer: 'settled', sentence: expect.stringMatching(/^No answer reached Onceport: .*2 probes .*settled as completed/) });
+    expect(answers.targetAnswered).toMatchObject({
+      answer: 'settled',
+      sentence: expect.stringMatching(/^No answer reached Onceport: .*2 probes .*settled as completed/),
+    });
     expect(answers.deliveryFailedAfterCompletion.answer).toBe('yes');
     expect(answers.laterCalls).toMatchObject({ attached: 1, idempotencyKeys: ['chg-1187-api-a', 'chg-1187-api-a'], redispatchAttempts: 0 });
   });
@@ -39,12 +51,25 @@ describe('the five questions, from recorded histories', () => {
     const anonymous = events.map((t) =>
       t.event?.type === 'ExecutionAccepted' ? { ...t, event: { ...t.event, data: { ...t.event.data, agentProcess: null } } } : t,
     );
-    expect(investigate(id, anonymous, []).agentProcesses).toMatchObject({ answer: 'unknown', processes: ['mcp-sess-e2f0'], sentence: expect.stringMatching(/^Cannot tell: the first call named no agent process/) });
+    expect(investigate(id, anonymous, []).agentProcesses).toMatchObject({
+      answer: 'unknown',
+      processes: ['mcp-sess-e2f0'],
+      sentence: expect.stringMatching(/^Cannot tell: the first call named no agent process/),
+    });
   });
 
   it('an event that no longer parses is shown but not folded', () => {
     const { id, events } = traced('happy-path');
-    const broken = toTracedEvent({ globalPosition: 99n, streamVersion: events.length + 1, recordedAt: new Date(), eventId: '00000000-0000-4000-8000-000000000000', type: 'SomethingNew', schemaVersion: 1, data: {}, metadata: {} });
+    const broken = toTracedEvent({
+      globalPosition: 99n,
+      streamVersion: events.length + 1,
+      recordedAt: new Date(),
+      eventId: '00000000-0000-4000-8000-000000000000',
+      type: 'SomethingNew',
+      schemaVersion: 1,
+      data: {},
+      metadata: {},
+    });
     expect(broken).toMatchObject({ event: null, parseError: expect.any(String) });
     expect(investigate(id, [...events, broken], []).state).toBe(investigate(id, events, []).state);
   });

@@ -16,7 +16,16 @@ export async function loadTraceFromDatabase(db: Queryable, executionId: string):
   const keys = matchKeysOf(stored[0]);
   if (!keys || !stored[0]) return { events, laterExecutions: [] };
   // The events table is the authority; a scan over ExecutionAccepted is fine for an operator's question.
-  const later = await db.query<{ stream_id: string; position: string; stream_version: number; recorded_at: Date; event_id: string; schema_version: number; data: unknown; metadata: unknown }>(
+  const later = await db.query<{
+    stream_id: string;
+    position: string;
+    stream_version: number;
+    recorded_at: Date;
+    event_id: string;
+    schema_version: number;
+    data: unknown;
+    metadata: unknown;
+  }>(
     `SELECT stream_id, global_position::text AS position, stream_version, recorded_at, event_id, schema_version, data, metadata
      FROM onceport.events
      WHERE event_type = 'ExecutionAccepted' AND data->>'fingerprint' = $1 AND data->>'actor' = $2 AND data->>'intentScope' = $3
@@ -25,7 +34,21 @@ export async function loadTraceFromDatabase(db: Queryable, executionId: string):
     [keys.fingerprint, keys.actor, keys.intentScope, String(stored[0].globalPosition), stored[0].streamId],
   );
   const laterExecutions = later.rows
-    .map((row) => laterExecutionOf({ ...row, streamId: row.stream_id, globalPosition: BigInt(row.position), streamVersion: row.stream_version, recordedAt: row.recorded_at, eventId: row.event_id, type: 'ExecutionAccepted', schemaVersion: row.schema_version }, keys))
+    .map((row) =>
+      laterExecutionOf(
+        {
+          ...row,
+          streamId: row.stream_id,
+          globalPosition: BigInt(row.position),
+          streamVersion: row.stream_version,
+          recordedAt: row.recorded_at,
+          eventId: row.event_id,
+          type: 'ExecutionAccepted',
+          schemaVersion: row.schema_version,
+        },
+        keys,
+      ),
+    )
     .filter((later): later is LaterExecution => later !== null);
   return { events, laterExecutions };
 }

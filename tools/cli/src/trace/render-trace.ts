@@ -37,12 +37,28 @@ export function traceJson(events: readonly TracedEvent[], later: readonly LaterE
       parse_error: t.parseError,
       data: t.event ? shownData(t.event) : null,
     })),
-    later_executions: later.map((l) => ({ execution_id: l.executionId, agent_process: l.agentProcess, client_idempotency_key: l.clientIdempotencyKey, accepted_at: l.acceptedAt })),
+    later_executions: later.map((l) => ({
+      execution_id: l.executionId,
+      agent_process: l.agentProcess,
+      client_idempotency_key: l.clientIdempotencyKey,
+      accepted_at: l.acceptedAt,
+    })),
     answers: {
       agent_processes: { answer: a.agentProcesses.answer, processes: a.agentProcesses.processes, sentence: a.agentProcesses.sentence },
-      first_call_authorized_and_dispatched: { authorized: a.firstCall.authorized, dispatched: a.firstCall.dispatched, sentence: a.firstCall.sentence },
-      target_answered: { answer: a.targetAnswered.answer, target_status: a.targetAnswered.targetStatus, sentence: a.targetAnswered.sentence },
-      delivery_failed_after_completion: { answer: a.deliveryFailedAfterCompletion.answer, sentence: a.deliveryFailedAfterCompletion.sentence },
+      first_call_authorized_and_dispatched: {
+        authorized: a.firstCall.authorized,
+        dispatched: a.firstCall.dispatched,
+        sentence: a.firstCall.sentence,
+      },
+      target_answered: {
+        answer: a.targetAnswered.answer,
+        target_status: a.targetAnswered.targetStatus,
+        sentence: a.targetAnswered.sentence,
+      },
+      delivery_failed_after_completion: {
+        answer: a.deliveryFailedAfterCompletion.answer,
+        sentence: a.deliveryFailedAfterCompletion.sentence,
+      },
       later_calls: {
         attached: a.laterCalls.attached,
         idempotency_keys: a.laterCalls.idempotencyKeys,

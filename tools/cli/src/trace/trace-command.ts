@@ -38,10 +38,12 @@ export async function traceCommand(args: readonly string[], io: CliIo): Promise<
     return EXIT.ok;
   }
   const executionId = onePositional('trace', parsed, 'execution id');
-  if (!EXECUTION_ID.test(executionId)) throw usageError(`trace: ${JSON.stringify(executionId)} is not an execution id (exe_ followed by 26 Crockford base32 characters)`);
+  if (!EXECUTION_ID.test(executionId))
+    throw usageError(`trace: ${JSON.stringify(executionId)} is not an execution id (exe_ followed by 26 Crockford base32 characters)`);
   const file = stringOption(parsed, 'file');
   const loaded = file === undefined ? await fromDatabase(databaseUrl(parsed, io), executionId) : await fromFile(file, executionId);
-  if (loaded.events.length === 0) throw new CliError(EXIT.notFound, `no execution ${executionId} ${file === undefined ? 'in the event store' : `in ${file}`}`);
+  if (loaded.events.length === 0)
+    throw new CliError(EXIT.notFound, `no execution ${executionId} ${file === undefined ? 'in the event store' : `in ${file}`}`);
   const investigation = investigate(executionId, loaded.events, loaded.laterExecutions);
   if (flag(parsed, 'json')) printJson(io, traceJson(loaded.events, loaded.laterExecutions, investigation));
   else println(io.stdout, renderTrace(loaded.events, investigation));

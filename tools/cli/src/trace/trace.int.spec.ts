@@ -50,7 +50,14 @@ describe('onceport trace', () => {
   it('answers the five questions on the recorded reconnect-and-retry execution', async () => {
     const { state, timeline, answers } = await trace(reconnect);
     expect(state).toBe('completed');
-    expect(timeline.map((e) => e.type)).toEqual(['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved', 'RetryAttached', 'ResultDelivered']);
+    expect(timeline.map((e) => e.type)).toEqual([
+      'ExecutionAccepted',
+      'ExecutionAuthorized',
+      'DispatchStarted',
+      'OutcomeObserved',
+      'RetryAttached',
+      'ResultDelivered',
+    ]);
     expect(answers.agent_processes).toMatchObject({ answer: 'two', processes: ['mcp-sess-a51b', 'mcp-sess-e2f0'] });
     expect(answers.first_call_authorized_and_dispatched).toMatchObject({ authorized: true, dispatched: true });
     expect(answers.target_answered).toMatchObject({ answer: 'yes', target_status: 202 });
@@ -63,9 +70,18 @@ describe('onceport trace', () => {
     const run = await runOnceport(['trace', reconnect], { DATABASE_URL: db.url });
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
-    const order = ['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved', 'RetryAttached', 'ResultDelivered'].map((type) => lines.findIndex((l) => l.includes(` ${type} `)));
+    const order = [
+      'ExecutionAccepted',
+      'ExecutionAuthorized',
+      'DispatchStarted',
+      'OutcomeObserved',
+      'RetryAttached',
+      'ResultDelivered',
+    ].map((type) => lines.findIndex((l) => l.includes(` ${type} `)));
     expect(order.every((index, i) => index > 0 && (i === 0 || index > order[i - 1]!))).toBe(true);
-    expect(run.stdout).toMatch(/One agent process or two\?\s+Two agent processes: mcp-sess-a51b made the first call; mcp-sess-e2f0 called again/);
+    expect(run.stdout).toMatch(
+      /One agent process or two\?\s+Two agent processes: mcp-sess-a51b made the first call; mcp-sess-e2f0 called again/,
+    );
     expect(run.stdout).toMatch(/Did the target answer\?\s+Yes: the target answered status 202/);
     expect(run.stdout).toMatch(/Did delivery fail after the target completed\?\s+Yes: .*never received the result/);
     expect(run.stdout).toMatch(/1 later call attached to this execution \(mcp-sess-e2f0 .* no idempotency key\).*no new attempt/);
@@ -73,14 +89,25 @@ describe('onceport trace', () => {
 
   it('sees a re-dispatch inside one execution, and a later call that became a new execution', async () => {
     const { answers } = await trace(redispatched);
-    expect(answers.first_call_authorized_and_dispatched.sentence).toMatch(/^Yes: Authorized by approval .* on approval apr_01JNV4K2ZP by human:it-marco; dispatch attempt 1 started/);
+    expect(answers.first_call_authorized_and_dispatched.sentence).toMatch(
+      /^Yes: Authorized by approval .* on approval apr_01JNV4K2ZP by human:it-marco; dispatch attempt 1 started/,
+    );
     expect(answers.later_calls).toMatchObject({ attached: 0, redispatch_attempts: 1, new_executions: [] });
     expect(answers.delivery_failed_after_completion.answer).toBe('no');
 
     // The same intent again from another process, after the first completed and was delivered: a new execution.
-    const history = recordedHistories['approval-granted-redispatched']! as { data: Record<string, unknown>; metadata: Record<string, unknown> }[];
+    const history = recordedHistories['approval-granted-redispatched']! as {
+      data: Record<string, unknown>;
+      metadata: Record<string, unknown>;
+    }[];
     const accepted = history[0]!;
-    await seedHistory(db.pool, [{ ...accepted, data: { ...accepted.data, executionId: later, agentProcess: 'mcp-sess-0ff1' }, metadata: { ...accepted.metadata, eventId: randomUUID(), correlationId: later } }]);
+    await seedHistory(db.pool, [
+      {
+        ...accepted,
+        data: { ...accepted.data, executionId: later, agentProcess: 'mcp-sess-0ff1' },
+        metadata: { ...accepted.metadata, eventId: randomUUID(), correlationId: later },
+      },
+    ]);
     const again = await trace(redispatched);
     expect(again.later_executions.map((l) => l.execution_id)).toEqual([later]);
     expect(again.answers.later_calls.new_executions).toEqual([later]);
@@ -96,9 +123,14 @@ describe('onceport trace', () => {
   });
 
   it('exits 3 for an unknown execution, 2 for a malformed id or missing database, 5 when the database cannot be reached', async () => {
-    expect(await runOnceport(['trace', 'exe_01KJM6JZYTXRSY6FCRYVKVRJ00'], { DATABASE_URL: db.url })).toMatchObject({ code: 3, stderr: expect.stringMatching(/^onceport: no execution exe_01KJM6JZYTXRSY6FCRYVKVRJ00 in the event store\n$/) });
+    expect(await runOnceport(['trace', 'exe_01KJM6JZYTXRSY6FCRYVKVRJ00'], { DATABASE_URL: db.url })).toMatchObject({
+      code: 3,
+      stderr: expect.stringMatching(/^onceport: no execution exe_01KJM6JZYTXRSY6FCRYVKVRJ00 in the event store\n$/),
+    });
     expect(await runOnceport(['trace', 'not-an-id'], { DATABASE_URL: db.url })).toMatchObject({ code: 2 });
     expect(await runOnceport(['trace', reconnect], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('DATABASE_URL') });
-    expect(await runOnceport(['trace', reconnect, '--database-url', 'postgres://postgres@127.0.0.1:1/none'], {})).toMatchObject({ code: 5 });
+    expect(await runOnceport(['trace', reconnect, '--database-url', 'postgres://postgres@127.0.0.1:1/none'], {})).toMatchObject({
+      code: 5,
+    });
   });
 });

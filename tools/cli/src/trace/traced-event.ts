@@ -33,7 +33,12 @@ export interface StoredFields {
 
 export function toTracedEvent(stored: StoredFields): TracedEvent {
   const metadata = typeof stored.metadata === 'object' && stored.metadata !== null ? stored.metadata : {};
-  const parsed = safeParseEvent({ type: stored.type, schemaVersion: stored.schemaVersion, data: stored.data, metadata: { ...metadata, eventId: stored.eventId } });
+  const parsed = safeParseEvent({
+    type: stored.type,
+    schemaVersion: stored.schemaVersion,
+    data: stored.data,
+    metadata: { ...metadata, eventId: stored.eventId },
+  });
   return {
     globalPosition: stored.globalPosition,
     streamVersion: stored.streamVersion,

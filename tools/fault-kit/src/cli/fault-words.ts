@@ -48,9 +48,11 @@ export interface ProxyFaultFlags {
 /** The starting fault given by flags; more than one is a usage error. */
 export function faultFromFlags(flags: ProxyFaultFlags): Fault | null {
   const chosen: Fault[] = [];
-  if (flags.latency !== undefined) chosen.push({ kind: 'latency', ms: count(flags.latency, '--latency'), direction: direction(flags.direction) });
+  if (flags.latency !== undefined)
+    chosen.push({ kind: 'latency', ms: count(flags.latency, '--latency'), direction: direction(flags.direction) });
   if (flags.blackhole) chosen.push({ kind: 'blackhole', direction: direction(flags.direction) });
-  if (flags['reset-after-bytes'] !== undefined) chosen.push({ kind: 'reset_after_bytes', bytes: count(flags['reset-after-bytes'], '--reset-after-bytes') });
+  if (flags['reset-after-bytes'] !== undefined)
+    chosen.push({ kind: 'reset_after_bytes', bytes: count(flags['reset-after-bytes'], '--reset-after-bytes') });
   if (flags['half-open']) chosen.push({ kind: 'half_open' });
   if (flags.refuse) chosen.push({ kind: 'refuse' });
   if (chosen.length > 1) throw new UsageError('give at most one starting fault; switch faults at runtime on stdin');
@@ -62,5 +64,7 @@ export function faultFromFlags(flags: ProxyFaultFlags): Fault | null {
 
 /** Usage errors and kit errors that are the caller's doing (bad address, not loopback) exit with 2. */
 export function isUsageProblem(error: unknown): boolean {
-  return error instanceof UsageError || (error instanceof FaultKitError && ['not_loopback', 'bad_address', 'bad_fault'].includes(error.code));
+  return (
+    error instanceof UsageError || (error instanceof FaultKitError && ['not_loopback', 'bad_address', 'bad_fault'].includes(error.code))
+  );
 }

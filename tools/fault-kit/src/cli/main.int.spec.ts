@@ -30,7 +30,10 @@ describe('fault-kit CLI arguments (in process; the process itself is tested in c
       err: expect.stringMatching(/at most one starting fault/),
     });
     expect((await run('proxy', '--upstream', '127.0.0.1:1', '--jitter', '5')).status).toBe(2);
-    expect(await run('proxy', '--upstream', '127.0.0.1:1', '--latency', 'soon')).toMatchObject({ status: 2, err: expect.stringMatching(/--latency needs a number/) });
+    expect(await run('proxy', '--upstream', '127.0.0.1:1', '--latency', 'soon')).toMatchObject({
+      status: 2,
+      err: expect.stringMatching(/--latency needs a number/),
+    });
     expect(await run('proxy', '--upstream', 'nowhere')).toMatchObject({ status: 2, err: expect.stringMatching(/not host:port/) });
     expect(await run('proxy')).toMatchObject({ status: 2, err: expect.stringMatching(/needs --upstream/) });
     expect(await run('chaos')).toMatchObject({ status: 2, err: expect.stringMatching(/unknown command "chaos"/) });

@@ -28,7 +28,10 @@ export async function proxyCommand(argv: string[]): Promise<void> {
   const proxy = await startFaultProxy({ listenHost: listen.host, listenPort: listen.port, upstream });
   if (fault) proxy.setFault(fault);
   process.stdout.write(`fault proxy listening on ${proxy.address} -> ${upstream.host}:${upstream.port} (${describeFault(fault)})\n`);
-  await runCommandLoop((words) => Promise.resolve(proxyAction(proxy, words)), () => proxy.stop());
+  await runCommandLoop(
+    (words) => Promise.resolve(proxyAction(proxy, words)),
+    () => proxy.stop(),
+  );
 }
 
 function proxyAction(proxy: FaultProxy, words: string[]): CommandResult {

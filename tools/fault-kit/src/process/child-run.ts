@@ -28,7 +28,12 @@ export interface ChildRun {
 export function spawnRun(spec: SpawnSpec): ChildRun {
   const log = new OutputLog();
   if (spec.echo) log.onLine = (_stream, line) => process.stderr.write(`[${spec.name}] ${line}\n`);
-  const child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'], detached: spec.processGroup });
+  const child = spawn(spec.command, [...spec.args], {
+    cwd: spec.cwd,
+    env: spec.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: spec.processGroup,
+  });
   child.stdout?.on('data', (chunk: Buffer) => log.push('stdout', chunk));
   child.stderr?.on('data', (chunk: Buffer) => log.push('stderr', chunk));
   child.stdin?.on('error', () => undefined); // a child that exits before reading stdin is not our failure
@@ -51,7 +56,10 @@ async function watchExit(spec: SpawnSpec, child: ChildProcess, log: OutputLog): 
   untrackLeftover(child);
   // Output may trail the exit by a moment; do not wait forever for a grandchild holding the pipe.
   let timer: NodeJS.Timeout | undefined;
-  const gaveUp = await Promise.race([closed.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 2_000)))]);
+  const gaveUp = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 2_000))),
+  ]);
   clearTimeout(timer);
   // The timer phase runs before the I/O poll in a loop turn: let one poll read what the pipe holds.
   if (gaveUp) await new Promise((resolve) => setImmediate(resolve));

@@ -55,9 +55,12 @@ describe('ControlledProcess (real child processes)', () => {
   });
 
   it('kill(SIGTERM) lets a handler run; stop() escalates to SIGKILL when SIGTERM is ignored', async () => {
-    const polite = await startNode(`process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); console.log('ready'); setInterval(() => {}, 1000);`, {
-      ready: { logLine: 'ready' },
-    });
+    const polite = await startNode(
+      `process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); console.log('ready'); setInterval(() => {}, 1000);`,
+      {
+        ready: { logLine: 'ready' },
+      },
+    );
     expect(await polite.kill('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(polite.output()).toContain('bye');
     const stubborn = await startNode(`process.on('SIGTERM', () => console.log('no')); console.log('ready'); setInterval(() => {}, 1000);`, {
@@ -115,7 +118,9 @@ describe('ControlledProcess (real child processes)', () => {
       /config is broken/,
     );
     const port = await freePort();
-    await expect(startNode(`console.error('no listening today'); process.exit(1)`, { ready: { port } })).rejects.toThrow(/no listening today/);
+    await expect(startNode(`console.error('no listening today'); process.exit(1)`, { ready: { port } })).rejects.toThrow(
+      /no listening today/,
+    );
   });
 
   it('fails start on a readiness timeout and kills what it started', async () => {

@@ -3,7 +3,15 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CleanupStack } from '../cleanup-stack';
 import { FaultKitError } from '../errors';
-import { connectAndWaitForEnd, connectClient, type EchoServer, eventually, startEchoServer, startHttpServer, type TestHttpServer } from '../testing/tcp';
+import {
+  connectAndWaitForEnd,
+  connectClient,
+  type EchoServer,
+  eventually,
+  startEchoServer,
+  startHttpServer,
+  type TestHttpServer,
+} from '../testing/tcp';
 import { type FaultProxy, startFaultProxy } from './fault-proxy';
 
 // "Nothing arrives" can only be observed over a window; this one is long enough for loopback.
@@ -160,7 +168,9 @@ describe('fault proxy (real TCP echo and HTTP servers behind it)', () => {
 
   it('refuses to listen on or forward to anything but loopback', async () => {
     await expect(startFaultProxy({ upstream: { host: '10.1.2.3', port: 80 } })).rejects.toMatchObject({ code: 'not_loopback' });
-    await expect(startFaultProxy({ listenHost: '0.0.0.0', upstream: { host: '127.0.0.1', port: 80 } })).rejects.toBeInstanceOf(FaultKitError);
+    await expect(startFaultProxy({ listenHost: '0.0.0.0', upstream: { host: '127.0.0.1', port: 80 } })).rejects.toBeInstanceOf(
+      FaultKitError,
+    );
     expect(() => proxy.setFault({ kind: 'latency', ms: -1 })).toThrow(/ms must be/);
   });
 

@@ -26,10 +26,7 @@ export type Fault =
 export type FaultKind = Fault['kind'];
 
 /** What one direction of a connection does with the bytes it reads. */
-export type PumpMode =
-  | { readonly kind: 'pass'; readonly delayMs: number }
-  | { readonly kind: 'drop' }
-  | { readonly kind: 'hold' };
+export type PumpMode = { readonly kind: 'pass'; readonly delayMs: number } | { readonly kind: 'drop' } | { readonly kind: 'hold' };
 
 const PASS: PumpMode = { kind: 'pass', delayMs: 0 };
 

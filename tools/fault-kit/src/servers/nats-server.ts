@@ -35,7 +35,8 @@ export class NatsServer {
 
   static async start(options: NatsServerOptions = {}): Promise<NatsServer> {
     const binary = options.binary ?? NATS_SERVER_BINARY;
-    if (!existsSync(binary)) throw new FaultKitError('binary_missing', `nats-server not found at ${binary} (set NATS_SERVER_BIN or run npm run services)`);
+    if (!existsSync(binary))
+      throw new FaultKitError('binary_missing', `nats-server not found at ${binary} (set NATS_SERVER_BIN or run npm run services)`);
     const port = options.port ?? (await freePort());
     const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), 'onceport-fault-nats-'));
     try {

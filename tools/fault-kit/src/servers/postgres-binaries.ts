@@ -16,7 +16,10 @@ export function findPostgresBinDir(): string {
   versions.sort((a, b) => Number(b) - Number(a));
   const found = versions.map((version) => join(DEBIAN_ROOT, version, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
   if (!found) {
-    throw new FaultKitError('binary_missing', `no PostgreSQL server binaries under ${DEBIAN_ROOT}/<version>/bin (install postgresql, or set ONCEPORT_PG_BIN_DIR)`);
+    throw new FaultKitError(
+      'binary_missing',
+      `no PostgreSQL server binaries under ${DEBIAN_ROOT}/<version>/bin (install postgresql, or set ONCEPORT_PG_BIN_DIR)`,
+    );
   }
   return found;
 }
@@ -27,7 +30,8 @@ export function postgresUser(): { uid: number; gid: number } {
     .split('\n')
     .find((entry) => entry.startsWith('postgres:'));
   const [, , uid, gid] = line?.split(':') ?? [];
-  if (uid === undefined || gid === undefined) throw new FaultKitError('binary_missing', 'there is no postgres OS user to run the cluster as');
+  if (uid === undefined || gid === undefined)
+    throw new FaultKitError('binary_missing', 'there is no postgres OS user to run the cluster as');
   return { uid: Number(uid), gid: Number(gid) };
 }
 

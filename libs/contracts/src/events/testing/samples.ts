@@ -12,6 +12,11 @@ export const metadata: EventMetadata = {
 export const outcomeUnknown = {
   type: 'OutcomeUnknown',
   schemaVersion: 1,
-  data: { executionId: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K', attempt: 1, reason: 'socket reset after the body was sent', detectedAt: '2026-03-02T10:00:30.000Z' },
+  data: {
+    executionId: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K',
+    attempt: 1,
+    reason: 'socket reset after the body was sent',
+    detectedAt: '2026-03-02T10:00:30.000Z',
+  },
   metadata,
 };

@@ -30,7 +30,11 @@ export function given(history: readonly ExecutionEvent[]): { when(command: Execu
       },
       thenRefuses: (code) => {
         const error = refusal(() => decide(command, state));
-        expect({ code: error.code, command: error.command, status: error.status }).toEqual({ code, command: command.type, status: state.status });
+        expect({ code: error.code, command: error.command, status: error.status }).toEqual({
+          code,
+          command: command.type,
+          status: state.status,
+        });
         expect(error.message.length).toBeGreaterThan(10);
         return error;
       },

@@ -20,7 +20,12 @@ export function meta(minutes: number): { now: Date } {
 
 export const MCP_CALL: RequestCorrelation = { transport: 'mcp', jsonRpcId: 7, sessionId: 'mcp-sess-a1' };
 export const MCP_RETRY: RequestCorrelation = { transport: 'mcp', jsonRpcId: 1, sessionId: 'mcp-sess-b2' };
-export const RESULT: ResultReference = { ref: `results/${EXECUTION_ID}/1`, digest: `sha256:${'ab'.repeat(32)}`, size: 512, contentType: 'application/json' };
+export const RESULT: ResultReference = {
+  ref: `results/${EXECUTION_ID}/1`,
+  digest: `sha256:${'ab'.repeat(32)}`,
+  size: 512,
+  contentType: 'application/json',
+};
 
 const record = {
   actor: 'agent:billing-bot',
@@ -87,7 +92,16 @@ export const events = {
   }),
   approvalRequested: (o: Partial<Data<'ApprovalRequested'>> = {}): ExecutionEvent => ({
     type: 'ApprovalRequested',
-    data: { executionId, approvalId: APPROVAL_ID, fingerprint: FINGERPRINT, policyVersion: 'pol-7', reason: 'Per-use credential', expiresAt: at(10), requestedAt: at(0.1), ...o },
+    data: {
+      executionId,
+      approvalId: APPROVAL_ID,
+      fingerprint: FINGERPRINT,
+      policyVersion: 'pol-7',
+      reason: 'Per-use credential',
+      expiresAt: at(10),
+      requestedAt: at(0.1),
+      ...o,
+    },
   }),
   approvalGranted: (o: Partial<Data<'ApprovalGranted'>> = {}): ExecutionEvent => ({
     type: 'ApprovalGranted',
@@ -103,7 +117,15 @@ export const events = {
   }),
   retryAttached: (o: Partial<Data<'RetryAttached'>> = {}): ExecutionEvent => ({
     type: 'RetryAttached',
-    data: { executionId, correlation: MCP_RETRY, agentProcess: 'mcp-sess-b2', clientIdempotencyKey: null, stateAtAttach: 'dispatched', attachedAt: at(1), ...o },
+    data: {
+      executionId,
+      correlation: MCP_RETRY,
+      agentProcess: 'mcp-sess-b2',
+      clientIdempotencyKey: null,
+      stateAtAttach: 'dispatched',
+      attachedAt: at(1),
+      ...o,
+    },
   }),
   dispatchStarted: (o: Partial<Data<'DispatchStarted'>> = {}): ExecutionEvent => ({
     type: 'DispatchStarted',
@@ -123,11 +145,28 @@ export const events = {
   }),
   probed: (o: Partial<Data<'ProbeAttempted'>> = {}): ExecutionEvent => ({
     type: 'ProbeAttempted',
-    data: { executionId, attempt: 1, probeNumber: 1, verdict: 'cant_tell', detail: 'GET /v1/invoices?key=… timed out', probedAt: at(1), ...o },
+    data: {
+      executionId,
+      attempt: 1,
+      probeNumber: 1,
+      verdict: 'cant_tell',
+      detail: 'GET /v1/invoices?key=… timed out',
+      probedAt: at(1),
+      ...o,
+    },
   }),
   settled: (o: Partial<Data<'OutcomeSettled'>> = {}): ExecutionEvent => ({
     type: 'OutcomeSettled',
-    data: { executionId, attempt: 1, settlement: 'needs_review', reason: 'Probes could not tell.', targetStatus: null, result: null, settledAt: at(2), ...o },
+    data: {
+      executionId,
+      attempt: 1,
+      settlement: 'needs_review',
+      reason: 'Probes could not tell.',
+      targetStatus: null,
+      result: null,
+      settledAt: at(2),
+      ...o,
+    },
   }),
   delivered: (o: Partial<Data<'ResultDelivered'>> = {}): ExecutionEvent => ({
     type: 'ResultDelivered',

@@ -6,7 +6,8 @@ import { storedEnvelope } from './stored-envelope';
 const executionKind: StreamKind<ExecutionCommand, ExecutionState, ExecutionEvent> = {
   decider: executionDecider,
   read: (stored) => parseEvent(storedEnvelope(stored)),
-  write: (event, metadata) => parseEvent({ type: event.type, schemaVersion: executionEventDefinitions[event.type].schemaVersion, data: event.data, metadata }),
+  write: (event, metadata) =>
+    parseEvent({ type: event.type, schemaVersion: executionEventDefinitions[event.type].schemaVersion, data: event.data, metadata }),
   // A thousand callers attached to one execution each re-read it: folding the whole stream every time made that herd quadratic.
   cached: true,
 };

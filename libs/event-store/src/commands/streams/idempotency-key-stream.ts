@@ -10,7 +10,11 @@ const idempotencyKeyKind: StreamKind<BindIdempotencyKey, KeyBinding | null, Idem
     ({
       type: stored.type,
       schemaVersion: stored.schemaVersion,
-      data: { executionId: String(stored.data['executionId']), requestDigest: String(stored.data['requestDigest']), boundAt: String(stored.data['boundAt']) },
+      data: {
+        executionId: String(stored.data['executionId']),
+        requestDigest: String(stored.data['requestDigest']),
+        boundAt: String(stored.data['boundAt']),
+      },
       metadata: { ...stored.metadata, eventId: stored.eventId },
     }) as ReturnType<StreamKind<BindIdempotencyKey, KeyBinding | null, IdempotencyKeyBound>['read']>,
   write: (event, metadata) => createEvent(IdempotencyKeyBoundEvent, event.data, metadata),

@@ -4,7 +4,9 @@ const FINGERPRINT = `hmac-sha256:k1:${'ab'.repeat(32)}`;
 
 describe('intentStreamId: where an intent claims its executions', () => {
   it('is stable across releases: an existing intent stream must still be found after an upgrade', () => {
-    expect(intentStreamId(FINGERPRINT, 'agent:a', 'default:agent:a')).toBe('intent-657c11d92b7f93fb3df93fbc4018d586ab813a05bf0229a57cda76ca8a497875');
+    expect(intentStreamId(FINGERPRINT, 'agent:a', 'default:agent:a')).toBe(
+      'intent-657c11d92b7f93fb3df93fbc4018d586ab813a05bf0229a57cda76ca8a497875',
+    );
   });
 
   it('is the same for the same intent, every time', () => {

@@ -7,7 +7,9 @@ const vaultKind: StreamKind<VaultCommand, VaultState, VaultEvent> = {
   decider: vaultDecider,
   read: (stored) => parseVaultEvent(storedEnvelope(stored)),
   write: (event, metadata) =>
-    event.type === 'VaultLocked' ? createEvent(VaultLockedEvent, event.data, metadata) : createEvent(VaultUnlockedEvent, event.data, metadata),
+    event.type === 'VaultLocked'
+      ? createEvent(VaultLockedEvent, event.data, metadata)
+      : createEvent(VaultUnlockedEvent, event.data, metadata),
   // Read whole every time, as before: short, and a lock must be seen by the very next decision.
   cached: false,
 };

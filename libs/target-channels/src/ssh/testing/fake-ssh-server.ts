@@ -19,13 +19,19 @@ export interface FakeSshServer {
  * cue (a refused exec, a report cut mid-way, a connection dropped right after the program arrived).
  * Unit tests only: the behaviour of a real host is tested against OpenSSH.
  */
-export async function startFakeSshServer(options: { behaviour?: ExecBehaviour; rejectExec?: boolean; rejectAuth?: boolean }): Promise<FakeSshServer> {
+export async function startFakeSshServer(options: {
+  behaviour?: ExecBehaviour;
+  rejectExec?: boolean;
+  rejectAuth?: boolean;
+}): Promise<FakeSshServer> {
   const host = parseableEd25519KeyPair();
   const client = parseableEd25519KeyPair();
   const execs: Array<{ command: string; stdin: Buffer }> = [];
   const server = new Server({ hostKeys: [host.private] }, (connection) => {
     connection.on('error', () => undefined);
-    connection.on('authentication', (ctx) => (ctx.method === 'publickey' && !options.rejectAuth ? ctx.accept() : ctx.reject(['publickey'])));
+    connection.on('authentication', (ctx) =>
+      ctx.method === 'publickey' && !options.rejectAuth ? ctx.accept() : ctx.reject(['publickey']),
+    );
     connection.on('ready', () => {
       connection.on('session', (acceptSession) => {
         const session = acceptSession();

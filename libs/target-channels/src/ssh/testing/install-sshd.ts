@@ -10,9 +10,12 @@ export const SSHD_PATH = '/usr/sbin/sshd';
 export function ensureSshdInstalled(): string {
   if (existsSync(SSHD_PATH)) return SSHD_PATH;
   if (process.getuid?.() !== 0) {
-    throw new Error(`${SSHD_PATH} is missing and installing it needs root: run "apt-get install -y openssh-server" once, then the tests again`);
+    throw new Error(
+      `${SSHD_PATH} is missing and installing it needs root: run "apt-get install -y openssh-server" once, then the tests again`,
+    );
   }
-  const install = 'test -x /usr/sbin/sshd || apt-get install -y -q openssh-server || (apt-get update -q && apt-get install -y -q openssh-server)';
+  const install =
+    'test -x /usr/sbin/sshd || apt-get install -y -q openssh-server || (apt-get update -q && apt-get install -y -q openssh-server)';
   execFileSync('flock', ['/tmp/onceport-openssh-install.lock', 'sh', '-c', install], {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     stdio: ['ignore', 'ignore', 'pipe'],

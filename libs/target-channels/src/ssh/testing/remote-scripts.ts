@@ -33,5 +33,7 @@ export function installRecordRun(dir: string): string {
 export function runsOf(dir: string, tag: string): number {
   const file = join(dir, 'runs', tag);
   if (!existsSync(file)) return 0;
-  return readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('run ')).length;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('run ')).length;
 }
