@@ -10,9 +10,9 @@ import { PostgresEventStore, executionStream, CommandHandler } from '@onceport/e
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { toWireEvent } from '@onceport/messaging';
 import { type NatsKit, TestNatsServer, connectKit, waitFor } from '@onceport/messaging/testing';
-import { allMigrations } from '@onceport/runtime';
+import { allMigrations } from '@onceport/service-kit';
 import { type AppProcess, startAppProcess } from '@onceport/gateway-harness';
-import { testEncryptionKeys } from '@onceport/runtime/testing';
+import { testEncryptionKeys } from '@onceport/service-kit/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { DEPLOY_ARGUMENTS, newTraceparent, seedAuthorized, tablesHolding, writeDemoContracts } from '../test/e2e-fixtures';
 

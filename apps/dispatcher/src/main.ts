@@ -1,9 +1,9 @@
 import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatcher';
-import { bootstrapService } from '@onceport/runtime';
+import { bootstrapService } from '@onceport/service-kit';
 
 void bootstrapService({
   serviceName: 'dispatcher',
   defaultPort: 3003,
   envShape: dispatcherEnvShape,
-  module: (runtime, env, base) => DispatcherModule.forRoot({ runtime, env, base }),
+  module: (options) => DispatcherModule.forRoot(options),
 });

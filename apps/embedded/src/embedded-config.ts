@@ -3,7 +3,7 @@ import { authorizationEnvShape } from '@onceport/feature-authorization';
 import { dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { intakeEnvShape } from '@onceport/feature-intake';
 import { reconcilerEnvShape } from '@onceport/feature-reconciler';
-import { runtimeEnvShape } from '@onceport/runtime';
+import { runtimeEnvShape } from '@onceport/service-kit';
 import { z } from 'zod';
 import { readableByOthers } from './data-dir';
 import { DEMO_CREDENTIALS, demoSecrets, writeDemoActors, writeDemoContracts } from './demo-setup';
@@ -29,20 +29,24 @@ export interface EmbeddedSetup {
     | { readonly kind: 'own'; readonly file: string }
     | { readonly kind: 'demo'; readonly file: string; readonly agentKey: string; readonly adminKey: string };
   readonly hmacKeys: 'own' | 'generated';
-  /** The environment the features read (never written into process.env). */
+  /** The environment the features read credentials from (never written into process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** `env` parsed: the kit's and every feature's variables (DATABASE_URL is a placeholder until PostgreSQL runs). */
+  readonly config: EmbeddedServiceEnv;
 }
 
 /** Where `npm start` listens: one machine's first day, never the network. */
 export const EMBEDDED_HOST = '127.0.0.1';
 
-const featureEnvSchema = z.object({
+/** The kit's and the four features' variables in one schema, parsed once: a start reports every bad variable at once. */
+const embeddedServiceEnv = z.object({
   ...runtimeEnvShape,
   ...intakeEnvShape,
   ...authorizationEnvShape,
   ...dispatcherEnvShape,
   ...reconcilerEnvShape,
 });
+export type EmbeddedServiceEnv = z.output<typeof embeddedServiceEnv>;
 
 /**
  * The user's contracts and actors when given, the demo's for whatever is not (demo contracts need
@@ -77,8 +81,8 @@ export async function prepareSetup(
     ONCEPORT_HMAC_KEYS: ownHmac ? processEnv['ONCEPORT_HMAC_KEYS'] : secrets.hmacKeys,
     ONCEPORT_ENCRYPTION_KEYS: ownEncryption ? processEnv['ONCEPORT_ENCRYPTION_KEYS'] : secrets.encryptionKeys,
   };
-  // One schema, so a start reports every bad variable at once (DATABASE_URL is the embedded one).
-  loadEnvConfig(featureEnvSchema, { ...env, DATABASE_URL: 'postgres://127.0.0.1/onceport' });
+  // DATABASE_URL is the embedded PostgreSQL's, known once it runs: a placeholder until then.
+  const config = loadEnvConfig(embeddedServiceEnv, { ...env, DATABASE_URL: 'postgres://127.0.0.1/onceport' });
   await loadToolContracts(contractsDir);
   await ActorDirectory.load(actorsFile, keysFile);
   for (const file of [ownActors, keysFile]) {
@@ -92,5 +96,6 @@ export async function prepareSetup(
       : { kind: 'demo', file: actorsFile, agentKey: secrets.agentKey, adminKey: secrets.adminKey },
     hmacKeys: ownHmac ? 'own' : 'generated',
     env,
+    config,
   };
 }

@@ -2,15 +2,21 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadEnvConfig } from '@onceport/config';
-import { AuthorizationModule, authorizationEnvShape, loadAuthorizationOptions } from '@onceport/feature-authorization';
-import { DispatcherModule, dispatcherEnvShape } from '@onceport/feature-dispatcher';
-import { IntakeModule, intakeEnvShape } from '@onceport/feature-intake';
-import { ReconcilerModule, reconcilerEnvShape } from '@onceport/feature-reconciler';
+import { AuthorizationModule } from '@onceport/feature-authorization';
+import { DispatcherModule } from '@onceport/feature-dispatcher';
+import { IntakeModule } from '@onceport/feature-intake';
+import { ReconcilerModule } from '@onceport/feature-reconciler';
 import { startEventConsumers } from '@onceport/messaging';
-import { OnceportRuntime, RuntimeModule, hardenHttpServer, runtimeEnvShape } from '@onceport/runtime';
-import { NestLogger, ServiceLoggingModule, configureLogging } from '@onceport/service-kit';
+import {
+  NestLogger,
+  ServiceKitModule,
+  ServiceLoggingModule,
+  configureLogging,
+  hardenHttpServer,
+  openServicePorts,
+  serviceConfigOf,
+} from '@onceport/service-kit';
 import { startDemoTarget } from '@onceport/demo-target';
-import { z } from 'zod';
 import { printBanner } from './banner';
 import { defaultDataDir, preparePrivateDir } from './data-dir';
 import { EMBEDDED_HOST, embeddedEnv, prepareSetup } from './embedded-config';
@@ -41,39 +47,31 @@ async function main(): Promise<void> {
   const setup = await prepareSetup(settings, dataDir, process.env, target?.url ?? null, log);
   const database = await startEmbeddedPostgres(dataDir, settings.ONCEPORT_EMBEDDED_PG_PORT, log);
   undo.push(() => database.stop());
-  const env: Record<string, string | undefined> = { ...setup.env, DATABASE_URL: database.url };
-  const contractsDir = setup.contracts.dir;
-  const base = loadEnvConfig(z.object(runtimeEnvShape), env);
-  configureLogging({ level: base.LOG_LEVEL });
-  const runtime = await OnceportRuntime.create({
-    serviceName: 'onceport',
-    databaseUrl: database.url,
-    natsUrl: base.NATS_URL,
-    delivery: 'in_process',
-    quarantineAfterAttempts: base.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS,
-  });
-  undo.push(() => runtime.close());
-  const features = [
-    await IntakeModule.forRoot(runtime, loadEnvConfig(z.object(intakeEnvShape), env), contractsDir),
-    AuthorizationModule.forRoot(await loadAuthorizationOptions(loadEnvConfig(z.object(authorizationEnvShape), env), contractsDir)),
-    // The dispatcher resolves credentials from this environment, not from a mutated process.env.
-    await DispatcherModule.forRoot({
-      runtime,
-      env: loadEnvConfig(z.object(dispatcherEnvShape), env),
-      base: { ...base, PORT: settings.PORT },
-      credentialsEnv: env,
-    }),
-    // So do the reconciler's probes (they read the demo credentials too).
-    await ReconcilerModule.forRoot(runtime, loadEnvConfig(z.object(reconcilerEnvShape), env), contractsDir, env),
-  ];
-  @Module({ imports: [ServiceLoggingModule.forRoot('onceport'), RuntimeModule.forRoot(runtime), ...features] })
+  const env = { ...setup.config, DATABASE_URL: database.url, PORT: settings.PORT };
+  configureLogging({ level: env.LOG_LEVEL });
+  // Opened here, not by the kit module: the undo stack closes them when the app cannot be made.
+  const ports = await openServicePorts(serviceConfigOf('onceport', env, { delivery: 'in_process' }));
+  undo.push(() => ports.close());
+  // The dispatcher and the reconciler resolve credentials from the setup's environment, not from a mutated process.env.
+  const features = { env, contractsDir: setup.contracts.dir, environment: setup.env };
+  @Module({
+    imports: [
+      ServiceLoggingModule.forRoot('onceport'),
+      ServiceKitModule.forPorts(ports),
+      IntakeModule.forRoot(features),
+      AuthorizationModule.forRoot(features),
+      DispatcherModule.forRoot(features),
+      ReconcilerModule.forRoot(features),
+    ],
+  })
   class EmbeddedModule {}
-  const app = await NestFactory.create(EmbeddedModule, { bufferLogs: true, bodyParser: false });
+  // abortOnError false: a failed start rejects (and is undone) instead of exiting 1.
+  const app = await NestFactory.create(EmbeddedModule, { bufferLogs: true, bodyParser: false, abortOnError: false });
   app.useLogger(app.get(NestLogger));
   undo.push(() => app.close());
-  hardenHttpServer(app, base);
+  hardenHttpServer(app, env);
   // The same @ConsumeEvents handlers as the services, fed by the in-process delivery (no broker).
-  await startEventConsumers(app, runtime.delivery);
+  await startEventConsumers(app, ports.delivery);
   await app.listen(settings.PORT, EMBEDDED_HOST).catch((error: unknown) => {
     throw portInUse(error, settings.PORT, 'PORT');
   });
@@ -85,7 +83,7 @@ async function main(): Promise<void> {
   const shutdown = async (): Promise<void> => {
     undo.length = 0;
     await app.close();
-    await runtime.close();
+    await ports.close();
     await target?.stop();
     await database.stop();
     lock.release();

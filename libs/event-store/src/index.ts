@@ -68,3 +68,5 @@ export type { SubscriptionQuarantine } from './subscription/store-subscription';
 export { ChannelListener } from './subscription/channel-listener';
 export { Wakeup } from './subscription/wakeup';
 export * from './commands';
+export { createPool } from './pool';
+export { ResultStore, ResultStoreMigration, type StoredResult } from './results/result-store';

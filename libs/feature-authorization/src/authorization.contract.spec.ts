@@ -15,7 +15,7 @@ import { type RecordedEvent, everyVersionOf, recordedHistories, recordedStreams,
 import { type JsonObject, PostgresEventStore, executionStream, CommandHandler } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { toWireEvent } from '@onceport/messaging';
-import { allMigrations, initTracing } from '@onceport/runtime';
+import { allMigrations, initTracing } from '@onceport/service-kit';
 import { hashApiKey } from '@onceport/config';
 import { createHandler, delivered, seedAccepted, testDirectory } from './testing/authorization-fixtures';
 import { changeVault } from './vault/change-vault';

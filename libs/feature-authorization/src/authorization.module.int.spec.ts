@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
-import { OnceportRuntime, RuntimeModule } from '@onceport/runtime';
+import { type ServicePorts, openServicePorts, ServiceKitModule } from '@onceport/service-kit';
 import { AuthorizationModule } from './authorization.module';
 import { KEYS, demoContracts, seedAccepted, silentLog, testDirectory } from './testing/authorization-fixtures';
 import { executionStream } from '@onceport/event-store';
@@ -11,27 +11,27 @@ import { executionStream } from '@onceport/event-store';
 /** The module as a service wires it (runtime, consumer, admin API), in-process delivery, real PostgreSQL. */
 describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let app: INestApplication;
   let url: string;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'authorization-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:1',
       delivery: 'in_process',
       log: silentLog,
     });
-    const feature = AuthorizationModule.forRoot({
+    const feature = AuthorizationModule.forOptions({
       directory: testDirectory(),
       contracts: await demoContracts(),
       approvalTtlMs: 60_000,
       approvalSweepMs: 60_000,
       log: silentLog,
     });
-    @Module({ imports: [RuntimeModule.forRoot(runtime), feature] })
+    @Module({ imports: [ServiceKitModule.forPorts(runtime), feature] })
     class TestService {}
     app = await NestFactory.create(TestService, { logger: false, bodyParser: false });
     await startEventConsumers(app, runtime.delivery);

@@ -1,11 +1,15 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
-import { SERVICE_LOG } from '@onceport/service-kit';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import type { Tracer } from '@opentelemetry/api';
+import type { CommandHandler } from '@onceport/event-store';
+import type { EventDelivery } from '@onceport/messaging';
+import { COMMAND_HANDLER, EVENT_DELIVERY, type FeatureModuleOptions, PG_POOL, SERVICE_LOG, TRACER } from '@onceport/service-kit';
+import type { Pool } from 'pg';
 import { ApprovalDesk } from './approvals/approval-desk';
 import { ApprovalExpiryLifecycle, ApprovalExpirySweep } from './approvals/approval-expiry.sweep';
 import { ApprovalsAdminController } from './approvals/approvals-admin.controller';
 import { executionsReadModel } from './approvals/executions-read-model';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorization.options';
+import { type AuthorizationEnv, loadAuthorizationOptions } from './authorization.settings';
 import { AuthorizeExecutionHandler } from './authorize-execution/authorize-execution.handler';
 import { ExecutionAcceptedConsumer } from './authorize-execution/execution-accepted.consumer';
 import { RevertAdminController } from './revert-execution/revert-admin.controller';
@@ -14,13 +18,24 @@ import { QuarantineAdminController } from './quarantine/quarantine-admin.control
 
 /**
  * The authorization service (DESIGN.md §6, §8): decides every accepted execution and owns the
- * vault lock, session grants, approvals (and their expiry) and the revert of an execution. Needs `RuntimeModule` (the process's runtime) in the same app.
+ * vault lock, session grants, approvals (and their expiry) and the revert of an execution. Needs
+ * `ServiceKitModule` (the process's ports) in the same app.
  *
- * @example AuthorizationModule.forRoot(await loadAuthorizationOptions(env, base.ONCEPORT_CONTRACTS_DIR))
+ * @example AuthorizationModule.forRoot({ env, contractsDir })
  */
 @Module({})
 export class AuthorizationModule {
-  static forRoot(options: AuthorizationOptions): DynamicModule {
+  /** The actors file and the contracts are loaded while the app is made (a broken one stops the start, named). */
+  static forRoot({ env, contractsDir }: FeatureModuleOptions<AuthorizationEnv>): DynamicModule {
+    return AuthorizationModule.module({ provide: AUTHORIZATION_OPTIONS, useFactory: () => loadAuthorizationOptions(env, contractsDir) });
+  }
+
+  /** Options a test made itself (its own directory, contracts and log). */
+  static forOptions(options: AuthorizationOptions): DynamicModule {
+    return AuthorizationModule.module({ provide: AUTHORIZATION_OPTIONS, useValue: options });
+  }
+
+  private static module(options: Provider): DynamicModule {
     return {
       module: AuthorizationModule,
       controllers: [
@@ -31,41 +46,42 @@ export class AuthorizationModule {
         ExecutionAcceptedConsumer,
       ],
       providers: [
-        { provide: AUTHORIZATION_OPTIONS, useValue: options },
-        { provide: SERVICE_LOG, useValue: options.log },
+        options,
+        { provide: SERVICE_LOG, inject: [AUTHORIZATION_OPTIONS], useFactory: (loaded: AuthorizationOptions) => loaded.log },
         {
           provide: AuthorizeExecutionHandler,
-          inject: [RUNTIME],
-          useFactory: (runtime: OnceportRuntime) =>
+          inject: [AUTHORIZATION_OPTIONS, COMMAND_HANDLER, TRACER, EVENT_DELIVERY],
+          useFactory: (loaded: AuthorizationOptions, commands: CommandHandler, tracer: Tracer, delivery: EventDelivery) =>
             new AuthorizeExecutionHandler({
-              commands: runtime.commands,
-              directory: options.directory,
-              contracts: options.contracts,
-              approvalTtlMs: options.approvalTtlMs,
-              tracer: runtime.tracer,
-              log: options.log,
-              onAppended: () => runtime.delivery.nudge(),
+              commands,
+              directory: loaded.directory,
+              contracts: loaded.contracts,
+              approvalTtlMs: loaded.approvalTtlMs,
+              tracer,
+              log: loaded.log,
+              onAppended: () => delivery.nudge(),
             }),
         },
         {
           provide: ApprovalDesk,
-          inject: [RUNTIME],
-          useFactory: (runtime: OnceportRuntime) =>
+          inject: [AUTHORIZATION_OPTIONS, COMMAND_HANDLER, PG_POOL, EVENT_DELIVERY],
+          useFactory: (loaded: AuthorizationOptions, commands: CommandHandler, pool: Pool, delivery: EventDelivery) =>
             new ApprovalDesk({
-              db: runtime.pool,
-              readModel: executionsReadModel(runtime.pool, options.log),
-              commands: runtime.commands,
-              contracts: options.contracts,
-              policyVersion: () => options.directory.policyVersion,
-              mayUse: (actor, tool) => options.directory.mayUse(actor, tool),
-              log: options.log,
-              onAppended: () => runtime.delivery.nudge(),
+              db: pool,
+              readModel: executionsReadModel(pool, loaded.log),
+              commands,
+              contracts: loaded.contracts,
+              policyVersion: () => loaded.directory.policyVersion,
+              mayUse: (actor, tool) => loaded.directory.mayUse(actor, tool),
+              log: loaded.log,
+              onAppended: () => delivery.nudge(),
             }),
         },
         {
           provide: ApprovalExpirySweep,
-          inject: [ApprovalDesk],
-          useFactory: (desk: ApprovalDesk) => new ApprovalExpirySweep(desk, options.approvalSweepMs, options.log),
+          inject: [AUTHORIZATION_OPTIONS, ApprovalDesk],
+          useFactory: (loaded: AuthorizationOptions, desk: ApprovalDesk) =>
+            new ApprovalExpirySweep(desk, loaded.approvalSweepMs, loaded.log),
         },
         ApprovalExpiryLifecycle,
       ],

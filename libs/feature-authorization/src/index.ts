@@ -1,6 +1,6 @@
 export { AuthorizationModule } from './authorization.module';
 export { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorization.options';
-export { type AuthorizationEnv, authorizationEnvShape, loadAuthorizationOptions } from './authorization.settings';
+export { type AuthorizationEnv, authorizationEnvShape } from './authorization.settings';
 export {
   AUTHORIZATION_SERVICE,
   type AuthorizationDecision,

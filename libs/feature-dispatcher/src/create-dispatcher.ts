@@ -1,9 +1,8 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { ArgumentSealer, ToolContract } from '@onceport/domain';
 import { HttpChannel, type SshChannel } from '@onceport/target-channels';
-import { type CommandHandler, vaultStream } from '@onceport/event-store';
+import { type CommandHandler, vaultStream, type ResultStore } from '@onceport/event-store';
 import type { ConsumerSettings } from '@onceport/messaging';
-import { type ResultStore } from '@onceport/runtime';
 import { type DispatcherConfig } from './dispatcher.config';
 import { DispatchExecutionHandler } from './dispatch-execution/dispatch-execution.handler';
 import { ackWaitMsFor, leaseMsFor } from './dispatch-execution/dispatch-timing';

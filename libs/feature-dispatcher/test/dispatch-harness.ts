@@ -12,12 +12,12 @@ import {
 } from '@onceport/contracts';
 import { loadToolContracts } from '@onceport/config';
 import type { ToolContract } from '@onceport/domain';
-import { type JsonObject, PostgresEventStore, executionStream, CommandHandler } from '@onceport/event-store';
+import { type JsonObject, PostgresEventStore, executionStream, CommandHandler, ResultStore } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
-import { ResultStore, allMigrations } from '@onceport/runtime';
+import { allMigrations } from '@onceport/service-kit';
 import { CredentialResolver } from '@onceport/target-channels';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { type Dispatcher, createDispatcher } from '../src/create-dispatcher';
 import type { DispatcherConfig } from '../src/dispatcher.config';

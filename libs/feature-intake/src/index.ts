@@ -1,4 +1,4 @@
-export { IntakeModule, intakeMigrations } from './intake.module';
+export { IntakeModule, type IntakeModuleOptions, intakeMigrations } from './intake.module';
 export { intakeEntities } from './intake.entities';
 export { type IntakeEnv, checkIntakeEnv, intakeEnvShape } from './intake.config';
 export type { AgentAnswer } from './answer/agent-answer';

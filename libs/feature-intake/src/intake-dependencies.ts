@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ArgumentSealer, Keyring, ToolContract } from '@onceport/domain';
-import type { OnceportRuntime } from '@onceport/runtime';
 import type { ActorLimitsSource } from './limits/actor-limits.port';
 import type { HostOriginPolicy } from './mcp/host-origin-policy';
 
@@ -34,7 +33,6 @@ export interface IntakeSettings {
 }
 
 export interface IntakeDependencies {
-  readonly runtime: OnceportRuntime;
   /** The relational side (sessions, agent processes, kept responses): fork it per unit of work. */
   readonly em: EntityManager;
   readonly contracts: ReadonlyMap<string, ToolContract>;

@@ -1,5 +1,5 @@
 import { EnvConfigError, actorKeysFile, actorsFile, encryptionKeys, hmacKeys } from '@onceport/config';
-import { listenHost } from '@onceport/runtime';
+import { listenHost } from '@onceport/service-kit';
 import { z } from 'zod';
 import { DEFAULT_MAX_ARGUMENT_BYTES } from './input-bounds';
 import { hostOriginEnvShape } from './mcp/host-origin-env';

@@ -48,7 +48,7 @@ describe('intake writes only what the contracts parse (real PostgreSQL, real ser
     const first = await h.callTool.call(h.request({ arguments: deploy }));
     await h.callTool.call(h.request({ arguments: deploy }));
     // A REST call with an Idempotency-Key, bound between accepting and answering, as the controller does.
-    const keys = new IdempotencyKeys(h.runtime.commands, h.deps.keyring);
+    const keys = new IdempotencyKeys(h.ports.commands, h.deps.keyring);
     const rest = h.request({
       arguments: { ...deploy, project: 'contract-rest' },
       intentScope: 'run:contract',
@@ -127,7 +127,7 @@ describe('intake reads every recorded execution history and answers from it', ()
       if (accepted?.type !== 'ExecutionAccepted') throw new Error('history without ExecutionAccepted');
       const { executionId, actor, tool } = accepted.data;
       for (const [i, event] of events.entries()) {
-        await h.runtime.store.append(executionStreamId(executionId), [toStored(event)], { expectedVersion: i });
+        await h.ports.store.append(executionStreamId(executionId), [toStored(event)], { expectedVersion: i });
         await expectAnswers(h, events.slice(0, i + 1), { executionId, actor, tool });
       }
       await expect(h.query.status(executionId, 'agent:someone-else')).rejects.toBeInstanceOf(ExecutionNotFoundError);
@@ -146,10 +146,10 @@ describe('intake reads every recorded intent claim and Idempotency-Key binding',
   it.each(recordedStreams('intents').map((s) => [s.name, s] as const))(
     'intent stream %s: its claims are what a new call attaches to',
     async (_name, stream) => {
-      await h.runtime.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
+      await h.ports.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
       // Intake reads the claim's fields itself: the recorded data must still be what the shared schema says.
       for (const event of stream.events) expectRecordedDefinition(event, IntentClaimedEvent);
-      const { state: claims, version } = await loadStream(h.runtime.store, intentStreamWithId(stream.streamId));
+      const { state: claims, version } = await loadStream(h.ports.store, intentStreamWithId(stream.streamId));
       expect(claims).toEqual(stream.events.map((e) => ({ executionId: e.data['executionId'], claimedAt: e.data['claimedAt'] })));
       expect(version).toBe(stream.events.length);
     },
@@ -160,15 +160,15 @@ describe('intake reads every recorded intent claim and Idempotency-Key binding',
     async (_name, stream) => {
       const { actor, idempotencyKey } = stream.context;
       if (!actor || !idempotencyKey) throw new Error(`${stream.name}: no actor and idempotencyKey recorded`);
-      await h.runtime.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
+      await h.ports.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
       for (const event of stream.events) expectRecordedDefinition(event, IdempotencyKeyBoundEvent);
       const [bound] = stream.events;
       // Looked up by (actor, key): a change in how the stream id is derived loses every recorded binding.
-      expect(await new IdempotencyKeys(h.runtime.commands, h.deps.keyring).lookup(actor, idempotencyKey)).toEqual({
+      expect(await new IdempotencyKeys(h.ports.commands, h.deps.keyring).lookup(actor, idempotencyKey)).toEqual({
         executionId: bound?.data['executionId'],
         requestDigest: bound?.data['requestDigest'],
       });
-      expect(await new IdempotencyKeys(h.runtime.commands, h.deps.keyring).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
+      expect(await new IdempotencyKeys(h.ports.commands, h.deps.keyring).lookup(actor, `${idempotencyKey}-other`)).toBeNull();
     },
   );
 });
@@ -191,7 +191,7 @@ async function expectAnswers(
   // The other readers of a stream: the wait loop and the matcher.
   expect((await h.callTool.awaitAnswerable(expected.executionId, 0)).status).toBe(state.status);
   expect(() => retryCandidateOf(state)).not.toThrow();
-  const fresh = await buildAnswer(state, h.runtime.results, { attached: false });
+  const fresh = await buildAnswer(state, h.ports.results, { attached: false });
   expect(fresh).toMatchObject({ execution_id: expected.executionId, state: state.status, attached: false, replay: false });
   expect(fresh.next_step).toMatch(/\S/);
 }

@@ -10,9 +10,20 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm, runMigrations } from '@onceport/event-store';
-import { AesGcmArgumentSealer, type OnceportRuntime, allMigrations } from '@onceport/runtime';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { type CommandHandler, openOrm, runMigrations } from '@onceport/event-store';
+import {
+  AesGcmArgumentSealer,
+  COMMAND_HANDLER,
+  type FeatureModuleOptions,
+  PG_POOL,
+  SERVICE_CONFIG,
+  SERVICE_LOG,
+  type ServiceConfig,
+  type ServiceLog,
+  allMigrations,
+} from '@onceport/service-kit';
+import type { Pool } from 'pg';
 import { ExecutionWatcher } from './await-outcome/execution-watcher';
 import { CallToolService } from './call-tool/call-tool.service';
 import { RecordDeliveryService } from './deliver-result/record-delivery.service';
@@ -22,6 +33,9 @@ import { intakeEntities } from './intake.entities';
 import { intakeMigrations } from './intake.migrations';
 import { hostOriginPolicyOf } from './mcp/host-origin-policy';
 import { McpController } from './mcp/mcp.controller';
+import { McpSessions } from './mcp/mcp-sessions';
+import { IdempotencyKeys } from './rest/idempotency-keys';
+import { IdempotentResponses } from './rest/idempotent-responses';
 import { QueryExecutionService } from './query-execution/query-execution.service';
 import { AgentProcessesController } from './rest/agent-processes.controller';
 import { RestAgentProcesses } from './rest/agent-processes';
@@ -32,7 +46,9 @@ import { INTAKE_PRUNER, PRUNE_SCHEDULE_OPTIONS, PruneSchedule } from './housekee
 
 export { intakeMigrations };
 
-/** Connections of intake's own ORM pool (sessions, agent processes, kept responses), beside the runtime's pg pool. */
+export type IntakeModuleOptions = FeatureModuleOptions<IntakeEnv>;
+
+/** Connections of intake's own ORM pool (sessions, agent processes, kept responses), beside the kit's pg pool. */
 const ORM_POOL_SIZE = 10;
 
 const INTAKE_ORM = Symbol('INTAKE_ORM');
@@ -78,63 +94,104 @@ class IntakeLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdo
   }
 }
 
-/** The agent's door: MCP at /mcp, REST at /v1/executions (and /v1/agent-processes to get a process id). */
+/** The agent's door: MCP at /mcp, REST at /v1/executions (and /v1/agent-processes to get a process id). Needs `ServiceKitModule`. */
 @Module({})
 export class IntakeModule {
-  static async forRoot(runtime: OnceportRuntime, env: IntakeEnv, contractsDir: string): Promise<DynamicModule> {
+  /** `env` is checked at once (a bad pair of limits names both variables); contracts, actors and the ORM load while the app is made. */
+  static forRoot({ env, contractsDir }: IntakeModuleOptions): DynamicModule {
     checkIntakeEnv(env);
-    await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...intakeMigrations]);
-    const { byName } = await loadToolContracts(contractsDir);
-    const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
-    const orm = await openOrm({ databaseUrl: runtime.config.databaseUrl, entities: intakeEntities, poolSize: ORM_POOL_SIZE });
-    const deps: IntakeDependencies = {
-      runtime,
-      em: orm.em,
-      contracts: byName,
-      keyring: env.ONCEPORT_HMAC_KEYS,
-      sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
-      actors,
-      limits: actors,
-      settings: {
-        defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS,
-        maxWaitMs: env.ONCEPORT_MAX_WAIT_MS,
-        maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES,
-        maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES,
-        shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS,
-        maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS,
-        hostOrigin: hostOriginPolicyOf({
-          bindHost: env.HOST,
-          allowedHosts: env.ONCEPORT_ALLOWED_HOSTS,
-          allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS,
-        }),
-        sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
-        resumedStreamsPerActor: env.ONCEPORT_MCP_RESUMED_STREAMS_PER_ACTOR,
-      },
-    };
-    const watcher = new ExecutionWatcher(runtime.pool, () => undefined);
-    await watcher.start();
     return {
       module: IntakeModule,
       controllers: [McpController, ExecutionsController, AgentProcessesController],
       providers: [
-        { provide: INTAKE_DEPENDENCIES, useValue: deps },
-        { provide: INTAKE_ORM, useValue: orm },
-        { provide: ExecutionWatcher, useValue: watcher },
-        { provide: RestAgentProcesses, useValue: new RestAgentProcesses(orm.em) },
+        {
+          provide: INTAKE_ORM,
+          inject: [SERVICE_CONFIG],
+          useFactory: async (config: ServiceConfig): Promise<MikroORM> => {
+            // Intake's own tables (sessions, agent processes, kept responses, in-flight counts).
+            await runMigrations(config.databaseUrl, [...allMigrations, ...intakeMigrations]);
+            return openOrm({ databaseUrl: config.databaseUrl, entities: intakeEntities, poolSize: ORM_POOL_SIZE });
+          },
+        },
+        {
+          provide: INTAKE_DEPENDENCIES,
+          inject: [INTAKE_ORM],
+          useFactory: (orm: MikroORM) => loadIntakeDependencies(env, contractsDir, orm.em),
+        },
+        {
+          provide: ExecutionWatcher,
+          inject: [PG_POOL],
+          useFactory: async (pool: Pool) => {
+            const watcher = new ExecutionWatcher(pool, () => undefined);
+            await watcher.start();
+            return watcher;
+          },
+        },
+        { provide: RestAgentProcesses, inject: [INTAKE_ORM], useFactory: (orm: MikroORM) => new RestAgentProcesses(orm.em) },
+        {
+          provide: McpSessions,
+          inject: [INTAKE_DEPENDENCIES],
+          useFactory: (deps: IntakeDependencies) => new McpSessions(deps.em, deps.settings.sessionIdleMs),
+        },
+        {
+          provide: IdempotencyKeys,
+          inject: [COMMAND_HANDLER, INTAKE_DEPENDENCIES],
+          useFactory: (commands: CommandHandler, deps: IntakeDependencies) => new IdempotencyKeys(commands, deps.keyring),
+        },
+        {
+          provide: IdempotentResponses,
+          inject: [INTAKE_DEPENDENCIES],
+          useFactory: (deps: IntakeDependencies) => new IdempotentResponses(deps.em),
+        },
         CallToolService,
         QueryExecutionService,
         RecordDeliveryService,
         IntakeLifecycle,
         {
           provide: INTAKE_PRUNER,
-          useValue: new IntakePruner(orm.em, {
-            sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
-            unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS,
-          }),
+          inject: [INTAKE_ORM],
+          useFactory: (orm: MikroORM) =>
+            new IntakePruner(orm.em, {
+              sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
+              unusedAgentProcessMs: env.ONCEPORT_AGENT_PROCESS_UNUSED_MS,
+            }),
         },
-        { provide: PRUNE_SCHEDULE_OPTIONS, useValue: { intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log: runtime.log } },
+        {
+          provide: PRUNE_SCHEDULE_OPTIONS,
+          inject: [SERVICE_LOG],
+          useFactory: (log: ServiceLog) => ({ intervalMs: env.ONCEPORT_PRUNE_INTERVAL_MS, log }),
+        },
         PruneSchedule,
       ],
     };
   }
+}
+
+/** Intake's own parts: contracts, actors, keys and limits from its variables. */
+async function loadIntakeDependencies(env: IntakeEnv, contractsDir: string, em: EntityManager): Promise<IntakeDependencies> {
+  const { byName } = await loadToolContracts(contractsDir);
+  const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
+  return {
+    em,
+    contracts: byName,
+    keyring: env.ONCEPORT_HMAC_KEYS,
+    sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
+    actors,
+    limits: actors,
+    settings: {
+      defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS,
+      maxWaitMs: env.ONCEPORT_MAX_WAIT_MS,
+      maxBodyBytes: env.ONCEPORT_MAX_BODY_BYTES,
+      maxArgumentBytes: env.ONCEPORT_MAX_ARGUMENT_BYTES,
+      shutdownGraceMs: env.ONCEPORT_SHUTDOWN_GRACE_MS,
+      maxBatchCalls: env.ONCEPORT_MAX_BATCH_CALLS,
+      hostOrigin: hostOriginPolicyOf({
+        bindHost: env.HOST,
+        allowedHosts: env.ONCEPORT_ALLOWED_HOSTS,
+        allowedOrigins: env.ONCEPORT_ALLOWED_ORIGINS,
+      }),
+      sessionIdleMs: env.ONCEPORT_MCP_SESSION_IDLE_MS,
+      resumedStreamsPerActor: env.ONCEPORT_MCP_RESUMED_STREAMS_PER_ACTOR,
+    },
+  };
 }

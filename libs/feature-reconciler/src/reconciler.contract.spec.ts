@@ -13,8 +13,8 @@ import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { type JsonObject, type StoredEvent, openOrm, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { readModelEntities } from '@onceport/read-models';
-import { OnceportRuntime, RuntimeModule, allMigrations } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts, ServiceKitModule, allMigrations } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
 import { type TestSshd, installRecordRun, sshContract, startTestSshd } from '@onceport/target-channels/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
@@ -90,7 +90,7 @@ function expectReadable(event: StoredEvent): void {
 
 describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let target: TestTarget;
   let sshd: TestSshd;
   let recordRun: string;
@@ -107,7 +107,9 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
 
   const handler = () =>
     new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts,
       channel: http,
       ssh,
@@ -125,7 +127,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
     target = await startTestTarget();
     sshd = await startTestSshd();
     recordRun = installRecordRun(sshd.dir);
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'reconciler-contract-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:1',
@@ -146,7 +148,7 @@ describe('reconciler contract (real PostgreSQL, HTTP target, OpenSSH)', () => {
       );
     }
     @Module({
-      imports: [RuntimeModule.forRoot(runtime)],
+      imports: [ServiceKitModule.forPorts(runtime)],
       controllers: [ReviewController],
       providers: [
         { provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) },

@@ -7,22 +7,37 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+import type { Tracer } from '@opentelemetry/api';
 import { ActorDirectory, loadToolContracts } from '@onceport/config';
+import type { ToolContract } from '@onceport/domain';
 import { HttpChannel, TargetChannels } from '@onceport/target-channels';
 import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { openOrm, runMigrations } from '@onceport/event-store';
+import { type CommandHandler, EVENT_STORE, type EventStore, type ResultStore, openOrm, runMigrations } from '@onceport/event-store';
+import type { EventDelivery } from '@onceport/messaging';
 import { readModelEntities } from '@onceport/read-models';
-import { AesGcmArgumentSealer, type OnceportRuntime, allMigrations } from '@onceport/runtime';
-import { serviceLog } from '@onceport/service-kit';
+import {
+  AesGcmArgumentSealer,
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  type FeatureModuleOptions,
+  PG_POOL,
+  RESULT_STORE,
+  SERVICE_CONFIG,
+  type ServiceConfig,
+  TRACER,
+  allMigrations,
+  serviceLog,
+} from '@onceport/service-kit';
+import type { Pool } from 'pg';
 import type { ReconcilerEnv } from './reconciler.config';
 import { reconcilerMigrations } from './reconciler-migrations';
-import { ADMINS, RECONCILER_ORM, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
+import { ADMINS, RECONCILER_CHANNELS, RECONCILER_CONTRACTS, RECONCILER_ORM, SETTLE_HANDLER, SWEEPER } from './reconciler.tokens';
 import { ReviewController } from './resolve-review/review.controller';
 import { OutcomeUnknownConsumer } from './settle-execution/outcome-unknown.consumer';
 import { SettleExecutionHandler } from './settle-execution/settle-execution.handler';
 import { Sweeper } from './sweep/sweeper';
 
-/** The read model and the reconcile checks, beside the runtime's pg pool (projection, appends). */
+/** The read model and the reconcile checks, beside the kit's pg pool (projection, appends). */
 const ORM_POOL_SIZE = 5;
 
 @Injectable()
@@ -47,63 +62,93 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
   }
 }
 
-/** Settles unknown outcomes: OutcomeUnknown from JetStream, and a sweep of the store for what was missed. */
+export type ReconcilerModuleOptions = FeatureModuleOptions<ReconcilerEnv>;
+
+/**
+ * Settles unknown outcomes: OutcomeUnknown from JetStream, and a sweep of the store for what was
+ * missed. Needs `ServiceKitModule` in the same app.
+ *
+ * @example ReconcilerModule.forRoot({ env, contractsDir, environment: process.env })
+ */
 @Module({})
 export class ReconcilerModule {
-  /** `credentialsEnv`: where probes read `ONCEPORT_CREDENTIAL_<REF>` (the embedded start passes its own, like the dispatcher's). */
-  static async forRoot(
-    runtime: OnceportRuntime,
-    env: ReconcilerEnv,
-    contractsDir: string,
-    credentialsEnv: NodeJS.ProcessEnv = process.env,
-  ): Promise<DynamicModule> {
-    // The reconciler's own table (claims and check times), like intake applies its own.
-    await runMigrations(runtime.config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
-    const { byName } = await loadToolContracts(contractsDir);
-    const orm = await openOrm({ databaseUrl: runtime.config.databaseUrl, entities: readModelEntities, poolSize: ORM_POOL_SIZE });
-    // The same channels and credential resolution as the dispatcher's sends.
-    const channels = TargetChannels.fromEnv(credentialsEnv);
+  /** `environment`: where probes read `ONCEPORT_CREDENTIAL_<REF>` (the embedded start passes its own, like the dispatcher's). */
+  static forRoot({ env, contractsDir, environment }: ReconcilerModuleOptions): DynamicModule {
     const log = serviceLog('reconciler');
-    const settle = new SettleExecutionHandler({
-      runtime,
-      contracts: byName,
-      channel: channels.http,
-      ssh: channels.ssh,
-      credentials: channels.credentials,
-      sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
-      reconcilerId: env.ONCEPORT_RECONCILER_ID,
-      log,
-      limits: {
-        maxProbes: env.ONCEPORT_PROBE_MAX,
-        probeBackoffMs: env.ONCEPORT_PROBE_BACKOFF_MS,
-        maxProbeBackoffMs: env.ONCEPORT_PROBE_BACKOFF_MAX_MS,
-        maxAttempts: env.ONCEPORT_DISPATCH_MAX_ATTEMPTS,
-      },
-    });
-    const sweeper = new Sweeper(
-      runtime,
-      orm.em,
-      settle,
-      {
-        intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS,
-        redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS,
-        batch: 200,
-        concurrency: env.ONCEPORT_RECONCILE_CONCURRENCY,
-        claimMs: env.ONCEPORT_RECONCILE_CLAIM_MS,
-        replicaId: env.ONCEPORT_RECONCILER_ID,
-      },
-      log,
-    );
     return {
       module: ReconcilerModule,
       controllers: [ReviewController, OutcomeUnknownConsumer],
       providers: [
-        { provide: SETTLE_HANDLER, useValue: settle },
-        { provide: SWEEPER, useValue: sweeper },
-        { provide: HttpChannel, useValue: channels.http },
-        { provide: RECONCILER_ORM, useValue: orm },
-        { provide: EntityManager, useValue: orm.em },
-        { provide: ADMINS, useValue: await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE) },
+        {
+          provide: RECONCILER_ORM,
+          inject: [SERVICE_CONFIG],
+          useFactory: async (config: ServiceConfig): Promise<MikroORM> => {
+            // The reconciler's own table (claims and check times), like intake applies its own.
+            await runMigrations(config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
+            return openOrm({ databaseUrl: config.databaseUrl, entities: readModelEntities, poolSize: ORM_POOL_SIZE });
+          },
+        },
+        { provide: EntityManager, inject: [RECONCILER_ORM], useFactory: (orm: MikroORM) => orm.em },
+        { provide: RECONCILER_CONTRACTS, useFactory: async () => (await loadToolContracts(contractsDir)).byName },
+        // The same channels and credential resolution as the dispatcher's sends.
+        { provide: RECONCILER_CHANNELS, useFactory: () => TargetChannels.fromEnv(environment ?? process.env) },
+        { provide: HttpChannel, inject: [RECONCILER_CHANNELS], useFactory: (channels: TargetChannels) => channels.http },
+        { provide: ADMINS, useFactory: () => ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE) },
+        {
+          provide: SETTLE_HANDLER,
+          inject: [COMMAND_HANDLER, RESULT_STORE, TRACER, RECONCILER_CONTRACTS, RECONCILER_CHANNELS],
+          useFactory: (
+            commands: CommandHandler,
+            results: ResultStore,
+            tracer: Tracer,
+            contracts: ReadonlyMap<string, ToolContract>,
+            channels: TargetChannels,
+          ) =>
+            new SettleExecutionHandler({
+              commands,
+              results,
+              tracer,
+              contracts,
+              channel: channels.http,
+              ssh: channels.ssh,
+              credentials: channels.credentials,
+              sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
+              reconcilerId: env.ONCEPORT_RECONCILER_ID,
+              log,
+              limits: {
+                maxProbes: env.ONCEPORT_PROBE_MAX,
+                probeBackoffMs: env.ONCEPORT_PROBE_BACKOFF_MS,
+                maxProbeBackoffMs: env.ONCEPORT_PROBE_BACKOFF_MAX_MS,
+                maxAttempts: env.ONCEPORT_DISPATCH_MAX_ATTEMPTS,
+              },
+            }),
+        },
+        {
+          provide: SWEEPER,
+          inject: [PG_POOL, EVENT_STORE, COMMAND_HANDLER, EVENT_DELIVERY, RECONCILER_ORM, SETTLE_HANDLER],
+          useFactory: (
+            pool: Pool,
+            store: EventStore,
+            commands: CommandHandler,
+            delivery: EventDelivery,
+            orm: MikroORM,
+            settle: SettleExecutionHandler,
+          ) =>
+            new Sweeper(
+              { pool, store, commands, delivery },
+              orm.em,
+              settle,
+              {
+                intervalMs: env.ONCEPORT_RECONCILE_SWEEP_MS,
+                redeliverAfterMs: env.ONCEPORT_REDELIVER_AFTER_MS,
+                batch: 200,
+                concurrency: env.ONCEPORT_RECONCILE_CONCURRENCY,
+                claimMs: env.ONCEPORT_RECONCILE_CLAIM_MS,
+                replicaId: env.ONCEPORT_RECONCILER_ID,
+              },
+              log,
+            ),
+        },
         SweeperLifecycle,
       ],
     };

@@ -53,3 +53,14 @@ export {
   migrationEnvShape,
   runtimeEnvShape,
 } from './runtime-env';
+export { type RuntimeEnv } from './runtime-env';
+export { allMigrations, migrate } from './database/service-migrations';
+export { COMMAND_HANDLER, EVENT_DELIVERY, PG_POOL, RESULT_STORE, SERVICE_CONFIG, TRACER } from './ports/tokens';
+export { EVENT_STORE } from '@onceport/event-store';
+export { type ServiceConfig, serviceConfigOf } from './ports/service-config';
+export { type ServicePorts, openServicePorts } from './ports/service-ports';
+export { ServiceKitModule } from './ports/service-kit.module';
+export { portReadinessChecks } from './health/port-readiness';
+export { MetricsController } from './metrics/metrics.controller';
+export { type FeatureModuleOptions } from './bootstrap/feature-options';
+export { type ServiceDefinition, bootstrapService } from './bootstrap/bootstrap-service';

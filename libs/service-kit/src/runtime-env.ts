@@ -2,7 +2,7 @@ import { contractsDir, databaseUrl, logLevel, natsUrl, postgresUrl } from '@once
 import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS, SERVICE_ROLE_PATTERN } from '@onceport/event-store';
 import { z } from 'zod';
 import { ackWaitEnvShape } from '@onceport/messaging';
-import { serverLimitsEnvShape } from './http/server-limits';
+import { type ServerLimitsEnv, serverLimitsEnvShape } from './http/server-limits';
 
 /**
  * The address a service listens on: loopback unless told otherwise, so a service started by hand is
@@ -46,3 +46,18 @@ export const migrationEnvShape = {
 };
 
 export { type AckWaitSettings, ackWaitEnvShape, ackWaitOf, effectiveAckWaitMs } from '@onceport/messaging';
+
+/** The validated {@link runtimeEnvShape} plus the service's `PORT`. */
+export interface RuntimeEnv extends ServerLimitsEnv {
+  readonly DATABASE_URL: string;
+  readonly NATS_URL: string;
+  readonly ONCEPORT_CONTRACTS_DIR: string;
+  readonly LOG_LEVEL: string;
+  readonly ONCEPORT_DELIVERY: 'jetstream' | 'in_process';
+  readonly ONCEPORT_STREAM_REPLICAS: number;
+  readonly ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: number;
+  readonly ONCEPORT_ACK_WAIT_MS?: number | undefined;
+  readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined;
+  readonly PORT: number;
+  readonly HOST: string;
+}

@@ -15,7 +15,7 @@ import {
 } from '@onceport/event-store';
 import { createTestDatabase } from '@onceport/event-store/testing';
 import { changeVault } from '@onceport/feature-authorization';
-import { allMigrations, initTracing } from '@onceport/runtime';
+import { allMigrations, initTracing } from '@onceport/service-kit';
 import { authorizationHandler, delivered, directory, seedAccepted } from './authorization-setup';
 
 /** The committed fixtures; the recordings that continue a recorded history read their prefix from here. */

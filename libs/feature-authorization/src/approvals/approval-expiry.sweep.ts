@@ -47,7 +47,7 @@ export class ApprovalExpirySweep {
   }
 }
 
-/** Runs the sweep while the service runs; stops it before the runtime closes the pool. */
+/** Runs the sweep while the service runs; stops it before the service kit closes the pool. */
 @Injectable()
 export class ApprovalExpiryLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(@Inject(ApprovalExpirySweep) private readonly sweep: ApprovalExpirySweep) {}

@@ -1,12 +1,20 @@
 import { type IncomingMessage } from 'node:http';
 import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, UseFilters } from '@nestjs/common';
-import { type OnceportRuntime, RUNTIME, contextFromTraceparent, inSpan } from '@onceport/runtime';
+import type { Tracer } from '@opentelemetry/api';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { adminCause, headerOf } from '../http/admin-request';
 import { reasonOf } from '../vault/vault-reason';
 import { type ApprovalDecision, ApprovalDesk, type ApprovalFilter } from './approval-desk';
 import { type ApproverView } from './approver-view';
-import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
+import {
+  Problem,
+  ProblemDetailsFilter,
+  TRACER,
+  contextFromTraceparent,
+  inSpan,
+  readJsonBodyOrProblem as readJsonBody,
+  requireAdmin,
+} from '@onceport/service-kit';
 
 const FILTERS: readonly ApprovalFilter[] = ['pending', 'granted', 'rejected', 'expired', 'all'];
 
@@ -20,7 +28,7 @@ export class ApprovalsAdminController {
   constructor(
     @Inject(AUTHORIZATION_OPTIONS) private readonly options: AuthorizationOptions,
     @Inject(ApprovalDesk) private readonly desk: ApprovalDesk,
-    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
+    @Inject(TRACER) private readonly tracer: Tracer,
   ) {}
 
   @Get()
@@ -69,12 +77,8 @@ export class ApprovalsAdminController {
     const admin = requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
     const parent = contextFromTraceparent(headerOf(request, 'traceparent'), headerOf(request, 'tracestate'));
-    return inSpan(
-      this.runtime.tracer,
-      `approval ${decision}`,
-      parent,
-      { 'onceport.admin': admin.id, 'onceport.approval_id': approvalId },
-      () => this.desk.decide(approvalId, decision, admin, reason, adminCause(request, admin)),
+    return inSpan(this.tracer, `approval ${decision}`, parent, { 'onceport.admin': admin.id, 'onceport.approval_id': approvalId }, () =>
+      this.desk.decide(approvalId, decision, admin, reason, adminCause(request, admin)),
     );
   }
 }

@@ -4,7 +4,7 @@ import { type TestDatabase, createTestDatabase } from '@onceport/event-store/tes
 import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
 import { CommandHandler, PostgresEventStore, executionStream, loadStream, sessionStream } from '@onceport/event-store';
-import { OnceportRuntime, RuntimeModule, allMigrations, initTracing } from '@onceport/runtime';
+import { type ServicePorts, openServicePorts, ServiceKitModule, allMigrations, initTracing } from '@onceport/service-kit';
 import { AuthorizationModule } from '../authorization.module';
 import { approvalIdFor } from '../authorize-execution/decide-authorization';
 import {
@@ -25,27 +25,27 @@ import { executionsReadModel } from './executions-read-model';
 /** The approvals and revert API as the service serves it: real PostgreSQL, in-process delivery, HTTP. */
 describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let app: INestApplication;
   let base: string;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'authorization-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:1',
       delivery: 'in_process',
       log: silentLog,
     });
-    const feature = AuthorizationModule.forRoot({
+    const feature = AuthorizationModule.forOptions({
       directory: testDirectory(),
       contracts: await demoContracts(),
       approvalTtlMs: 60_000,
       approvalSweepMs: 60_000,
       log: silentLog,
     });
-    @Module({ imports: [RuntimeModule.forRoot(runtime), feature] })
+    @Module({ imports: [ServiceKitModule.forPorts(runtime), feature] })
     class TestService {}
     app = await NestFactory.create(TestService, { logger: false, bodyParser: false });
     await startEventConsumers(app, runtime.delivery);

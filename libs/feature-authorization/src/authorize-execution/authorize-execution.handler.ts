@@ -3,7 +3,7 @@ import { type ActorDirectory } from '@onceport/config';
 import { type ApprovalMode, type ExecutionAcceptedData, parseEvent } from '@onceport/contracts';
 import { type ExecutionFacts, effectiveAgentProcess } from '@onceport/domain';
 import { type DeliveryContext, type WireEvent } from '@onceport/messaging';
-import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/service-kit';
 import { type Log } from '../shared/log';
 import { AUTHORIZATION_SERVICE, type AuthorizationDecision, type AuthorizationRung, decideAuthorization } from './decide-authorization';
 import { type CommandHandler, type EventCause, executionStream, sessionStream, vaultStream } from '@onceport/event-store';

@@ -2,7 +2,7 @@ import { sessionStreamId } from '@onceport/contracts';
 import { Pool } from 'pg';
 import { CommandHandler, PostgresEventStore, emptyStream, executionStream, loadStream, sessionStream } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { allMigrations, initTracing } from '@onceport/runtime';
+import { allMigrations, initTracing } from '@onceport/service-kit';
 import { createHandler, delivered, freshExecutionId, seedAccepted, testDirectory } from '../testing/authorization-fixtures';
 import { changeVault } from '../vault/change-vault';
 import { type AuthorizeExecutionHandler } from './authorize-execution.handler';

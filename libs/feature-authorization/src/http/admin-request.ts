@@ -1,6 +1,6 @@
 import { type IncomingMessage } from 'node:http';
 import { type Admin } from '@onceport/config';
-import { currentTraceContext, requestIdOrFresh } from '@onceport/runtime';
+import { currentTraceContext, requestIdOrFresh } from '@onceport/service-kit';
 import { type EventCause } from '@onceport/event-store';
 
 export function headerOf(request: IncomingMessage, name: string): string | undefined {

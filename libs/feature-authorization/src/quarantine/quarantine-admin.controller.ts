@@ -8,11 +8,11 @@ import {
   releaseQuarantined,
   requestRetry,
 } from '@onceport/event-store';
-import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
+import type { Pool } from 'pg';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { reasonOf } from '../vault/vault-reason';
 import { eventIdOf, filterOf, limitOf, subscriberFilterOf, subscriberOf } from './quarantine-request';
-import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
+import { PG_POOL, Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
 
 /**
  * Events a projection or consumer could not apply and skipped, for an operator: list them, ask the
@@ -25,7 +25,7 @@ import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, r
 export class QuarantineAdminController {
   constructor(
     @Inject(AUTHORIZATION_OPTIONS) private readonly options: AuthorizationOptions,
-    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
+    @Inject(PG_POOL) private readonly pool: Pool,
   ) {}
 
   @Get()
@@ -36,7 +36,7 @@ export class QuarantineAdminController {
     @Query('limit') limit?: string,
   ): Promise<{ entries: QuarantineEntry[] }> {
     requireAdmin(this.options.directory, authorization);
-    return { entries: await listQuarantine(this.runtime.pool, filterOf(status), limitOf(limit), subscriberFilterOf(subscriber)) };
+    return { entries: await listQuarantine(this.pool, filterOf(status), limitOf(limit), subscriberFilterOf(subscriber)) };
   }
 
   @Get(':subscriber/:event_id')
@@ -46,7 +46,7 @@ export class QuarantineAdminController {
     @Param('event_id') eventId: string,
   ): Promise<QuarantineEntry> {
     requireAdmin(this.options.directory, authorization);
-    const entry = await quarantineEntry(this.runtime.pool, subscriberOf(subscriber), eventIdOf(eventId));
+    const entry = await quarantineEntry(this.pool, subscriberOf(subscriber), eventIdOf(eventId));
     if (!entry) throw notFound(subscriber, eventId);
     return entry;
   }
@@ -59,7 +59,7 @@ export class QuarantineAdminController {
     @Param('event_id') eventId: string,
   ): Promise<QuarantineEntry> {
     const admin = requireAdmin(this.options.directory, authorization);
-    const change = await requestRetry(this.runtime.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id);
+    const change = await requestRetry(this.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id);
     this.options.log('info', 'quarantine retry requested', { subscriber, eventId, by: admin.id, ok: change.ok });
     return entryOf(change, subscriber, eventId);
   }
@@ -75,7 +75,7 @@ export class QuarantineAdminController {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed.
     const admin = requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
-    const change = await releaseQuarantined(this.runtime.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id, reason);
+    const change = await releaseQuarantined(this.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id, reason);
     if (change.ok) this.options.log('info', 'quarantined event released', { subscriber, eventId, by: admin.id });
     return entryOf(change, subscriber, eventId);
   }

@@ -2,12 +2,23 @@ import { type IncomingMessage } from 'node:http';
 import { Controller, Headers, HttpCode, Inject, Param, Post, Req, UseFilters } from '@nestjs/common';
 import { ExecutionId } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
-import { type OnceportRuntime, RUNTIME, contextFromTraceparent, inSpan } from '@onceport/runtime';
+import type { Tracer } from '@opentelemetry/api';
+import type { EventDelivery } from '@onceport/messaging';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { adminCause, headerOf } from '../http/admin-request';
 import { reasonOf } from '../vault/vault-reason';
-import { Problem, ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
-import { executionStream } from '@onceport/event-store';
+import {
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  Problem,
+  ProblemDetailsFilter,
+  TRACER,
+  contextFromTraceparent,
+  inSpan,
+  readJsonBodyOrProblem as readJsonBody,
+  requireAdmin,
+} from '@onceport/service-kit';
+import { type CommandHandler, executionStream } from '@onceport/event-store';
 
 export interface RevertView {
   readonly execution_id: string;
@@ -25,7 +36,9 @@ export interface RevertView {
 export class RevertAdminController {
   constructor(
     @Inject(AUTHORIZATION_OPTIONS) private readonly options: AuthorizationOptions,
-    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
+    @Inject(COMMAND_HANDLER) private readonly commands: CommandHandler,
+    @Inject(EVENT_DELIVERY) private readonly delivery: EventDelivery,
+    @Inject(TRACER) private readonly tracer: Tracer,
   ) {}
 
   @Post(':execution_id/revert')
@@ -40,14 +53,14 @@ export class RevertAdminController {
     if (!ExecutionId.safeParse(executionId).success) throw notFound(executionId);
     const parent = contextFromTraceparent(headerOf(request, 'traceparent'), headerOf(request, 'tracestate'));
     return inSpan(
-      this.runtime.tracer,
+      this.tracer,
       'execution revert',
       parent,
       { 'onceport.admin': admin.id, 'onceport.execution_id': executionId },
       async () => {
         let handled;
         try {
-          handled = await this.runtime.commands.handle(
+          handled = await this.commands.handle(
             executionStream(executionId),
             (loaded, now) =>
               loaded.state.status === 'none' ? null : { type: 'RevertExecution', data: { by: admin.id, reason }, metadata: { now } },
@@ -61,7 +74,7 @@ export class RevertAdminController {
         if (handled.state.status !== 'reverted')
           throw new Problem(409, 'not_revertible', 'Execution not revertible', `Execution ${executionId} is ${handled.state.status}.`);
         if (handled.appended.length > 0) {
-          this.runtime.delivery.nudge();
+          this.delivery.nudge();
           this.options.log('info', 'execution reverted', { executionId, by: admin.id });
         }
         return { execution_id: executionId, state: 'reverted', reverted_by: handled.state.reversal.by };

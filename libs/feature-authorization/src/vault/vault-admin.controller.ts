@@ -1,13 +1,23 @@
 import { type IncomingMessage } from 'node:http';
 import { Controller, Get, Headers, HttpCode, Inject, Post, Req, UseFilters } from '@nestjs/common';
 import { type VaultCommand, type VaultState } from '@onceport/domain';
-import { vaultStream } from '@onceport/event-store';
-import { type OnceportRuntime, RUNTIME, contextFromTraceparent, currentTraceContext, inSpan, requestIdOrFresh } from '@onceport/runtime';
+import { type CommandHandler, vaultStream } from '@onceport/event-store';
+import type { Tracer } from '@opentelemetry/api';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from '../authorization.options';
 import { headerOf } from '../http/admin-request';
 import { reasonOf } from './vault-reason';
 import { changeVault } from './change-vault';
-import { ProblemDetailsFilter, readJsonBodyOrProblem as readJsonBody, requireAdmin } from '@onceport/service-kit';
+import {
+  COMMAND_HANDLER,
+  ProblemDetailsFilter,
+  TRACER,
+  contextFromTraceparent,
+  currentTraceContext,
+  inSpan,
+  readJsonBodyOrProblem as readJsonBody,
+  requestIdOrFresh,
+  requireAdmin,
+} from '@onceport/service-kit';
 
 export type VaultView = VaultState & { readonly version: number };
 export type VaultChangeView = VaultView & { readonly changed: boolean };
@@ -21,13 +31,14 @@ export type VaultChangeView = VaultView & { readonly changed: boolean };
 export class VaultAdminController {
   constructor(
     @Inject(AUTHORIZATION_OPTIONS) private readonly options: AuthorizationOptions,
-    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
+    @Inject(COMMAND_HANDLER) private readonly commands: CommandHandler,
+    @Inject(TRACER) private readonly tracer: Tracer,
   ) {}
 
   @Get()
   async state(@Headers('authorization') authorization: string | undefined): Promise<VaultView> {
     requireAdmin(this.options.directory, authorization);
-    const loaded = await this.runtime.commands.load(vaultStream());
+    const loaded = await this.commands.load(vaultStream());
     return { ...loaded.state, version: loaded.version };
   }
 
@@ -50,13 +61,13 @@ export class VaultAdminController {
     const traceparent = headerOf(request, 'traceparent');
     const name = type === 'LockVault' ? 'vault lock' : 'vault unlock';
     return inSpan(
-      this.runtime.tracer,
+      this.tracer,
       name,
       contextFromTraceparent(traceparent, headerOf(request, 'tracestate')),
       { 'onceport.admin': admin.id },
       async () => {
         const causationId = `admin:${requestIdOrFresh(headerOf(request, 'x-request-id'))}`;
-        const result = await changeVault(this.runtime.commands, type, admin.id, reason, { causationId, ...currentTraceContext() });
+        const result = await changeVault(this.commands, type, admin.id, reason, { causationId, ...currentTraceContext() });
         this.options.log('info', result.changed ? `${name}ed` : `${name}: already so`, {
           by: admin.id,
           status: result.state.status,

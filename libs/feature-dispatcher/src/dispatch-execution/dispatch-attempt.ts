@@ -1,7 +1,7 @@
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { type ExecutionCommand, type ExecutionFacts, IllegalTransitionError, type VaultState, vaultLockedReason } from '@onceport/domain';
-import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/service-kit';
 import type { DispatcherLog } from '../logging/dispatcher-log';
 import type { AttemptOutcomeKind, AttemptVerdict } from './attempt-verdict';
 import type { DispatchCause } from './dispatch-trigger';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '@onceport/messaging/testing';
-import { type Tracing, initTracing } from '@onceport/runtime';
+import { type Tracing, initTracing } from '@onceport/service-kit';
 import { DispatchHarness, NO_HEADERS } from '../../test/dispatch-harness';
 import { newTraceparent } from '../../test/seed-execution';
 import { executionStream } from '@onceport/event-store';

@@ -1,4 +1,4 @@
-import { testArgumentSealer, testEncryptionKeys } from '@onceport/runtime/testing';
+import { testArgumentSealer, testEncryptionKeys } from '@onceport/service-kit/testing';
 import { DispatchHarness, NO_HEADERS } from '../../test/dispatch-harness';
 
 const CARD = 'tok_visa_4242424242424242';

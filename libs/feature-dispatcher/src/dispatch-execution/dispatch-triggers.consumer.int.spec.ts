@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
-import { OnceportRuntime } from '@onceport/runtime';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
 import { DispatchHarness } from '../../test/dispatch-harness';
 import { createDispatcher } from '../create-dispatcher';
 import { SecretScrubber } from '../secrets/secret-scrubber';
@@ -10,12 +10,12 @@ import { DISPATCHER, DISPATCH_CONSUMER_SETTINGS, DispatchTriggersConsumer } from
 
 describe('DispatchTriggersConsumer on the embedded (in-process) delivery (real PostgreSQL, real HTTP)', () => {
   let harness: DispatchHarness;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
 
   beforeEach(async () => {
     harness = await DispatchHarness.start();
     harness.target.setBehavior({ honour_idempotency: false });
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'dispatcher',
       databaseUrl: harness.db.url,
       delivery: 'in_process',

@@ -16,7 +16,7 @@ const DISPATCH_TRIGGER_SUBJECTS = [ExecutionAuthorizedEvent.subject, OutcomeSett
  * event transport is started. On shutdown the handler drains first (a trigger still waiting is
  * refused, so it is delivered again), then the transport stops taking triggers while attempts in
  * flight finish and are recorded (Nest closes transports after every beforeApplicationShutdown),
- * and only then does the HTTP channel close (onApplicationShutdown, where the runtime closes too).
+ * and only then does the HTTP channel close (onApplicationShutdown; the service kit closes the ports after it).
  */
 @Controller()
 export class DispatchTriggersConsumer implements BeforeApplicationShutdown, OnApplicationShutdown {

@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExecutionEventEnvelope } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
-import type { ResultStore } from '@onceport/runtime';
 import type { SecretScrubber } from '../secrets/secret-scrubber';
 import type { AttemptVerdict } from './attempt-verdict';
 import { type RecordableVerdict, outcomeCommand } from './outcome-command';
 import type { RetryPolicy } from './retry-policy';
-import { executionStream, type EventCause, type CommandHandler } from '@onceport/event-store';
+import { executionStream, type EventCause, type CommandHandler, type ResultStore } from '@onceport/event-store';
 
 /** Tries of a write that failed for a reason other than the execution's rules (a database hiccup). */
 const WRITE_TRIES = 5;

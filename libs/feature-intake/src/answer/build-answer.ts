@@ -1,5 +1,5 @@
 import type { KnownExecutionState } from '@onceport/domain';
-import type { ResultStore } from '@onceport/runtime';
+import { type ResultStore } from '@onceport/event-store';
 import type { AgentAnswer, AnswerResult } from './agent-answer';
 import { nextStepSentence } from './next-step';
 

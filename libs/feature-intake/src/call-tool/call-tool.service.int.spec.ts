@@ -23,7 +23,7 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     notes: 'first draft',
     ...extra,
   });
-  const streamOf = (executionId: string): Promise<StoredEvent[]> => h.runtime.store.readStream(executionStreamId(executionId));
+  const streamOf = (executionId: string): Promise<StoredEvent[]> => h.ports.store.readStream(executionStreamId(executionId));
   const typesOf = async (executionId: string): Promise<string[]> => (await streamOf(executionId)).map((e) => e.type);
   const accepted = async (): Promise<number> => (await h.allEvents()).filter((e) => e.type === 'ExecutionAccepted').length;
 
@@ -154,7 +154,7 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     const started = Date.now();
     const waiting = h.callTool.call(h.request({ arguments: deploy('woken'), waitMs: 20_000 }));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await h.runtime.commands.handle(
+    await h.ports.commands.handle(
       executionStream(answer.execution_id),
       (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'not during the freeze' }, metadata: { now } }),
       { causationId: 'test' },
@@ -178,7 +178,7 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     for (let tries = 0; tries < 1_000 && waiters.get(answer.execution_id)?.size !== 1; tries++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(waiters.get(answer.execution_id)?.size).toBe(1);
-    await h.runtime.commands.handle(
+    await h.ports.commands.handle(
       executionStream(answer.execution_id),
       (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'no' }, metadata: { now } }),
       { causationId: 'test' },

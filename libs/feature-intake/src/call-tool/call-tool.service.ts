@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Tracer } from '@opentelemetry/api';
+import type { EventDelivery } from '@onceport/messaging';
+import type { Pool } from 'pg';
 import {
   type ExecutionCommand,
   type KnownExecutionState,
@@ -16,6 +18,8 @@ import {
 } from '@onceport/domain';
 import {
   type CommandAttempt,
+  type CommandHandler,
+  type ResultStore,
   type EventCause,
   type IntentStream,
   type LoadedExecution,
@@ -24,7 +28,16 @@ import {
   intentStream,
 } from '@onceport/event-store';
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
-import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/runtime';
+import {
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  PG_POOL,
+  RESULT_STORE,
+  TRACER,
+  contextFromTraceparent,
+  currentTraceContext,
+  inSpan,
+} from '@onceport/service-kit';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
@@ -61,9 +74,14 @@ export class CallToolService {
 
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
-    private readonly watcher: ExecutionWatcher,
+    @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
+    @Inject(COMMAND_HANDLER) private readonly commands: CommandHandler,
+    @Inject(RESULT_STORE) private readonly results: ResultStore,
+    @Inject(EVENT_DELIVERY) private readonly delivery: EventDelivery,
+    @Inject(TRACER) private readonly tracer: Tracer,
+    @Inject(PG_POOL) pool: Pool,
   ) {
-    this.limits = new IntakeLimits(deps.limits, deps.runtime.pool, deps.runtime.commands);
+    this.limits = new IntakeLimits(deps.limits, pool, commands);
   }
 
   /** Accepts or attaches, then waits for the answer (MCP and REST without an idempotency key). */
@@ -88,7 +106,7 @@ export class CallToolService {
 
   private async finish(executionId: string, created: boolean, waitMs: number): Promise<CallOutcome> {
     const state = await this.awaitAnswerable(executionId, waitMs);
-    return { answer: await buildAnswer(state, this.deps.runtime.results, { attached: !created }), created };
+    return { answer: await buildAnswer(state, this.results, { attached: !created }), created };
   }
 
   private withSpan(
@@ -107,7 +125,7 @@ export class CallToolService {
       'onceport.actor': request.actor,
       'onceport.transport': request.correlation.transport,
     };
-    return inSpan(this.deps.runtime.tracer, `intake call ${contract.name}`, parent, attributes, async (span) => {
+    return inSpan(this.tracer, `intake call ${contract.name}`, parent, attributes, async (span) => {
       const outcome = await work(contract, validation.value);
       span.setAttribute('onceport.execution_id', outcome.answer.execution_id);
       span.setAttribute('onceport.attached', !outcome.created);
@@ -130,14 +148,14 @@ export class CallToolService {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
         const on: IntentOfCall = { intentScope, intent, streams, context };
-        const started = await this.deps.runtime.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
+        const started = await this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
         if (!started.created) {
           const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, at);
-          await this.deps.runtime.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
+          await this.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
           return started;
         }
         faultPoint(FAULT_POINTS.intakeAfterAccept);
-        this.deps.runtime.delivery.nudge();
+        this.delivery.nudge();
         return started;
       } catch (error) {
         if (!(error instanceof InFlightCapReached)) throw error;
@@ -201,7 +219,7 @@ export class CallToolService {
 
   /** The claimed executions' states, each as it was when this call arrived. */
   private async loadCandidates(claims: readonly IntentClaim[], receivedAt: number): Promise<KnownExecutionState[]> {
-    const loaded = await Promise.all(claims.map((claim) => this.deps.runtime.commands.load(executionStream(claim.executionId))));
+    const loaded = await Promise.all(claims.map((claim) => this.commands.load(executionStream(claim.executionId))));
     return loaded.filter((execution) => execution.state.status !== 'none').map((execution) => asSeenWhenReceived(execution, receivedAt));
   }
 
@@ -212,7 +230,7 @@ export class CallToolService {
       // Listen before reading, so a change between the read and the wait is not missed.
       const change = this.watcher.nextChange(executionId, deadline);
       try {
-        const { state } = await this.deps.runtime.commands.load(executionStream(executionId));
+        const { state } = await this.commands.load(executionStream(executionId));
         if (state.status === 'none') throw new Error(`execution ${executionId} has no events`);
         if (ANSWERABLE_STATES.has(state.status) || this.watcher.waitIsOver(deadline)) return state;
         await change.next;

@@ -18,7 +18,7 @@ describe('sensitive arguments at intake (real PostgreSQL)', () => {
 
   it('stores an accepted call with its card token sealed to the execution: no event holds it in clear', async () => {
     const { answer } = await harness.callTool.call(harness.request({ tool: 'charge_payment', arguments: CHARGE }));
-    const [accepted] = await harness.runtime.store.readStream(executionStreamId(answer.execution_id));
+    const [accepted] = await harness.ports.store.readStream(executionStreamId(answer.execution_id));
     const stored = (accepted?.data as { arguments: Record<string, unknown> }).arguments;
 
     expect(stored).toMatchObject({ customer_id: 'cus_sealed', amount_cents: 4200, description: 'March' });
@@ -47,10 +47,10 @@ describe('sensitive arguments at intake (real PostgreSQL)', () => {
     // Written the way intake wrote it before sealing existed: every argument as the agent sent it.
     const record = { ...sample.data.record, tool: 'charge_payment', actor: 'agent:a' };
     const accept: ExecutionCommand = acceptCommand({ executionId, tool: 'charge_payment', actor: 'agent:a', record, arguments: CHARGE });
-    await harness.runtime.commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), {
+    await harness.ports.commands.handle(executionStream(executionId), (_loaded, now) => ({ ...accept, metadata: { now } }), {
       causationId: 'test:old-event',
     });
-    expect(JSON.stringify((await harness.runtime.store.readStream(executionStreamId(executionId))).map((event) => event.data))).toContain(
+    expect(JSON.stringify((await harness.ports.store.readStream(executionStreamId(executionId))).map((event) => event.data))).toContain(
       CARD,
     );
 

@@ -38,7 +38,7 @@ describe('recording a delivery after the answer went out (real PostgreSQL)', () 
     expect(answer.state).toBe('completed_result_not_delivered');
     return answer;
   };
-  const types = async (executionId: string) => (await loadStream(h.runtime.store, executionStream(executionId))).events.map((e) => e.type);
+  const types = async (executionId: string) => (await loadStream(h.ports.store, executionStream(executionId))).events.map((e) => e.type);
 
   it('a failed ResultDelivered write is logged and tried again: the delivery is on record', async () => {
     const answer = await completedAnswer('delivery-once');

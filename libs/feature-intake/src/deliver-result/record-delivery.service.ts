@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestCorrelation, Transport } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
-import { executionStream } from '@onceport/event-store';
+import { type CommandHandler, executionStream } from '@onceport/event-store';
+import { COMMAND_HANDLER, SERVICE_LOG, type ServiceLog } from '@onceport/service-kit';
 import { DELIVERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
-import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 
 /** The pauses before each new try of a `ResultDelivered` write that failed after the answer went out. */
 const RETRY_DELAYS_MS = [100, 500, 2_000] as const;
@@ -15,12 +15,15 @@ const RETRY_DELAYS_MS = [100, 500, 2_000] as const;
  */
 @Injectable()
 export class RecordDeliveryService {
-  constructor(@Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies) {}
+  constructor(
+    @Inject(COMMAND_HANDLER) private readonly commands: CommandHandler,
+    @Inject(SERVICE_LOG) private readonly log: ServiceLog,
+  ) {}
 
   async delivered(answer: AgentAnswer, transport: Transport, correlation: RequestCorrelation): Promise<void> {
     if (!DELIVERABLE_STATES.has(answer.state)) return;
     try {
-      await this.deps.runtime.commands.handle(
+      await this.commands.handle(
         executionStream(answer.execution_id),
         (_loaded, now) => ({ type: 'RecordDelivery', metadata: { now }, data: { transport, replay: answer.replay, correlation } }),
         { causationId: correlation.requestId ?? `${transport}:${String(correlation.jsonRpcId ?? '')}` },
@@ -53,14 +56,10 @@ export class RecordDeliveryService {
         const delay = RETRY_DELAYS_MS[attempt - 1];
         const fields = { executionId: answer.execution_id, transport, attempt, error: String(error) };
         if (delay === undefined) {
-          this.deps.runtime.log(
-            'error',
-            'result delivery not recorded: the next retry of this call is answered with the result again',
-            fields,
-          );
+          this.log('error', 'result delivery not recorded: the next retry of this call is answered with the result again', fields);
           return;
         }
-        this.deps.runtime.log('warn', 'recording a result delivery failed; trying again', fields);
+        this.log('warn', 'recording a result delivery failed; trying again', fields);
         // Unref'd: a process shutting down does not wait for it (the state left answers the retry).
         await sleep(delay, undefined, { ref: false });
       }

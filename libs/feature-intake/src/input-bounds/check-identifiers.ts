@@ -43,7 +43,7 @@ export function checkProcessId(value: string | null, header: string): Checked<st
   };
 }
 
-export { requestIdOrFresh } from '@onceport/runtime';
+export { requestIdOrFresh } from '@onceport/service-kit';
 
 /** W3C trace context headers, each dropped (null) unless well-formed: they travel into events and spans. */
 export function boundedTraceContext(

@@ -34,7 +34,7 @@ export const MAX_PROCESS_ID_CHARS = 128;
 export const PROCESS_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** `X-Request-Id`: see `requestIdOrFresh` in the runtime lib (shared with the admin APIs). */
-export { REQUEST_ID } from '@onceport/runtime';
+export { REQUEST_ID } from '@onceport/service-kit';
 
 /** A JSON-RPC id: a string of 1–128 characters without control characters, or a safe integer. */
 export const MAX_JSON_RPC_ID_CHARS = 128;

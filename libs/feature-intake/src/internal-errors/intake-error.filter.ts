@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
+import { SERVICE_LOG, type ServiceLog } from '@onceport/service-kit';
 import { jsonRpcError } from '../mcp/json-rpc-shape';
 import { sendProblem } from '../rest/problem';
 import { internalErrorMessage, reportInternalError } from './internal-error';
@@ -12,7 +12,7 @@ import { internalErrorMessage, reportInternalError } from './internal-error';
  */
 @Catch()
 export class IntakeErrorFilter implements ExceptionFilter {
-  constructor(@Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies) {}
+  constructor(@Inject(SERVICE_LOG) private readonly log: ServiceLog) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -23,7 +23,7 @@ export class IntakeErrorFilter implements ExceptionFilter {
       return;
     }
     const correlationId = reportInternalError(
-      (level, message, fields) => this.deps.runtime.log(level, message, fields),
+      (level, message, fields) => this.log(level, message, fields),
       exception,
       `${req.method} ${(req.url ?? '').split('?')[0]?.slice(0, 100)}`,
     );

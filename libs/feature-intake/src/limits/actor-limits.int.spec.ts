@@ -6,13 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type ActorLimits, BUILT_IN_ACTOR_LIMITS } from '@onceport/config';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { McpController } from '../mcp/mcp.controller';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { RestAgentProcesses } from '../rest/agent-processes';
-import { ExecutionsController } from '../rest/executions.controller';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 import { LIMIT_EXCEEDED } from './limit-answers';
 import { TooManyInFlightError } from './limit-errors';
@@ -58,17 +53,11 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
       limits: { limitsOf },
       settings: { ...h.deps.settings, maxBatchCalls: MAX_BATCH_CALLS },
     };
-    watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
-    const callTool = new CallToolService(deps, watcher);
-    const mcp = new McpController(deps, callTool, new QueryExecutionService(deps), new RecordDeliveryService(deps), watcher);
-    const rest = new ExecutionsController(
-      deps,
-      callTool,
-      new QueryExecutionService(deps),
-      new RecordDeliveryService(deps),
-      new RestAgentProcesses(h.deps.em),
-    );
+    const callTool = h.callToolService(deps, watcher);
+    const mcp = h.mcpController(deps, watcher, callTool);
+    const rest = h.executionsController(deps, watcher, { processes: new RestAgentProcesses(h.deps.em), callTool });
     server = createServer((req, res) => {
       if (req.url === '/mcp') return void mcp.handle(req, res);
       if (req.method === 'POST' && req.url === '/v1/executions') return void rest.create(req, res);
@@ -93,8 +82,8 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
       .filter((e) => e.type === 'ExecutionAccepted')
       .map((e) => String((e.data['arguments'] as Record<string, unknown>)['project']));
   const inFlightRows = async (actor: string): Promise<number> =>
-    (await h.runtime.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM onceport.intake_in_flight WHERE actor = $1', [actor]))
-      .rows[0]?.n ?? -1;
+    (await h.ports.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM onceport.intake_in_flight WHERE actor = $1', [actor])).rows[0]
+      ?.n ?? -1;
 
   async function restCall(key: string, project: string): Promise<Reply> {
     const response = await fetch(`${base}/v1/executions`, {
@@ -260,7 +249,7 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
 
     it('two intake replicas racing for one actor never take more places than its cap', async () => {
       const capped = { ...h.deps, limits: { limitsOf: (): ActorLimits => ({ ...BUILT_IN_ACTOR_LIMITS, maxInFlight: 4 }) } };
-      const replicas = [new CallToolService(capped, h.watcher), new CallToolService(capped, h.watcher)];
+      const replicas = [h.callToolService(capped, h.watcher), h.callToolService(capped, h.watcher)];
       const results = await Promise.allSettled(
         Array.from({ length: 12 }, (_, i) => replicas[i % 2]?.call(h.request({ actor: 'agent:raced', arguments: args(`raced-${i}`) }))),
       );

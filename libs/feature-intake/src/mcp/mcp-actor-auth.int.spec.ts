@@ -5,12 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
-import { McpController } from './mcp.controller';
 
 const KEYS: Record<string, string> = { 'key-a': 'agent:a', 'key-b': 'agent:b' };
 
@@ -30,15 +26,9 @@ describe('MCP: the API key is the actor (real PostgreSQL, SDK client)', () => {
   beforeAll(async () => {
     h = await startIntakeHarness();
     const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) } };
-    watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
-    const controller = new McpController(
-      deps,
-      new CallToolService(deps, watcher),
-      new QueryExecutionService(deps),
-      new RecordDeliveryService(deps),
-      watcher,
-    );
+    const controller = h.mcpController(deps, watcher);
     server = createServer((req, res) => void controller.handle(req, res));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -12,6 +12,7 @@ import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionNotFoundError, InvalidArgumentsError, UnknownToolError } from '../call-tool/call-tool.errors';
 import type { CallToolService } from '../call-tool/call-tool.service';
 import type { RecordDeliveryService } from '../deliver-result/record-delivery.service';
+import type { ServiceLog } from '@onceport/service-kit';
 import type { IntakeDependencies } from '../intake-dependencies';
 import type { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { QueryExecutionService } from '../query-execution/query-execution.service';
@@ -36,6 +37,8 @@ export interface McpRequestScope {
 
 export interface McpServices {
   readonly deps: IntakeDependencies;
+  /** Where a handler's unexpected failure is logged. */
+  readonly log: ServiceLog;
   readonly callTool: CallToolService;
   readonly query: QueryExecutionService;
   readonly delivery: RecordDeliveryService;
@@ -97,7 +100,7 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
       throw toMcpError(error);
     }
   });
-  guardRequestHandlers(server, (level, message, fields) => services.deps.runtime.log(level, message, fields));
+  guardRequestHandlers(server, (level, message, fields) => services.log(level, message, fields));
   return server;
 }
 

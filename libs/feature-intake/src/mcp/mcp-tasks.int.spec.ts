@@ -13,12 +13,8 @@ import {
 import { ExecutionStatus } from '@onceport/contracts';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
-import { McpController } from './mcp.controller';
 import { TASK_POLL_INTERVAL_MS, taskStatusOf } from './mcp-tasks';
 import { EXECUTION_STATUS_TOOL } from './mcp-tool-catalog';
 
@@ -43,16 +39,10 @@ describe('MCP tasks: a task is an execution (real PostgreSQL, two intake replica
       actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) },
       settings: { ...h.deps.settings, maxWaitMs: 5_000 },
     };
-    const watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    const watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
     watchers.push(watcher);
-    const controller = new McpController(
-      deps,
-      new CallToolService(deps, watcher),
-      new QueryExecutionService(deps),
-      new RecordDeliveryService(deps),
-      watcher,
-    );
+    const controller = h.mcpController(deps, watcher);
     const server = createServer((req, res) => void controller.handle(req, res));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -17,7 +17,8 @@ import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
-import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
+import { BodyTooLargeError, MalformedJsonError, PG_POOL, SERVICE_LOG, type ServiceLog, readJsonBody } from '@onceport/service-kit';
+import type { Pool } from 'pg';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
 import { boundedTraceContext, checkProcessId } from '../input-bounds';
 import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
@@ -40,7 +41,6 @@ import { PgMcpEventStore } from './pg-mcp-event-store';
 @Controller('mcp')
 @UseFilters(IntakeErrorFilter)
 export class McpController implements OnApplicationShutdown {
-  private readonly sessions: McpSessions;
   /** Created at the first resumed stream: a process that never resumes holds no LISTEN connection. */
   private notices: McpStreamNotices | null = null;
   private readonly resumedByActor = new Map<string, number>();
@@ -51,9 +51,11 @@ export class McpController implements OnApplicationShutdown {
     private readonly query: QueryExecutionService,
     private readonly delivery: RecordDeliveryService,
     @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
-  ) {
-    this.sessions = new McpSessions(deps.em, deps.settings.sessionIdleMs);
-  }
+    @Inject(McpSessions) private readonly sessions: McpSessions,
+    /** Stream events and resumption notices (plain SQL on the kit's pool, per request). */
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(SERVICE_LOG) private readonly log: ServiceLog,
+  ) {}
 
   @All()
   async handle(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
@@ -125,11 +127,11 @@ export class McpController implements OnApplicationShutdown {
         sessionId = id;
         await this.sessions.register(id, actor.id);
       },
-      eventStore: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId ?? undefined, requestIdsOf(body)),
+      eventStore: new PgMcpEventStore(this.pool, () => sessionId ?? undefined, requestIdsOf(body)),
     });
     if (claimedSession) adoptSession(transport, claimedSession);
     const server = createMcpServer(
-      { deps: this.deps, callTool: this.callTool, query: this.query, delivery: this.delivery, watcher: this.watcher },
+      { deps: this.deps, log: this.log, callTool: this.callTool, query: this.query, delivery: this.delivery, watcher: this.watcher },
       {
         actor: actor.id,
         sessionId: () => sessionId,
@@ -171,13 +173,13 @@ export class McpController implements OnApplicationShutdown {
       );
     }
     this.resumedByActor.set(actor, open + 1);
-    this.notices ??= new McpStreamNotices(this.deps.runtime.pool);
+    this.notices ??= new McpStreamNotices(this.pool);
     const watch = await this.notices.watch(sessionId);
     try {
       await resumeStream(
         res,
         {
-          store: new PgMcpEventStore(this.deps.runtime.pool, () => sessionId),
+          store: new PgMcpEventStore(this.pool, () => sessionId),
           sessionId,
           lastEventId,
           // An answer written here was delivered here: the POST that started the call never finished.

@@ -5,7 +5,8 @@ import type { AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
 import { ExecutionNotFoundError, ExecutionOfAnotherActorError } from '../call-tool/call-tool.errors';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
-import { executionStream } from '@onceport/event-store';
+import { type CommandHandler, type ResultStore, executionStream } from '@onceport/event-store';
+import { COMMAND_HANDLER, RESULT_STORE } from '@onceport/service-kit';
 
 export interface TimelineEntry {
   readonly version: number;
@@ -17,7 +18,11 @@ export interface TimelineEntry {
 /** An execution's state (and timeline) for the actor that owns it; for anyone else it is refused, never shown. */
 @Injectable()
 export class QueryExecutionService {
-  constructor(@Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies) {}
+  constructor(
+    @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
+    @Inject(COMMAND_HANDLER) private readonly commands: CommandHandler,
+    @Inject(RESULT_STORE) private readonly results: ResultStore,
+  ) {}
 
   /**
    * `how.attached`: whether the asker is a later caller than the one the execution is for (the
@@ -29,10 +34,10 @@ export class QueryExecutionService {
     how: { attached: boolean } = { attached: true },
   ): Promise<{ answer: AgentAnswer; timeline: TimelineEntry[] }> {
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(executionId)) throw new ExecutionNotFoundError(executionId);
-    const loaded = await this.deps.runtime.commands.load(executionStream(executionId));
+    const loaded = await this.commands.load(executionStream(executionId));
     if (loaded.state.status === 'none') throw new ExecutionNotFoundError(executionId);
     if (loaded.state.facts.actor !== actor) throw new ExecutionOfAnotherActorError(executionId);
-    const answer = await buildAnswer(loaded.state, this.deps.runtime.results, how);
+    const answer = await buildAnswer(loaded.state, this.results, how);
     const timeline = loaded.events.map((event, i) => ({
       version: i + 1,
       type: event.type,

@@ -32,25 +32,22 @@ import { parseExecutionRequest } from './execution-request';
 import { IdempotencyKeys, type KeyedPayload } from './idempotency-keys';
 import { IdempotentResponses, KEY_COMPLETING_STATES, type StoredResponse } from './idempotent-responses';
 import { sendJson, sendProblem } from './problem';
-import { BodyTooLargeError, MalformedJsonError, readJsonBody } from '@onceport/runtime';
+import { BodyTooLargeError, MalformedJsonError, SERVICE_LOG, type ServiceLog, readJsonBody } from '@onceport/service-kit';
 
 /** REST for runtimes that don't speak MCP: the same executions, the same answers. */
 @Controller('v1/executions')
 @UseFilters(IntakeErrorFilter)
 export class ExecutionsController {
-  private readonly keys: IdempotencyKeys;
-  private readonly responses: IdempotentResponses;
-
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
     private readonly callTool: CallToolService,
     private readonly query: QueryExecutionService,
     private readonly delivery: RecordDeliveryService,
     @Inject(RestAgentProcesses) private readonly agentProcesses: RestAgentProcesses,
-  ) {
-    this.keys = new IdempotencyKeys(deps.runtime.commands, deps.keyring);
-    this.responses = new IdempotentResponses(deps.em);
-  }
+    @Inject(IdempotencyKeys) private readonly keys: IdempotencyKeys,
+    @Inject(IdempotentResponses) private readonly responses: IdempotentResponses,
+    @Inject(SERVICE_LOG) private readonly log: ServiceLog,
+  ) {}
 
   @Post()
   async create(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
@@ -220,11 +217,7 @@ export class ExecutionsController {
       );
     }
     if (error instanceof ExecutionNotFoundError) return sendProblem(res, 404, 'execution-not-found', 'Execution not found', error.message);
-    const correlationId = reportInternalError(
-      (level, message, fields) => this.deps.runtime.log(level, message, fields),
-      error,
-      'rest executions',
-    );
+    const correlationId = reportInternalError((level, message, fields) => this.log(level, message, fields), error, 'rest executions');
     if (res.headersSent) return void res.end();
     sendProblem(res, 500, 'internal-error', 'Internal error', internalErrorMessage(correlationId), { correlation_id: correlationId });
   }

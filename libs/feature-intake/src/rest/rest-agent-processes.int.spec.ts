@@ -2,14 +2,10 @@ import { once } from 'node:events';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 import { RestAgentProcesses } from './agent-processes';
 import { AgentProcessesController } from './agent-processes.controller';
-import { ExecutionsController } from './executions.controller';
 
 const KEYS: Record<string, string> = { 'key-a': 'agent:a', 'key-b': 'agent:b' };
 
@@ -34,17 +30,11 @@ describe('REST agent processes: issued by the server, bound to the actor', () =>
 
   async function replica(): Promise<string> {
     const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) } };
-    const watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    const watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
     watchers.push(watcher);
     const processes = new RestAgentProcesses(h.deps.em);
-    const executions = new ExecutionsController(
-      deps,
-      new CallToolService(deps, watcher),
-      new QueryExecutionService(deps),
-      new RecordDeliveryService(deps),
-      processes,
-    );
+    const executions = h.executionsController(deps, watcher, { processes });
     const agentProcesses = new AgentProcessesController(deps, processes);
     const server = createServer((req, res) => {
       if (req.method === 'POST' && req.url === '/v1/agent-processes') return void agentProcesses.issue(req, res);

@@ -3,13 +3,9 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 import { RestAgentProcesses } from './agent-processes';
-import { ExecutionsController } from './executions.controller';
 
 const KEYS: Record<string, string> = { 'key-a': 'agent:a', 'key-b': 'agent:b' };
 
@@ -35,15 +31,9 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
   beforeAll(async () => {
     h = await startIntakeHarness();
     const deps: IntakeDependencies = { ...h.deps, actors: { authenticate: (token) => (KEYS[token] ? { id: KEYS[token] } : null) } };
-    watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+    watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
     await watcher.start();
-    const controller = new ExecutionsController(
-      deps,
-      new CallToolService(deps, watcher),
-      new QueryExecutionService(deps),
-      new RecordDeliveryService(deps),
-      new RestAgentProcesses(h.deps.em),
-    );
+    const controller = h.executionsController(deps, watcher, { processes: new RestAgentProcesses(h.deps.em) });
     server = createServer((req, res) => {
       if (req.method === 'POST' && req.url === '/v1/executions') return void controller.create(req, res);
       const get = /^\/v1\/executions\/([^/]+)$/.exec(req.url ?? '');

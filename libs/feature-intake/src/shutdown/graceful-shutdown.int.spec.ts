@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { OnceportRuntime } from '@onceport/runtime';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
 import { type AppProcess, startAppProcess, writeGatewayFixture } from '@onceport/gateway-harness';
 import { executionStream } from '@onceport/event-store';
 
@@ -27,7 +27,7 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
   let db: TestDatabase;
   let nats: TestNatsServer;
   let intake: AppProcess;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
 
   beforeAll(async () => {
     [db, nats] = await Promise.all([createTestDatabase(), TestNatsServer.start()]);
@@ -37,7 +37,7 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
       'intake',
       fixture.env({ ONCEPORT_ANSWER_WAIT_MS: '120000', ONCEPORT_MAX_WAIT_MS: '120000', ONCEPORT_SHUTDOWN_GRACE_MS: String(GRACE_MS) }),
     );
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'shutdown-test',
       databaseUrl: db.url,
       delivery: 'in_process',

@@ -5,14 +5,20 @@ import type { RequestCorrelation } from '@onceport/contracts';
 import { parseKeyring } from '@onceport/domain';
 import { type StoredEvent, executionStream, openOrm } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { type AesGcmArgumentSealer, OnceportRuntime, type RuntimeConfig, allMigrations } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type AesGcmArgumentSealer, type ServiceConfig, type ServicePorts, allMigrations, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { ToolCallRequest } from '../call-tool/call-tool.request';
 import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
+import { McpController } from '../mcp/mcp.controller';
+import { McpSessions } from '../mcp/mcp-sessions';
+import { RestAgentProcesses } from '../rest/agent-processes';
+import { ExecutionsController } from '../rest/executions.controller';
+import { IdempotencyKeys } from '../rest/idempotency-keys';
+import { IdempotentResponses } from '../rest/idempotent-responses';
 import { intakeEntities } from '../intake.entities';
 import { intakeMigrations } from '../intake.migrations';
 import { hostOriginPolicyOf } from '../mcp/host-origin-policy';
@@ -21,12 +27,12 @@ import { hostOriginPolicyOf } from '../mcp/host-origin-policy';
 export const DEMO_CONTRACTS = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
 
 /**
- * Intake's services over a fresh database and a real runtime with in-process delivery, and no
+ * Intake's services over a fresh database and the service kit's real ports with in-process delivery, and no
  * authorization or dispatcher consuming: executions stay where intake leaves them.
  */
 export interface IntakeHarness {
   readonly db: TestDatabase;
-  readonly runtime: OnceportRuntime;
+  readonly ports: ServicePorts;
   readonly deps: IntakeDependencies;
   /** The key ring intake seals with (a dispatcher of the same install opens with it). */
   readonly sealer: AesGcmArgumentSealer;
@@ -34,6 +40,16 @@ export interface IntakeHarness {
   readonly callTool: CallToolService;
   readonly query: QueryExecutionService;
   readonly delivery: RecordDeliveryService;
+  /** Intake's services over `deps` (another key ring, other limits), wired as the module wires them. */
+  callToolService(deps: IntakeDependencies, watcher: ExecutionWatcher): CallToolService;
+  queryService(deps: IntakeDependencies): QueryExecutionService;
+  /** `callTool`: one shared with another controller (its limits are per process). */
+  mcpController(deps: IntakeDependencies, watcher: ExecutionWatcher, callTool?: CallToolService): McpController;
+  executionsController(
+    deps: IntakeDependencies,
+    watcher: ExecutionWatcher,
+    options?: { processes?: RestAgentProcesses; callTool?: CallToolService },
+  ): ExecutionsController;
   /** A tool call as MCP would hand it over; `overrides` replace any field. */
   request(overrides?: Partial<ToolCallRequest>): ToolCallRequest;
   /** Every event in the store, oldest first. */
@@ -50,10 +66,10 @@ export interface IntakeHarness {
 
 let calls = 0;
 
-/** `log`: where the runtime's log lines go (default: nowhere). */
-export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] } = {}): Promise<IntakeHarness> {
+/** `log`: where the ports' log lines go (default: nowhere). */
+export async function startIntakeHarness(options: { log?: ServiceConfig['log'] } = {}): Promise<IntakeHarness> {
   const db = await createTestDatabase([...allMigrations.filter((m) => !m.id.startsWith('00')), ...intakeMigrations]);
-  const runtime = await OnceportRuntime.create({
+  const ports = await openServicePorts({
     serviceName: 'intake-test',
     databaseUrl: db.url,
     delivery: 'in_process',
@@ -65,7 +81,6 @@ export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] }
   const sealer = testArgumentSealer();
   const orm = await openOrm({ databaseUrl: db.url, entities: intakeEntities, poolSize: 10 });
   const deps: IntakeDependencies = {
-    runtime,
     em: orm.em,
     contracts: byName,
     keyring: parseKeyring(`k1:${randomBytes(32).toString('base64')}`),
@@ -85,17 +100,45 @@ export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] }
     },
   };
   const watcherErrors: unknown[] = [];
-  const watcher = new ExecutionWatcher(runtime.pool, (error) => watcherErrors.push(error));
+  const watcher = new ExecutionWatcher(ports.pool, (error) => watcherErrors.push(error));
   await watcher.start();
+  const callToolService = (over: IntakeDependencies, on: ExecutionWatcher): CallToolService =>
+    new CallToolService(over, on, ports.commands, ports.results, ports.delivery, ports.tracer, ports.pool);
+  const queryService = (over: IntakeDependencies): QueryExecutionService => new QueryExecutionService(over, ports.commands, ports.results);
+  const recordDelivery = (): RecordDeliveryService => new RecordDeliveryService(ports.commands, ports.log);
   return {
     db,
-    runtime,
+    ports,
     deps,
     sealer,
     watcher,
-    callTool: new CallToolService(deps, watcher),
-    query: new QueryExecutionService(deps),
-    delivery: new RecordDeliveryService(deps),
+    callTool: callToolService(deps, watcher),
+    query: queryService(deps),
+    delivery: recordDelivery(),
+    callToolService,
+    queryService,
+    mcpController: (over, on, callTool = callToolService(over, on)) =>
+      new McpController(
+        over,
+        callTool,
+        queryService(over),
+        recordDelivery(),
+        on,
+        new McpSessions(over.em, over.settings.sessionIdleMs),
+        ports.pool,
+        ports.log,
+      ),
+    executionsController: (over, on, options = {}) =>
+      new ExecutionsController(
+        over,
+        options.callTool ?? callToolService(over, on),
+        queryService(over),
+        recordDelivery(),
+        options.processes ?? new RestAgentProcesses(over.em),
+        new IdempotencyKeys(ports.commands, over.keyring),
+        new IdempotentResponses(over.em),
+        ports.log,
+      ),
     request(overrides = {}) {
       calls += 1;
       const correlation: RequestCorrelation = { transport: 'mcp', jsonRpcId: calls, sessionId: 'mcp-sess-test', requestId: null };
@@ -116,7 +159,7 @@ export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] }
     },
     async complete(executionId, answer = { status: 201, body: { id: 'dep_1', state: 'live' } }) {
       const context = { causationId: 'test-pipeline' };
-      const commands = runtime.commands;
+      const commands = ports.commands;
       await commands.handle(
         executionStream(executionId),
         (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }),
@@ -127,7 +170,7 @@ export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] }
         (_loaded, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'test-dispatcher', leaseMs: 30_000 }, metadata: { now } }),
         context,
       );
-      const result = await runtime.results.put(Buffer.from(JSON.stringify(answer.body)), 'application/json');
+      const result = await ports.results.put(Buffer.from(JSON.stringify(answer.body)), 'application/json');
       await commands.handle(
         executionStream(executionId),
         (_loaded, now) => ({
@@ -138,12 +181,12 @@ export async function startIntakeHarness(options: { log?: RuntimeConfig['log'] }
         context,
       );
     },
-    allEvents: () => runtime.store.readAll({ limit: 100_000 }),
+    allEvents: () => ports.store.readAll({ limit: 100_000 }),
     watcherErrors,
     async close() {
       await watcher.stop();
       await orm.close();
-      await runtime.close();
+      await ports.close();
       await db.drop();
     },
   };

@@ -2,11 +2,8 @@ import { once } from 'node:events';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
-import { CallToolService } from '../call-tool/call-tool.service';
-import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies, IntakeSettings } from '../intake-dependencies';
-import { McpController } from '../mcp/mcp.controller';
-import { QueryExecutionService } from '../query-execution/query-execution.service';
+import type { McpController } from '../mcp/mcp.controller';
 import type { IntakeHarness } from './intake-harness';
 
 export interface McpTestServer {
@@ -28,15 +25,9 @@ export async function serveMcp(
     settings: { ...h.deps.settings, ...settings },
     actors: { authenticate: (token) => (keys[token] ? { id: keys[token] } : null) },
   };
-  const watcher = new ExecutionWatcher(h.runtime.pool, () => undefined);
+  const watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
   await watcher.start();
-  const controller = new McpController(
-    deps,
-    new CallToolService(deps, watcher),
-    new QueryExecutionService(deps),
-    new RecordDeliveryService(deps),
-    watcher,
-  );
+  const controller = h.mcpController(deps, watcher);
   const server: Server = createServer((req, res) => void controller.handle(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -3,12 +3,23 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { type ActorDirectory, type Admin } from '@onceport/config';
 import { IllegalTransitionError } from '@onceport/domain';
-import { type OnceportRuntime, RUNTIME } from '@onceport/runtime';
-import { BodyTooLargeError, Problem, readJsonBody, requireAdmin, sendProblem, writeProblem } from '@onceport/service-kit';
+import {
+  BodyTooLargeError,
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  PG_POOL,
+  Problem,
+  readJsonBody,
+  requireAdmin,
+  sendProblem,
+  writeProblem,
+} from '@onceport/service-kit';
 import { ADMINS } from '../reconciler.tokens';
 import { catchUpReadModel, executionsInReview } from './review-queries';
 import { type ReviewView, reviewViewOf } from './review-view';
-import { executionStream } from '@onceport/event-store';
+import { type CommandHandler, executionStream } from '@onceport/event-store';
+import type { EventDelivery } from '@onceport/messaging';
+import type { Pool } from 'pg';
 
 const MAX_BODY = 16 * 1024;
 const LIST_LIMIT = 500;
@@ -21,7 +32,9 @@ const LIST_LIMIT = 500;
 @Controller('v1/admin')
 export class ReviewController {
   constructor(
-    @Inject(RUNTIME) private readonly runtime: OnceportRuntime,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(COMMAND_HANDLER) private readonly commands: CommandHandler,
+    @Inject(EVENT_DELIVERY) private readonly delivery: EventDelivery,
     @Inject(ADMINS) private readonly admins: ActorDirectory,
     @Inject(EntityManager) private readonly em: EntityManager,
   ) {}
@@ -29,10 +42,8 @@ export class ReviewController {
   @Get('reviews')
   async list(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     if (!this.admin(req, res)) return;
-    await catchUpReadModel(this.runtime.pool);
-    const loaded = await Promise.all(
-      (await executionsInReview(this.em, LIST_LIMIT)).map((id) => this.runtime.commands.load(executionStream(id))),
-    );
+    await catchUpReadModel(this.pool);
+    const loaded = await Promise.all((await executionsInReview(this.em, LIST_LIMIT)).map((id) => this.commands.load(executionStream(id))));
     const reviews = loaded
       .map((execution) => reviewViewOf(execution.state, execution.events))
       .filter((view): view is ReviewView => view !== null);
@@ -58,7 +69,7 @@ export class ReviewController {
       return problem(res, 400, 'reason_required', '"reason": a sentence of 1–1000 characters saying why');
     if (!/^exe_[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) return problem(res, 404, 'execution_not_found', `no execution ${id}`);
     try {
-      const handled = await this.runtime.commands.handle(
+      const handled = await this.commands.handle(
         executionStream(id),
         (loaded, now) =>
           loaded.state.status === 'none'
@@ -67,7 +78,7 @@ export class ReviewController {
         { causationId: `admin:${admin.id}`, actor: admin.id },
       );
       if (handled.state.status === 'none') return problem(res, 404, 'execution_not_found', `no execution ${id}`);
-      if (handled.appended.length > 0) this.runtime.delivery.nudge();
+      if (handled.appended.length > 0) this.delivery.nudge();
       res
         .writeHead(200, { 'Content-Type': 'application/json' })
         .end(JSON.stringify({ execution_id: id, state: handled.state.status, resolved_by: admin.id }));

@@ -8,7 +8,7 @@ import { EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { ProjectionRunner, executionStream, openOrm } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
-import { OnceportRuntime, RuntimeModule } from '@onceport/runtime';
+import { type ServicePorts, openServicePorts, ServiceKitModule } from '@onceport/service-kit';
 import { ADMINS } from '../reconciler.tokens';
 import { ReviewController } from './review.controller';
 
@@ -20,7 +20,7 @@ const ACTORS = `actors:\n  - id: agent:billing-bot\n    api_keys_sha256: [${sha(
 /** The review API as the reconciler serves it: real PostgreSQL, its read model, HTTP. */
 describe('review API (real PostgreSQL, HTTP)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let app: INestApplication;
   let projection: ProjectionRunner;
   let orm: MikroORM;
@@ -28,7 +28,7 @@ describe('review API (real PostgreSQL, HTTP)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'review-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:1',
@@ -38,7 +38,7 @@ describe('review API (real PostgreSQL, HTTP)', () => {
     projection = new ProjectionRunner(runtime.pool, executionMatchesProjection);
     orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
     @Module({
-      imports: [RuntimeModule.forRoot(runtime)],
+      imports: [ServiceKitModule.forPorts(runtime)],
       controllers: [ReviewController],
       providers: [
         { provide: ADMINS, useValue: new ActorDirectory(parseActorsFile(ACTORS, 'actors.yaml')) },

@@ -8,16 +8,19 @@ import {
   type ToolContract,
   openSealedArguments,
 } from '@onceport/domain';
-import { type OnceportRuntime, currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/runtime';
+import { currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/service-kit';
 import { type CredentialResolver, type HttpChannel, SshChannel } from '@onceport/target-channels';
 import { movedOnSince } from './moved-on-since';
-import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Tracer } from '@opentelemetry/api';
 import { type MarkerStep, markerStep } from './marker-step';
 import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
-import { executionStream, type EventCause, type LoadedExecution } from '@onceport/event-store';
+import { type CommandHandler, type EventCause, type LoadedExecution, type ResultStore, executionStream } from '@onceport/event-store';
 
 export interface SettleDependencies {
-  readonly runtime: OnceportRuntime;
+  readonly commands: CommandHandler;
+  /** Where a probe's answer is stored (by reference) when it finds the effect applied. */
+  readonly results: ResultStore;
+  readonly tracer: Tracer;
   readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly channel: HttpChannel;
   readonly credentials: CredentialResolver;
@@ -71,11 +74,11 @@ export class SettleExecutionHandler {
   }
 
   async settle(executionId: string, causation: { causationId: string; traceparent?: string | null }): Promise<SettleOutcome> {
-    let loaded = await this.deps.runtime.commands.load(executionStream(executionId));
+    let loaded = await this.deps.commands.load(executionStream(executionId));
     if (loaded.state.status === 'none') return { done: 'nothing', status: 'none', nextCheckAtMs: null, version: loaded.version };
     const parent = contextFromTraceparent(causation.traceparent ?? traceOf(loaded), null);
     return inSpan(
-      this.deps.runtime.tracer,
+      this.deps.tracer,
       `reconcile ${loaded.state.facts.tool}`,
       parent ?? ROOT_CONTEXT,
       { 'onceport.execution_id': executionId },
@@ -178,7 +181,7 @@ export class SettleExecutionHandler {
         attempt,
         targetStatus: answer.status,
         detail: result.detail,
-        result: await this.deps.runtime.results.put(answer.body, answer.contentType),
+        result: await this.deps.results.put(answer.body, answer.contentType),
       };
     }
     return { command: recordProbe(attempt, probeNumber, result.verdict, result.detail), applied };
@@ -226,7 +229,7 @@ export class SettleExecutionHandler {
       if (step.thenSettle) commands.push(settleCommand(attempt, step.thenSettle.settlement, step.thenSettle.reason, null, null));
       return { kind: 'append', commands };
     }
-    const result = await this.deps.runtime.results.put(step.body, 'application/json');
+    const result = await this.deps.results.put(step.body, 'application/json');
     return { kind: 'append', commands: [settleCommand(attempt, step.settlement, step.reason, step.exitStatus, result)] };
   }
 
@@ -245,7 +248,7 @@ export class SettleExecutionHandler {
       tracestate: trace.tracestate,
     };
     let changed = false;
-    const handled = await this.deps.runtime.commands.handle(
+    const handled = await this.deps.commands.handle(
       executionStream(executionId),
       (loaded, now) => {
         if (movedOnSince(loaded.events, seenVersion)) {

@@ -12,8 +12,8 @@ import {
   parseKeyring,
 } from '@onceport/domain';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { STOOD_DOWN_MESSAGE, SettleExecutionHandler } from './settle-execution.handler';
@@ -57,7 +57,7 @@ const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
 
 describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let target: TestTarget;
   let contracts: ReadonlyMap<string, ToolContract>;
   let channel: HttpChannel;
@@ -65,7 +65,9 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   const handler = (id = 'r1', maxProbes = 3, probeChannel?: HttpChannel) =>
     new SettleExecutionHandler({
       log: (_level, message, fields = {}) => void logged.push({ message, fields }),
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts,
       channel: probeChannel ?? channel,
       // Realistic secrets: the channel scrubs the credential from answers, and a one-letter one would scrub the JSON keys a probe reads.
@@ -85,7 +87,7 @@ describe('SettleExecutionHandler (real PostgreSQL, real HTTP target)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     target = await startTestTarget();
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'reconciler-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:4222',

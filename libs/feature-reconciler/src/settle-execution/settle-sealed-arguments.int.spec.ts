@@ -15,8 +15,8 @@ import {
 } from '@onceport/domain';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer, testEncryptionKeys } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer, testEncryptionKeys } from '@onceport/service-kit/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 import { SettleExecutionHandler } from './settle-execution.handler';
 import { executionStream } from '@onceport/event-store';
@@ -55,7 +55,7 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
   const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
   const sealer = testArgumentSealer();
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let target: TestTarget;
   let contract: HttpToolContract;
   let channel: HttpChannel;
@@ -63,7 +63,7 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
   beforeAll(async () => {
     db = await createTestDatabase();
     target = await startTestTarget();
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'reconciler-sealed-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:4222',
@@ -84,7 +84,9 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
 
   const handler = (opener: Pick<ArgumentSealer, 'open'>) =>
     new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts: new Map<string, ToolContract>([[contract.name, contract]]),
       channel,
       sealer: opener,

@@ -10,8 +10,8 @@ import {
   newExecutionId,
   parseKeyring,
 } from '@onceport/domain';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel, SshChannel } from '@onceport/target-channels';
 import {
@@ -31,7 +31,7 @@ const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
 
 describe('settling SSH executions from the durable marker (real PostgreSQL, real OpenSSH server)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let sshd: TestSshd;
   let proxy: CutProxy;
   let recordRun: string;
@@ -41,7 +41,9 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
   const handler = () =>
     new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts,
       channel: http,
       sealer: testArgumentSealer(),
@@ -52,7 +54,7 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'reconciler-ssh-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:4222',

@@ -19,8 +19,8 @@ import { executionStream, openOrm, runMigrations } from '@onceport/event-store';
 import { readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { Sweeper } from './sweeper';
@@ -36,7 +36,7 @@ const PROBE_PATH = /^\/v1\/deployments\/by-key\/([^/?]+)$/;
  */
 describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)', () => {
   let db: TestDatabase;
-  const runtimes: OnceportRuntime[] = [];
+  const runtimes: ServicePorts[] = [];
   const channels: HttpChannel[] = [];
   const orms: MikroORM[] = [];
   let server: Server;
@@ -89,8 +89,8 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
     await db.drop();
   });
 
-  async function replica(name: string): Promise<{ runtime: OnceportRuntime; sweeper: Sweeper }> {
-    const runtime = await OnceportRuntime.create({
+  async function replica(name: string): Promise<{ runtime: ServicePorts; sweeper: Sweeper }> {
+    const runtime = await openServicePorts({
       serviceName: `sweeper-${name}`,
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:4222',
@@ -103,7 +103,9 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
     runtimes.push(runtime);
     channels.push(channel);
     const settle = new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts,
       channel,
       sealer: testArgumentSealer(),
@@ -121,7 +123,7 @@ describe('Sweeper replicas (real PostgreSQL, real HTTP target counting probes)',
     return { runtime, sweeper };
   }
 
-  async function deadDispatch(runtime: OnceportRuntime): Promise<string> {
+  async function deadDispatch(runtime: ServicePorts): Promise<string> {
     const contract = contracts.get('create_deployment') as HttpToolContract;
     const args = { project: `p${randomBytes(3).toString('hex')}`, environment: 'staging', version: '1', strategy: 'rolling' };
     const id = newExecutionId(Date.now(), randomBytes(10));

@@ -20,8 +20,8 @@ import { ProjectionRunner, executionStream, openOrm, runMigrations } from '@once
 import { executionMatchesProjection, readModelEntities } from '@onceport/read-models';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
-import { OnceportRuntime } from '@onceport/runtime';
-import { testArgumentSealer } from '@onceport/runtime/testing';
+import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
+import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { reconcilerMigrations } from '../reconciler-migrations';
 import { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { Sweeper } from './sweeper';
@@ -32,7 +32,7 @@ const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
 /** The sweep reads the store, not the broker: what no message announced still gets settled or expired. */
 describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
   let db: TestDatabase;
-  let runtime: OnceportRuntime;
+  let runtime: ServicePorts;
   let contracts: ReadonlyMap<string, ToolContract>;
   let channel: HttpChannel;
   let sweeper: Sweeper;
@@ -41,7 +41,7 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    runtime = await OnceportRuntime.create({
+    runtime = await openServicePorts({
       serviceName: 'sweeper-test',
       databaseUrl: db.url,
       natsUrl: 'nats://127.0.0.1:4222',
@@ -55,7 +55,9 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     contracts = (await loadToolContracts(dir)).byName;
     channel = new HttpChannel();
     settle = new SettleExecutionHandler({
-      runtime,
+      commands: runtime.commands,
+      results: runtime.results,
+      tracer: runtime.tracer,
       contracts,
       channel,
       sealer: testArgumentSealer(),

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executionStreamId } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
-import { ProjectionRunner, executionStream } from '@onceport/event-store';
+import { type CommandHandler, type EventStore, ProjectionRunner, executionStream } from '@onceport/event-store';
+import type { EventDelivery } from '@onceport/messaging';
+import type { Pool } from 'pg';
 import { executionMatchesProjection } from '@onceport/read-models';
-import type { OnceportRuntime } from '@onceport/runtime';
 import type { SettleExecutionHandler } from '../settle-execution/settle-execution.handler';
 import { claimDueExecutions, expiredWindows, forgetSettledChecks, releaseWithNextCheck, waitingForAService } from './sweep-queries';
 
@@ -20,6 +21,14 @@ export interface SweeperSettings {
   readonly replicaId: string;
 }
 
+/** The process's ports the sweep stands on (the service kit's, by token in the module). */
+export interface SweeperPorts {
+  readonly pool: Pool;
+  readonly store: EventStore;
+  readonly commands: CommandHandler;
+  readonly delivery: EventDelivery;
+}
+
 type Log = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
 
 /**
@@ -34,14 +43,14 @@ export class Sweeper {
   private stopped = false;
 
   constructor(
-    private readonly runtime: OnceportRuntime,
-    /** The read model and the reconcile checks (MikroORM); the projection itself writes on the runtime's pool. */
+    private readonly ports: SweeperPorts,
+    /** The read model and the reconcile checks (MikroORM); the projection itself writes on the pg pool. */
     private readonly em: EntityManager,
     private readonly settle: SettleExecutionHandler,
     private readonly settings: SweeperSettings,
     private readonly log: Log,
   ) {
-    this.projection = new ProjectionRunner(runtime.pool, executionMatchesProjection, {
+    this.projection = new ProjectionRunner(ports.pool, executionMatchesProjection, {
       onError: (error) => log('warn', 'projection error', { error: String(error) }),
       log: (level, message, fields) => log(level, message, fields),
     });
@@ -68,13 +77,13 @@ export class Sweeper {
     await this.step('projection catch-up', () => this.projection.catchUp());
     await this.step('settle', () => this.settleDue());
     await this.step('expire correlation windows', () => this.expireWindows());
-    if (this.runtime.delivery.kind === 'jetstream') await this.step('redeliver', () => this.redeliverStale());
+    if (this.ports.delivery.kind === 'jetstream') await this.step('redeliver', () => this.redeliverStale());
   }
 
   private async expireWindows(): Promise<void> {
     for (const id of await expiredWindows(this.em, this.settings.batch)) {
       await this.guard(id, () =>
-        this.runtime.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), {
+        this.ports.commands.handle(executionStream(id), (_loaded, now) => ({ type: 'ExpireCorrelation', data: {}, metadata: { now } }), {
           causationId: `sweep:${id}`,
           actor: 'svc:reconciler',
         }),
@@ -128,7 +137,7 @@ export class Sweeper {
   }
 
   private async redeliverIfStale(executionId: string): Promise<void> {
-    const events = await this.runtime.store.readStream(executionStreamId(executionId));
+    const events = await this.ports.store.readStream(executionStreamId(executionId));
     const last = events[events.length - 1];
     if (!last || Date.now() - last.recordedAt.getTime() < this.settings.redeliverAfterMs) return;
     this.log('warn', 'redelivering the last event of an execution nobody acted on', {
@@ -136,7 +145,7 @@ export class Sweeper {
       event: last.type,
       ageMs: Date.now() - last.recordedAt.getTime(),
     });
-    await this.runtime.delivery.redeliver(last);
+    await this.ports.delivery.redeliver(last);
   }
 
   private async guard(executionId: string, work: () => Promise<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { migrate } from '@onceport/runtime';
+import { migrate } from '@onceport/service-kit';
 import { createBenchDatabase } from '../stack/bench-database';
 import { type AcrossRounds, acrossRounds, summarize } from '../stats/summary';
 import {

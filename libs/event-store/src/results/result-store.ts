@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ResultReference } from '@onceport/contracts';
 import { Migration } from '@mikro-orm/migrations';
-import type { Queryable } from '@onceport/event-store';
+import type { Queryable } from '../queryable';
 
 /**
  * Target answers are stored by reference: events carry `{ ref, digest, size, contentType }`, the

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseKeyring } from '@onceport/domain';
-import { AesGcmArgumentSealer } from '@onceport/service-kit';
+import { AesGcmArgumentSealer } from './aes-gcm-argument-sealer';
 
 /** A fresh `ONCEPORT_ENCRYPTION_KEYS` value (one random AES-256 key), as an operator would set it. */
 export function testEncryptionKeys(keyId = 't1'): string {

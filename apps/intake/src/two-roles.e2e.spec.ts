@@ -5,7 +5,7 @@ import { TEST_DATABASE_SERVER_URL, type TestDatabase, createTestDatabase } from 
 import { Pool } from 'pg';
 import { startAppProcess, writeGatewayFixture } from '@onceport/gateway-harness';
 
-const WORKSPACE_ROOT = join(__dirname, '../../../..');
+const WORKSPACE_ROOT = join(__dirname, '../../..');
 const AGENT_KEY = `key-roles-${randomBytes(6).toString('hex')}`;
 
 /** `apps/intake` run to its exit (the migrate-only step exits instead of listening). */

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { MigrationSetupError, PostgresEventStore, runMigrations, sqlMigration } from '@onceport/event-store';
 import { TEST_DATABASE_SERVER_URL, type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
 import { Pool } from 'pg';
-import { allMigrations, migrate } from './database';
-import { OnceportRuntime } from './onceport-runtime';
+import { portReadinessChecks } from '../health/port-readiness';
+import { openServicePorts } from '../ports/service-ports';
+import { allMigrations, migrate } from './service-migrations';
 
 /** Runs `sql` and answers the SQLSTATE it failed with (null when it succeeded). */
 async function sqlState(pool: Pool, sql: string): Promise<string | null> {
@@ -84,7 +85,7 @@ describe('two database roles: the owner migrates, the services append and read (
   it('runs a whole runtime as the service role: delivery started, an event appended, ready', async () => {
     const url = new URL(db.url);
     url.username = role;
-    const runtime = await OnceportRuntime.create({
+    const ports = await openServicePorts({
       serviceName: 'roles-test',
       databaseUrl: url.toString(),
       delivery: 'in_process',
@@ -93,10 +94,13 @@ describe('two database roles: the owner migrates, the services append and read (
       log: () => undefined,
     });
     try {
-      await runtime.store.append('test-roles-3', [testEvent()], { expectedVersion: 0 });
-      expect(await runtime.readiness()).toMatchObject({ ready: true });
+      await ports.store.append('test-roles-3', [testEvent()], { expectedVersion: 0 });
+      const ready = await Promise.all(
+        portReadinessChecks(ports.pool, ports.delivery).map(async (check) => [check.name, await check.probe().then(() => 'ok')]),
+      );
+      expect(Object.fromEntries(ready)).toEqual({ database: 'ok', delivery: 'ok' });
     } finally {
-      await runtime.close();
+      await ports.close();
     }
   });
 

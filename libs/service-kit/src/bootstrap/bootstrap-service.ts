@@ -1,61 +1,41 @@
 import 'reflect-metadata';
-import { type DynamicModule, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ActorsFileError, EnvConfigError, loadEnvConfig, loadToolContracts } from '@onceport/config';
 import { MigrationSetupError, type SchemaStep } from '@onceport/event-store';
-import { startEventConsumers } from '@onceport/messaging';
+import { type EventDelivery, startEventConsumers } from '@onceport/messaging';
 import { ToolContractError } from '@onceport/domain';
-import {
-  NestLogger,
-  ServiceLoggingModule,
-  type ServerLimitsEnv,
-  ackWaitOf,
-  configureLogging,
-  hardenHttpServer,
-  migrationEnvShape,
-  runtimeEnvShape,
-} from '@onceport/service-kit';
 import { z } from 'zod';
-import { migrate } from '../database';
-import { OnceportRuntime } from '../onceport-runtime';
-import { RUNTIME, RuntimeModule } from './runtime.module';
+import { migrate } from '../database/service-migrations';
+import { hardenHttpServer } from '../http/server-limits';
+import { NestLogger, ServiceLoggingModule } from '../logging/nest-logging.module';
+import { type ServiceLog, configureLogging } from '../logging/service-logger';
+import { serviceConfigOf } from '../ports/service-config';
+import { ServiceKitModule } from '../ports/service-kit.module';
+import { EVENT_DELIVERY } from '../ports/tokens';
+import { SERVICE_LOG } from '../problems/problem-details.filter';
+import { type RuntimeEnv, migrationEnvShape, runtimeEnvShape } from '../runtime-env';
+import type { FeatureModuleOptions } from './feature-options';
 
 export interface ServiceDefinition<Shape extends z.ZodRawShape> {
   readonly serviceName: string;
   readonly defaultPort: number;
-  /** The service's own variables, validated together with the runtime's. */
+  /** The service's own variables, validated together with the kit's. */
   readonly envShape: Shape;
   /** Tables only this service uses, applied by the migrate-only init step as well as at start. */
   readonly migrations?: readonly SchemaStep[];
-  readonly module: (
-    runtime: OnceportRuntime,
-    env: z.output<z.ZodObject<Shape>>,
-    base: RuntimeEnv,
-  ) => DynamicModule | Promise<DynamicModule>;
+  /** The feature's `forRoot`: synchronous; its loading (contracts, actors, ORM, own migrations) runs while the app is made. */
+  readonly module: (options: FeatureModuleOptions<z.output<z.ZodObject<Shape>>>) => DynamicModule;
 }
 
-export interface RuntimeEnv extends ServerLimitsEnv {
-  readonly DATABASE_URL: string;
-  readonly NATS_URL: string;
-  readonly ONCEPORT_CONTRACTS_DIR: string;
-  readonly LOG_LEVEL: string;
-  readonly ONCEPORT_DELIVERY: 'jetstream' | 'in_process';
-  readonly ONCEPORT_STREAM_REPLICAS: number;
-  readonly ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: number;
-  readonly ONCEPORT_ACK_WAIT_MS?: number | undefined;
-  readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined;
-  readonly PORT: number;
-  readonly HOST: string;
-}
-
-@Module({})
-class RuntimeLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(RUNTIME) private readonly runtime: OnceportRuntime) {}
-
-  /** Runs after every service stopped its consumers (they do so in beforeApplicationShutdown). */
-  async onApplicationShutdown(): Promise<void> {
-    await this.runtime.close();
-  }
+/** What the operator has to fix (a variable, a contract or actors file, a migration to run as the owner): exit 78, not a crash. */
+function isConfigError(error: unknown): error is Error {
+  return (
+    error instanceof ToolContractError ||
+    error instanceof ActorsFileError ||
+    error instanceof EnvConfigError ||
+    error instanceof MigrationSetupError
+  );
 }
 
 /**
@@ -86,49 +66,38 @@ export async function bootstrapService<Shape extends z.ZodRawShape>(definition: 
     process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
     process.exit(78); // EX_CONFIG
   }
-  const runtime = await OnceportRuntime.create({
-    serviceName: definition.serviceName,
-    databaseUrl: env.DATABASE_URL,
-    natsUrl: env.NATS_URL,
-    delivery: env.ONCEPORT_DELIVERY,
-    streamReplicas: env.ONCEPORT_STREAM_REPLICAS,
-    ackWait: ackWaitOf(env),
-    quarantineAfterAttempts: env.ONCEPORT_QUARANTINE_AFTER_ATTEMPTS,
-  }).catch((error: unknown) => {
-    // The service role on a schema the owner has not migrated yet: say which step to run.
-    if (!(error instanceof MigrationSetupError)) throw error;
-    process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
-    process.exit(78); // EX_CONFIG
-  });
   let feature: DynamicModule;
   try {
-    feature = await definition.module(runtime, own, env);
+    feature = definition.module({ env: own, contractsDir: env.ONCEPORT_CONTRACTS_DIR, environment: process.env });
   } catch (error) {
-    // A broken contract or actors file is the operator's to fix: the message names the file, the
-    // field and the fix; exit like a bad variable does.
-    if (!(
-      error instanceof ToolContractError ||
-      error instanceof ActorsFileError ||
-      error instanceof EnvConfigError ||
-      error instanceof MigrationSetupError
-    ))
-      throw error;
+    if (!isConfigError(error)) throw error;
     process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
-    await runtime.close();
     process.exit(78); // EX_CONFIG
   }
   @Module({
-    imports: [ServiceLoggingModule.forRoot(definition.serviceName), RuntimeModule.forRoot(runtime), feature],
-    providers: [RuntimeLifecycle],
+    imports: [
+      ServiceLoggingModule.forRoot(definition.serviceName),
+      ServiceKitModule.forRoot(serviceConfigOf(definition.serviceName, env)),
+      feature,
+    ],
   })
   class ServiceModule {}
-  const app = await NestFactory.create(ServiceModule, { bufferLogs: true, bodyParser: false });
+  // abortOnError false: a failed start rejects here instead of exiting 1 (buffered Nest logs are never flushed).
+  const app = await NestFactory.create(ServiceModule, { bufferLogs: true, bodyParser: false, abortOnError: false }).catch(
+    (error: unknown) => {
+      // The service role on a schema the owner has not migrated yet (say which step to run), or a
+      // broken contract or actors file (the message names the file, the field and the fix).
+      if (!isConfigError(error)) throw error;
+      process.stderr.write(`${definition.serviceName}: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    },
+  );
   app.useLogger(app.get(NestLogger));
   // useProcessExit: a clean stop exits 0 instead of re-raising the signal (which looks like a kill).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  hardenHttpServer(app, env, runtime.log);
-  // The @ConsumeEvents handlers take events once every module is initialized; app.close() stops them before the runtime closes.
-  await startEventConsumers(app, runtime.delivery);
+  hardenHttpServer(app, env, app.get<ServiceLog>(SERVICE_LOG));
+  // The @ConsumeEvents handlers take events once every module is initialized; app.close() stops them before the ports close.
+  await startEventConsumers(app, app.get<EventDelivery>(EVENT_DELIVERY));
   await app.listen(env.PORT, env.HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;

@@ -1,6 +1,6 @@
 module.exports = {
   ...require('../../jest.preset.js'),
-  displayName: 'runtime',
+  displayName: 'intake',
   rootDir: __dirname,
-  testTimeout: 60_000,
+  testTimeout: 120_000,
 };

@@ -1,0 +1,2 @@
+// Test support: the sealer's keys for specs (never imported by production code: lint refuses /testing entry points there).
+export { testArgumentSealer, testEncryptionKeys } from './secrets/test-encryption-keys';
