@@ -18,7 +18,7 @@ export function eventTransportFor(delivery: EventDelivery, lookup?: ProviderLook
  * at `app.startAllMicroservices()` and stop on `app.close()` (before the runtime closes). Not
  * `inheritAppConfig`: the app's global HTTP enhancers (problem details, admin auth) must not judge events.
  *
- * @example connectEventConsumers(app, runtime.delivery); await app.init(); await app.startAllMicroservices(); // or startEventConsumers(app, runtime.delivery)
+ * @example connectEventConsumers(app, ports.delivery); await app.init(); await app.startAllMicroservices(); // or startEventConsumers(app, ports.delivery)
  */
 export function connectEventConsumers(app: INestApplication, delivery: EventDelivery): EventTransport {
   const strategy = eventTransportFor(delivery, (token) => app.get(token, { strict: false }));

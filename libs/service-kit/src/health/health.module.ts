@@ -12,7 +12,7 @@ export interface ReadinessChecksProvider {
  * `/healthz` (liveness) and `/readyz` (every readiness check) through @nestjs/terminus. A failing
  * check is the 503 itself, not a log line: a probe polls it all through an outage.
  *
- * @example HealthModule.forRoot({ inject: [RUNTIME], useFactory: (runtime) => [databaseCheck(runtime.pool)] })
+ * @example HealthModule.forRoot({ inject: [PG_POOL, EVENT_DELIVERY], useFactory: (pool, delivery) => portReadinessChecks(pool, delivery) })
  */
 @Module({})
 export class HealthModule {
