@@ -34,14 +34,17 @@ export interface EventQuarantineOptions {
 const RETRY_CLAIM_STALE_S = 300;
 
 let processDefaultAfterAttempts = DEFAULT_QUARANTINE_AFTER_ATTEMPTS;
+let processDefaultLog: QuarantineLog = stderrLog;
 
 /**
- * Sets the default number of attempts for every quarantine made afterwards in this process: the
- * runtime calls it once at start with the validated `ONCEPORT_QUARANTINE_AFTER_ATTEMPTS`, so the
- * projection runners a feature makes with just a pool follow the operator's setting too.
+ * Sets the defaults for every quarantine made afterwards in this process: the service kit calls it
+ * once at start with the validated `ONCEPORT_QUARANTINE_AFTER_ATTEMPTS` and the service's logger,
+ * so the projection runners a feature makes with just a pool follow the operator's setting and log
+ * like the rest of the service (the bare stderr line is only for this lib used on its own).
  */
-export function configureQuarantineDefaults(settings: { readonly afterAttempts: number }): void {
-  processDefaultAfterAttempts = assertAfterAttempts(settings.afterAttempts);
+export function configureQuarantineDefaults(settings: { readonly afterAttempts?: number; readonly log?: QuarantineLog }): void {
+  if (settings.afterAttempts !== undefined) processDefaultAfterAttempts = assertAfterAttempts(settings.afterAttempts);
+  if (settings.log) processDefaultLog = settings.log;
 }
 
 /**
@@ -64,7 +67,7 @@ export class EventQuarantine {
     if (subscriber.length < 1 || subscriber.length > 200)
       throw new RangeError(`quarantine: subscriber name must be 1-200 characters, got ${subscriber.length}`);
     this.afterAttempts = assertAfterAttempts(options.afterAttempts ?? processDefaultAfterAttempts);
-    this.log = options.log ?? stderrLog;
+    this.log = options.log ?? processDefaultLog;
   }
 
   /**

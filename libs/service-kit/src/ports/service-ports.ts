@@ -37,8 +37,11 @@ export interface ServicePorts {
 
 export async function openServicePorts(config: ServiceConfig): Promise<ServicePorts> {
   const log = config.log ?? serviceLog(config.serviceName);
-  // Before any projection or consumer is made: they all read the process's quarantine setting.
-  if (config.quarantineAfterAttempts !== undefined) configureQuarantineDefaults({ afterAttempts: config.quarantineAfterAttempts });
+  // Before any projection or consumer is made: they all read the process's quarantine settings.
+  configureQuarantineDefaults({
+    log,
+    ...(config.quarantineAfterAttempts !== undefined ? { afterAttempts: config.quarantineAfterAttempts } : {}),
+  });
   const tracing = initTracing({ serviceName: config.serviceName });
   const pool = createPool(config.databaseUrl, config.poolSize ?? 20);
   await migrate(config.databaseUrl);
