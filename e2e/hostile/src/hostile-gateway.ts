@@ -21,6 +21,8 @@ export interface HostileGateway {
   readonly authorizationUrl: string;
   /** Everything intake printed so far (its log lines). */
   intakeLog(): string;
+  /** Everything authorization (the admin API) printed so far; the embedded start's one process prints both. */
+  authorizationLog(): string;
   /** Rows in the event store: a refused call must leave this unchanged. */
   eventCount(): Promise<number>;
   /** A raw POST to /mcp as `agent:a` on its session (`session: false`: no session headers). */
@@ -56,6 +58,7 @@ interface Started {
   readonly authorizationUrl: string;
   readonly adminKey: string;
   intakeLog(): string;
+  authorizationLog(): string;
   stop(): Promise<void>;
 }
 
@@ -100,6 +103,7 @@ export async function startHostileGateway(delivery: Delivery): Promise<HostileGa
     intakeUrl: started.intakeUrl,
     authorizationUrl: started.authorizationUrl,
     intakeLog: () => started.intakeLog(),
+    authorizationLog: () => started.authorizationLog(),
     async eventCount() {
       const result = await started.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events');
       return Number(result.rows[0]?.n);
@@ -129,6 +133,7 @@ async function startProcesses(target: TestTarget, delivery: 'jetstream' | 'in_pr
     authorizationUrl: gateway.authorizationUrl,
     adminKey: gateway.adminKey,
     intakeLog: () => gateway.output('intake'),
+    authorizationLog: () => gateway.output('authorization'),
     async stop() {
       await gateway.stop();
       await nats?.stop();
@@ -152,6 +157,7 @@ async function startEmbedded(target: TestTarget): Promise<Started> {
     authorizationUrl: gateway.authorizationUrl,
     adminKey: gateway.adminKey,
     intakeLog: () => gateway.output('intake'),
+    authorizationLog: () => gateway.output('authorization'),
     async stop() {
       await pool.end();
       await gateway.stop();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { HOSTILE_KEYS } from './hostile-actors';
 import { HOSTILE_CORPUS, type HostileInput } from './hostile-corpus';
@@ -41,6 +42,31 @@ async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, time
     if (ok(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Sends a request head and half its body, then goes away: a client abort mid-body. */
+async function abortMidBody(baseUrl: string, path: string, key: string): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const head = [`POST ${path} HTTP/1.1`, `Host: ${hostname}`, `Authorization: Bearer ${key}`, 'Content-Type: application/json'];
+  await new Promise((resolve) => socket.write(`${head.join('\r\n')}\r\nContent-Length: 1000\r\n\r\n{"tool":"create_`, resolve));
+  socket.destroy();
+}
+
+/** The JSON log lines of a process' output from `offset` on. */
+function logLinesFrom(output: string, offset: number): Record<string, unknown>[] {
+  return output
+    .slice(offset)
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const parsed = JSON.parse(line) as unknown;
+        return typeof parsed === 'object' && parsed !== null ? [parsed as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 const DELIVERIES: readonly Delivery[] = ['jetstream', 'in_process', 'embedded'];
@@ -203,6 +229,35 @@ describe.each(DELIVERIES)('hostile input (%s)', (delivery) => {
       }
     } finally {
       await gateway.pool.query('DROP TRIGGER IF EXISTS hostile_boom ON onceport.events; DROP FUNCTION IF EXISTS onceport.hostile_boom()');
+    }
+  });
+
+  it('a client that goes away mid-body (REST /v1/executions, an admin endpoint) is one info line: no error, no stack', async () => {
+    const cases = [
+      { url: gateway.intakeUrl, path: '/v1/executions', key: HOSTILE_KEYS.a, log: () => gateway.intakeLog() },
+      {
+        url: gateway.authorizationUrl,
+        path: '/v1/admin/approvals/apr_01JNQ7ZK3M8V2C4D6F8G0H2J4K/grant',
+        key: gateway.adminKey,
+        log: () => gateway.authorizationLog(),
+      },
+    ];
+    for (const { url, path, key, log } of cases) {
+      const offset = log().length;
+      await abortMidBody(url, path, key);
+      const isAbortLine = (line: Record<string, unknown>): boolean =>
+        line['message'] === 'client aborted the request' && line['path'] === path;
+      const lines = await until(
+        async () => logLinesFrom(log(), offset),
+        (seen) => seen.some(isAbortLine),
+        15_000,
+      );
+      // One line, at info, naming method and path — and nothing else of the request (no error text, no stack).
+      const aborts = lines
+        .filter(isAbortLine)
+        .map(({ level, message, method, error, stack }) => ({ level, message, method, error, stack }));
+      expect({ path, aborts }).toEqual({ path, aborts: [{ level: 'info', message: 'client aborted the request', method: 'POST' }] });
+      expect(lines.filter((line) => line['level'] === 'error' || line['level'] === 'fatal' || 'stack' in line)).toEqual([]);
     }
   });
 

@@ -32,7 +32,7 @@ export { ProblemDetailsFilter, SERVICE_LOG, toProblem } from './problems/problem
 export { requireAdmin } from './admin/admin-auth';
 export { REQUEST_ID, requestIdOrFresh } from './http/request-id';
 export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from './http/server-limits';
-export { ClientAbortedError, ClientAbortedFilter, type InfoLog, isClientAbort } from './http/client-aborted';
+export { ClientAbortedError, ClientAbortedFilter, type InfoLog, isClientAbort, settledClientAbort } from './http/client-aborted';
 export {
   BodyTooLargeError,
   MalformedJsonError,

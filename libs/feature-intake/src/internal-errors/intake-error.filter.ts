@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { SERVICE_LOG, type ServiceLog } from '@onceport/service-kit';
+import { SERVICE_LOG, type ServiceLog, settledClientAbort } from '@onceport/service-kit';
 import { jsonRpcError } from '../mcp/json-rpc-shape';
 import { sendProblem } from '../rest/problem';
 import { internalErrorMessage, reportInternalError } from './internal-error';
@@ -15,6 +15,8 @@ export class IntakeErrorFilter implements ExceptionFilter {
   constructor(@Inject(SERVICE_LOG) private readonly log: ServiceLog) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
+    // A controller's filter runs before the global ClientAbortedFilter: a client gone mid-body is one info line here too.
+    if (settledClientAbort(exception, host, this.log)) return;
     const http = host.switchToHttp();
     const req = http.getRequest<IncomingMessage>();
     const res = http.getResponse<ServerResponse>();

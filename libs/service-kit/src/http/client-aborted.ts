@@ -37,18 +37,28 @@ export class ClientAbortedFilter extends BaseExceptionFilter {
   }
 
   override catch(error: unknown, host: ArgumentsHost): void {
-    if (host.getType() !== 'http' || !isClientAbort(error)) return super.catch(error, host);
-    const http = host.switchToHttp();
-    const req = http.getRequest<IncomingMessage>();
-    const res = http.getResponse<ServerResponse>();
-    this.log('info', 'client aborted the request', {
-      method: String(req.method).slice(0, 10),
-      path: String(req.url ?? '')
-        .split('?')[0]
-        ?.slice(0, 200),
-    });
-    if (!res.destroyed) res.destroy();
+    if (!settledClientAbort(error, host, this.log)) super.catch(error, host);
   }
+}
+
+/**
+ * For every exception filter, global or a controller's own (which runs first and so must do it
+ * too): when `error` is a client abort, logs the one info line, lets the socket go without an
+ * answer, and returns true; otherwise does nothing and returns false.
+ */
+export function settledClientAbort(error: unknown, host: ArgumentsHost, log: InfoLog): boolean {
+  if (host.getType() !== 'http' || !isClientAbort(error)) return false;
+  const http = host.switchToHttp();
+  const req = http.getRequest<IncomingMessage>();
+  const res = http.getResponse<ServerResponse>();
+  log('info', 'client aborted the request', {
+    method: String(req.method).slice(0, 10),
+    path: String(req.url ?? '')
+      .split('?')[0]
+      ?.slice(0, 200),
+  });
+  if (!res.destroyed) res.destroy();
+  return true;
 }
 
 /** The process's logger, for a server hardened without a service's own log. */

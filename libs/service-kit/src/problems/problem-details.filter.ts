@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject, Optional } from '@nestjs/common';
+import { settledClientAbort } from '../http/client-aborted';
 import { type ServiceLog, serviceLog } from '../logging/service-logger';
 import { Problem, writeProblem } from './problem';
 
@@ -16,6 +17,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 
   catch(error: unknown, host: ArgumentsHost): void {
+    // This filter runs before the global ClientAbortedFilter, so it must tell a client abort apart itself.
+    if (settledClientAbort(error, host, this.log)) return;
     const response = host.switchToHttp().getResponse<ServerResponse>();
     const problem = toProblem(error);
     if (problem.status >= 500) this.log('error', 'request failed', { error: error instanceof Error ? error.message : String(error) });
