@@ -1,13 +1,22 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { Tracer } from '@opentelemetry/api';
-import type { CommandHandler } from '@onceport/event-store';
+import type { CommandHandler, EventStore } from '@onceport/event-store';
 import type { EventDelivery } from '@onceport/messaging';
-import { COMMAND_HANDLER, EVENT_DELIVERY, type FeatureModuleOptions, PG_POOL, SERVICE_LOG, TRACER } from '@onceport/service-kit';
+import {
+  COMMAND_HANDLER,
+  EVENT_DELIVERY,
+  EVENT_STORE,
+  type FeatureModuleOptions,
+  PG_POOL,
+  SERVICE_LOG,
+  TRACER,
+} from '@onceport/service-kit';
 import type { Pool } from 'pg';
 import { ApprovalDesk } from './approvals/approval-desk';
 import { ApprovalExpiryLifecycle, ApprovalExpirySweep } from './approvals/approval-expiry.sweep';
 import { ApprovalsAdminController } from './approvals/approvals-admin.controller';
 import { executionsReadModel } from './approvals/executions-read-model';
+import { UnfoldableExecutions } from './approvals/unfoldable-executions';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorization.options';
 import { type AuthorizationEnv, loadAuthorizationOptions } from './authorization.settings';
 import { AuthorizeExecutionHandler } from './authorize-execution/authorize-execution.handler';
@@ -64,8 +73,8 @@ export class AuthorizationModule {
         },
         {
           provide: ApprovalDesk,
-          inject: [AUTHORIZATION_OPTIONS, COMMAND_HANDLER, PG_POOL, EVENT_DELIVERY],
-          useFactory: (loaded: AuthorizationOptions, commands: CommandHandler, pool: Pool, delivery: EventDelivery) =>
+          inject: [AUTHORIZATION_OPTIONS, COMMAND_HANDLER, PG_POOL, EVENT_STORE, EVENT_DELIVERY],
+          useFactory: (loaded: AuthorizationOptions, commands: CommandHandler, pool: Pool, store: EventStore, delivery: EventDelivery) =>
             new ApprovalDesk({
               db: pool,
               readModel: executionsReadModel(pool, loaded.log),
@@ -74,6 +83,7 @@ export class AuthorizationModule {
               policyVersion: () => loaded.directory.policyVersion,
               mayUse: (actor, tool) => loaded.directory.mayUse(actor, tool),
               log: loaded.log,
+              unfoldable: new UnfoldableExecutions(pool, store, commands, loaded.log),
               onAppended: () => delivery.nudge(),
             }),
         },

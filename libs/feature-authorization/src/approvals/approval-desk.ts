@@ -5,6 +5,7 @@ import {
   type EventCause,
   type LoadedExecution,
   type Queryable,
+  countsAgainstEvent,
   executionStream,
   sessionStream,
   vaultStream,
@@ -14,6 +15,7 @@ import { type Log } from '../shared/log';
 import { lapsedApprovals, recentApprovals, undecidedApprovals } from './approval-queries';
 import { type ApprovalStatus, type ApproverView, approverViewOf } from './approver-view';
 import { type ExecutionsReadModel } from './executions-read-model';
+import { type UnfoldableExecutions } from './unfoldable-executions';
 import { Problem } from '@onceport/service-kit';
 
 export type ApprovalFilter = ApprovalStatus | 'all';
@@ -30,6 +32,8 @@ export interface ApprovalDeskDependencies {
   /** Whether the actors file, as loaded now, still lets the actor call the tool. */
   readonly mayUse: (actor: string, tool: string) => boolean;
   readonly log: Log;
+  /** Where an execution that cannot be folded is logged and counted, so it is skipped alone. */
+  readonly unfoldable: UnfoldableExecutions;
   readonly clock?: () => Date;
   readonly onAppended?: () => void;
 }
@@ -51,7 +55,8 @@ export class ApprovalDesk {
   /**
    * Oldest request first. Pending ones are the oldest `limit` undecided; the others the most recent
    * `limit` of that status, chosen by status in the read model. Each is shown from its stream, and
-   * one whose status changed since the read model was caught up is left out.
+   * one whose status changed since the read model was caught up is left out — as is one whose
+   * stream cannot be folded (logged and counted): the others are still listed.
    */
   async list(filter: ApprovalFilter, limit: number): Promise<ApproverView[]> {
     await this.deps.readModel.catchUp();
@@ -59,20 +64,33 @@ export class ApprovalDesk {
       filter === 'pending'
         ? await undecidedApprovals(this.deps.db, limit)
         : await recentApprovals(this.deps.db, filter, limit, this.clock());
-    const views = await Promise.all(ids.map(async (id) => this.viewOf(await this.deps.commands.load(executionStream(id)))));
+    const views = await Promise.all(ids.map((id) => this.listedViewOf(id)));
     return views
       .filter((view): view is ApproverView => view !== null && (filter === 'all' || view.status === filter))
       .sort((a, b) => Date.parse(a.requested_at) - Date.parse(b.requested_at));
   }
 
-  /** Ends every approval whose deadline has passed; returns how many this call ended. */
+  /**
+   * Ends every approval whose deadline has passed; returns how many this call ended. Each on its
+   * own: one that fails (an execution that cannot be folded) is logged and counted, and the later
+   * ones still expire.
+   */
   async expireLapsed(cause: EventCause, batch = 200): Promise<number> {
     await this.deps.readModel.catchUp();
     let ended = 0;
     for (const { executionId, approvalId } of await lapsedApprovals(this.deps.db, batch)) {
-      if (await this.expire(executionId, approvalId, { ...cause, causationId: `${cause.causationId}:${approvalId}` })) ended++;
+      try {
+        if (await this.expire(executionId, approvalId, { ...cause, causationId: `${cause.causationId}:${approvalId}` })) ended++;
+      } catch (error) {
+        await this.deps.unfoldable.skipped(executionId, 'approval expiry', error);
+      }
     }
     return ended;
+  }
+
+  /** Folds again the executions an operator asked the quarantine to retry (the expiry sweep calls it each pass). */
+  retryUnfoldable(): Promise<number> {
+    return this.deps.unfoldable.retryRequested();
   }
 
   async get(approvalId: string): Promise<ApproverView> {
@@ -203,7 +221,8 @@ export class ApprovalDesk {
     const reason = `Covered by the session grant of ${granted.agent_process}, given with approval ${granted.approval_id}.`;
     await this.deps.readModel.catchUp();
     for (const id of await undecidedApprovals(this.deps.db, 1000)) {
-      const loaded = await this.deps.commands.load(executionStream(id));
+      const loaded = await this.loadOrSkip(id, 'session siblings');
+      if (!loaded) continue;
       const view = this.viewOf(loaded);
       if (
         !view ||
@@ -241,6 +260,27 @@ export class ApprovalDesk {
       }
     }
     this.deps.onAppended?.();
+  }
+
+  /** One item of the list; null for an execution that cannot be folded (logged and counted), so the others are still listed. */
+  private async listedViewOf(executionId: string): Promise<ApproverView | null> {
+    const loaded = await this.loadOrSkip(executionId, 'approvals list');
+    return loaded ? this.viewOf(loaded) : null;
+  }
+
+  /**
+   * The execution folded, or null when its stream cannot be (skipped, logged and counted). An
+   * outage is no item's fault and fails every item alike: it is thrown, so a list is never
+   * answered short as if it were whole.
+   */
+  private async loadOrSkip(executionId: string, doing: string): Promise<LoadedExecution | null> {
+    try {
+      return await this.deps.commands.load(executionStream(executionId));
+    } catch (error) {
+      if (!countsAgainstEvent(error)) throw error;
+      await this.deps.unfoldable.skipped(executionId, doing, error);
+      return null;
+    }
   }
 
   private async find(approvalId: string): Promise<{ executionId: string; view: ApproverView }> {

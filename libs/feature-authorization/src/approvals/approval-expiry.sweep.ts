@@ -33,6 +33,8 @@ export class ApprovalExpirySweep {
 
   /** One pass; returns how many approvals it ended. Tests call it to drive the sweep deterministically. */
   async sweepOnce(): Promise<number> {
+    // On its own: a retry that cannot run (the database away) must not keep approvals from expiring.
+    await this.desk.retryUnfoldable().catch((error: unknown) => this.log('warn', 'quarantine retries failed', { error: String(error) }));
     return this.desk.expireLapsed({ causationId: 'sweep:approval-expiry', actor: AUTHORIZATION_SERVICE });
   }
 

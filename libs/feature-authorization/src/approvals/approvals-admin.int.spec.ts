@@ -21,6 +21,7 @@ import { changeVault } from '../vault/change-vault';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalExpirySweep } from './approval-expiry.sweep';
 import { executionsReadModel } from './executions-read-model';
+import { UnfoldableExecutions } from './unfoldable-executions';
 
 /** The approvals and revert API as the service serves it: real PostgreSQL, in-process delivery, HTTP. */
 describe('admin API: approvals and revert (real PostgreSQL, HTTP)', () => {
@@ -352,6 +353,7 @@ describe('approval expiry (real PostgreSQL)', () => {
       policyVersion: () => 'v',
       mayUse: () => true,
       log: silentLog,
+      unfoldable: new UnfoldableExecutions(db.pool, store, commands, silentLog),
     });
     const sweep = new ApprovalExpirySweep(desk, 60_000, silentLog);
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
@@ -402,6 +404,7 @@ describe('approval expiry (real PostgreSQL)', () => {
       policyVersion: () => 'v',
       mayUse: () => true,
       log: silentLog,
+      unfoldable: new UnfoldableExecutions(db.pool, store, commands, silentLog),
     });
     const admin = { id: 'ops:alice', apiKeysSha256: [] };
     const ask = async (): Promise<string> => {
@@ -434,6 +437,7 @@ describe('approval expiry (real PostgreSQL)', () => {
       policyVersion: () => 'v2',
       mayUse: () => false,
       log: silentLog,
+      unfoldable: new UnfoldableExecutions(db.pool, store, commands, silentLog),
     });
     const call = await seedAccepted(commands, store, { actor: 'agent:pay-bot', tool: 'charge_payment' });
     await handler.handle(call, delivered);
