@@ -232,6 +232,34 @@ describe.each(DELIVERIES)('hostile input (%s)', (delivery) => {
     }
   });
 
+  it('an admin API failure answers a generic 500 with a correlation id; the real error is in the log under that id', async () => {
+    // A real failure (not a mock): the quarantine's table is away while an operator lists it.
+    await gateway.pool.query('ALTER TABLE onceport.event_quarantine RENAME TO event_quarantine_away');
+    const answer = await fetch(`${gateway.authorizationUrl}/v1/admin/quarantine`, {
+      headers: { authorization: `Bearer ${gateway.adminKey}` },
+    }).finally(() => gateway.pool.query('ALTER TABLE onceport.event_quarantine_away RENAME TO event_quarantine'));
+    const text = await answer.text();
+    expect({ status: answer.status, type: answer.headers.get('content-type') }).toEqual({
+      status: 500,
+      type: 'application/problem+json',
+    });
+    expect(JSON.parse(text)).toMatchObject({
+      type: 'https://onceport.dev/problems/internal-error',
+      code: 'internal_error',
+      correlation_id: expect.stringMatching(/^err_[0-9a-f-]{36}$/),
+    });
+    expect(text).not.toMatch(/event_quarantine|\brelation\b|\bstack\b/);
+    const correlationId = (JSON.parse(text) as { correlation_id: string }).correlation_id;
+    expect(JSON.parse(text).detail).toContain(correlationId);
+    const logged = await until(
+      async () => logLinesFrom(gateway.authorizationLog(), 0).find((line) => line['correlation_id'] === correlationId) ?? null,
+      (line) => line !== null,
+      10_000,
+    );
+    expect(logged).toMatchObject({ level: 'error', where: 'GET /v1/admin/quarantine', error: expect.stringContaining('event_quarantine') });
+    expect(logged?.['stack']).toEqual(expect.any(String));
+  });
+
   it('a client that goes away mid-body (REST /v1/executions, an admin endpoint) is one info line: no error, no stack', async () => {
     const cases = [
       { url: gateway.intakeUrl, path: '/v1/executions', key: HOSTILE_KEYS.a, log: () => gateway.intakeLog() },

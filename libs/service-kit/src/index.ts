@@ -28,7 +28,8 @@ export {
   sendProblem,
   writeProblem,
 } from './problems/problem';
-export { ProblemDetailsFilter, SERVICE_LOG, toProblem } from './problems/problem-details.filter';
+export { ProblemDetailsFilter, SERVICE_LOG, clientProblemOf, internalProblem } from './problems/problem-details.filter';
+export { type ErrorLog, internalErrorMessage, reportInternalError } from './problems/internal-error';
 export { requireAdmin } from './admin/admin-auth';
 export { REQUEST_ID, requestIdOrFresh } from './http/request-id';
 export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from './http/server-limits';

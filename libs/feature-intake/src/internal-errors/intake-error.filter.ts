@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { SERVICE_LOG, type ServiceLog, settledClientAbort } from '@onceport/service-kit';
+import { SERVICE_LOG, type ServiceLog, internalErrorMessage, reportInternalError, settledClientAbort } from '@onceport/service-kit';
 import { jsonRpcError } from '../mcp/json-rpc-shape';
 import { sendProblem } from '../rest/problem';
-import { internalErrorMessage, reportInternalError } from './internal-error';
 
 /**
  * What escapes an intake controller: instead of Nest's default handler (and its log of the raw

@@ -2,7 +2,7 @@ import { type AddressInfo } from 'node:net';
 import { type Server, createServer } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { PROBLEM_TYPE_BASE, Problem, problemDetails, sendProblem, writeProblem } from './problem';
-import { toProblem } from './problem-details.filter';
+import { clientProblemOf, internalProblem } from './problem-details.filter';
 
 describe('problem details (RFC 9457)', () => {
   it('one type-URI scheme, the code in snake_case beside it, extension members after the standard ones', () => {
@@ -33,12 +33,19 @@ describe('problem details (RFC 9457)', () => {
     });
   });
 
-  it('an HttpException and an unexpected error become problems; the latter shows nothing of its message', () => {
-    expect(toProblem(new HttpException('Cannot GET /x', 404)).toJSON()).toMatchObject({ status: 404, code: 'not_found' });
-    expect(toProblem(new Error('password=hunter2')).toJSON()).toMatchObject({
+  it("a Problem and a client's HttpException are told as they are; anything else only by a correlation id", () => {
+    expect(clientProblemOf(new HttpException('Cannot GET /x', 404))?.toJSON()).toMatchObject({ status: 404, code: 'not_found' });
+    const thrown = new Problem(409, 'vault_locked', 'Vault locked', 'unlock it first');
+    expect(clientProblemOf(thrown)).toBe(thrown);
+    expect(clientProblemOf(new Error('password=hunter2'))).toBeNull();
+    expect(clientProblemOf(new HttpException('upstream said: password=hunter2', 502))).toBeNull();
+    expect(internalProblem('err_1').toJSON()).toEqual({
+      type: 'https://onceport.dev/problems/internal-error',
+      title: 'Internal error',
       status: 500,
+      detail: expect.stringContaining('correlation id err_1'),
       code: 'internal_error',
-      detail: 'The request failed on our side; it is safe to retry.',
+      correlation_id: 'err_1',
     });
   });
 
