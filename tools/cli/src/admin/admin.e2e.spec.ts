@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { recordedHistories } from '@onceport/contracts/testing';
@@ -21,7 +21,8 @@ describe('the operator commands and trace against the real services', () => {
   let gateway: Gateway;
 
   beforeAll(async () => {
-    gateway = await startGateway();
+    // Debug: the most the services ever log, so the sensitive-argument test reads every line there is.
+    gateway = await startGateway({ LOG_LEVEL: 'debug' });
   }, 180_000);
   afterAll(() => gateway?.stop());
 
@@ -347,6 +348,38 @@ describe('the operator commands and trace against the real services', () => {
       (found) => found.length > 0,
     );
     expect(effects.map((effect) => effect.body)).toEqual([expect.objectContaining({ card_token: secret })]);
+
+    // Never in a log line or a span of any service: once the dispatcher's span of the call is written (it ends after
+    // the token went out), every process's output and the spans of all four are read whole.
+    type Span = { service: string; attributes: Record<string, unknown> };
+    const spansOf = (text: string): Span[] =>
+      text.split('\n').flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Span];
+        } catch {
+          return []; // an empty line, or the last one while a process is still appending it
+        }
+      });
+    const traced = await eventually(
+      async () => (existsSync(gateway.traceFile) ? readFileSync(gateway.traceFile, 'utf8') : ''),
+      (text) => spansOf(text).some((span) => span.service === 'dispatcher' && span.attributes['onceport.execution_id'] === executionId),
+    );
+    const servicesOfCall = spansOf(traced)
+      .filter((span) => span.attributes['onceport.execution_id'] === executionId)
+      .map((span) => span.service);
+    expect(servicesOfCall).toEqual(expect.arrayContaining(['intake', 'authorization', 'dispatcher']));
+    const logs = gateway.logs();
+    expect(logs).toContain(executionId);
+    for (const [where, text] of [
+      ['spans', traced],
+      ['logs', logs],
+    ] as const) {
+      expect({ where, secret: text.includes(secret), fragment: text.includes('5ecret') }).toEqual({
+        where,
+        secret: false,
+        fragment: false,
+      });
+    }
   });
 
   it('executions revert: records a finished execution undone (0), repeats harmlessly, refuses an unfinished one (1), unknown (3), no reason (2), wrong key (4)', async () => {

@@ -1,6 +1,6 @@
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
-import { type AppProcess, type GatewayFixture, startGateway as startGatewayServices } from '@onceport/gateway-harness';
+import { type AppProcess, GATEWAY_SERVICES, type GatewayFixture, startGateway as startGatewayServices } from '@onceport/gateway-harness';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
@@ -17,6 +17,10 @@ export interface Gateway {
   readonly reconciler: AppProcess;
   /** Environment for the CLI: service URLs, the admin key, the database. */
   readonly cliEnv: Record<string, string>;
+  /** Where every service writes its spans (JSON lines, ONCEPORT_TRACE_FILE). */
+  readonly traceFile: string;
+  /** Everything every service printed so far (its log lines), the four one after the other. */
+  logs(): string;
   agentCall(tool: string, args: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
   /** An MCP session of the agent, as an MCP client SDK opens it. */
   mcpClient(): Promise<Client>;
@@ -36,6 +40,7 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
       actors: [{ id: 'agent:cli-test', key: AGENT_KEY, tools: '*' }],
       database: db,
       nats,
+      trace: true,
       env: {
         ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'sekret-cli-pay',
         ONCEPORT_CREDENTIAL_DEPLOY_API: 'sekret-cli-deploy',
@@ -66,6 +71,8 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
         ONCEPORT_ADMIN_KEY: fixture.adminKey,
         DATABASE_URL: db.url,
       },
+      traceFile: gateway.traceFile,
+      logs: () => GATEWAY_SERVICES.map((service) => gateway.output(service)).join('\n'),
       async agentCall(tool, args) {
         const response = await fetch(`${intake.url}/v1/executions`, {
           method: 'POST',
