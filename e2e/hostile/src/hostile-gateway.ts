@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { Pool, escapeIdentifier } from 'pg';
 import { createTestDatabase } from '@onceport/event-store/testing';
 import { TestNatsServer } from '@onceport/messaging/testing';
 import { startGateway } from '@onceport/gateway-harness';
@@ -23,8 +23,8 @@ export interface HostileGateway {
   intakeLog(): string;
   /** Everything authorization (the admin API) printed so far; the embedded start's one process prints both. */
   authorizationLog(): string;
-  /** Rows in the event store: a refused call must leave this unchanged. */
-  eventCount(): Promise<number>;
+  /** Rows of every table in the `onceport` schema, by table name: a refused call must leave them unchanged. */
+  rowCounts(): Promise<Record<string, number>>;
   /** A raw POST to /mcp as `agent:a` on its session (`session: false`: no session headers). */
   mcp(body: string, headers?: Record<string, string>, options?: { session?: boolean }): Promise<Reply>;
   /** A raw request to intake's REST API as `agent:a`. */
@@ -104,10 +104,7 @@ export async function startHostileGateway(delivery: Delivery): Promise<HostileGa
     authorizationUrl: started.authorizationUrl,
     intakeLog: () => started.intakeLog(),
     authorizationLog: () => started.authorizationLog(),
-    async eventCount() {
-      const result = await started.pool.query<{ n: string }>('SELECT count(*) AS n FROM onceport.events');
-      return Number(result.rows[0]?.n);
-    },
+    rowCounts: () => rowCounts(started.pool),
     mcp: (body, headers = {}, options = {}) =>
       send('POST', '/mcp', body, { ...(options.session === false ? mcpHeaders : session), ...headers }),
     rest: (method, path, body, headers = {}) => send(method, path, body, headers),
@@ -163,6 +160,20 @@ async function startEmbedded(target: TestTarget): Promise<Started> {
       await gateway.stop();
     },
   };
+}
+
+/** Counted in one statement, so a snapshot is of one moment. */
+async function rowCounts(pool: Pool): Promise<Record<string, number>> {
+  const tables = await pool.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'onceport' AND table_type = 'BASE TABLE'`,
+  );
+  const counts = await pool.query<{ name: string; n: string }>(
+    tables.rows
+      .map(({ name }, i) => `SELECT $${i + 1}::text AS name, count(*) AS n FROM onceport.${escapeIdentifier(name)}`)
+      .join(' UNION ALL '),
+    tables.rows.map(({ name }) => name),
+  );
+  return Object.fromEntries(counts.rows.map((row) => [row.name, Number(row.n)]));
 }
 
 function messagesOf(text: string, contentType: string): Record<string, unknown>[] {
