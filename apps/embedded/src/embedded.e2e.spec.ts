@@ -78,7 +78,7 @@ describe('npm start (embedded)', () => {
         name: 'create_deployment',
         arguments: { project: 'demo', environment: 'staging', version: '1.0.0' },
       });
-      expect(result.structuredContent).toMatchObject({ state: 'completed_result_not_delivered', target_status: 201 });
+      expect(result.structuredContent).toMatchObject({ state: 'completed', target_status: 201 });
       await client.close();
     } finally {
       await start.stop();

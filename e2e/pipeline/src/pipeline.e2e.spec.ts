@@ -39,7 +39,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   it('1. a call completes: the agent gets the result and the execution id; 1 effect', async () => {
     const client = await mcpClient(pipeline, KEYS.a);
     const answer = answerOf(await client.callTool(deploy('one')));
-    expect(answer).toMatchObject({ state: 'completed_result_not_delivered', replay: false, attached: false, target_status: 201 });
+    expect(answer).toMatchObject({ state: 'completed', replay: false, attached: false, target_status: 201 });
     expect(answer.execution_id).toMatch(/^exe_/);
     expect(answer.result?.body).toMatchObject({ params: { project: 'one' }, idempotency_key: answer.execution_id });
     expect(deployments('one')).toBe(1);
@@ -86,7 +86,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
 
     const second = await mcpClient(pipeline, KEYS.a); // new session, new JSON-RPC id
     const answer = answerOf(await second.callTool(deploy('two')));
-    expect(answer).toMatchObject({ state: 'completed_result_not_delivered', replay: true, attached: true, target_status: 201 });
+    expect(answer).toMatchObject({ state: 'completed', replay: true, attached: true, target_status: 201 });
     expect(deployments('two')).toBe(1);
     const events = await until(
       () => timeline(pipeline, answer.execution_id, KEYS.a),
@@ -107,7 +107,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     });
     const a = await mcpClient(pipeline, KEYS.a);
     const original = answerOf(await a.callTool(email('Dear Ana, first draft.')));
-    expect(original.state).toBe('completed_result_not_delivered');
+    expect(original.state).toBe('completed');
     // The model re-drafts the body (a generated argument) and calls again on a new session.
     const again = await mcpClient(pipeline, KEYS.a);
     const redrafted = answerOf(await again.callTool(email('Hi Ana — a rewritten body.')));

@@ -76,7 +76,7 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
     const result = (await onIntake2.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)) as CallToolResult;
     expect(answerOf(result)).toMatchObject({
       execution_id: taskId,
-      state: 'completed_result_not_delivered',
+      state: 'completed',
       target_status: 201,
       replay: false,
     });
@@ -111,7 +111,7 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
     }
     expect(messages[0]).toBe('taskCreated');
     expect(messages[messages.length - 1]).toBe('result');
-    expect(answerOf(result)).toMatchObject({ state: 'completed_result_not_delivered', target_status: 201 });
+    expect(answerOf(result)).toMatchObject({ state: 'completed', target_status: 201 });
     expect(deployments('tasks-stream')).toBe(1);
   });
 
@@ -119,7 +119,7 @@ describe('MCP tasks across two intake replicas (JetStream, PostgreSQL, real proc
     const client = await connect(intake1.url);
     const result = await client.callTool(deploy('tasks-plain'));
     expect(result).not.toHaveProperty('task');
-    expect(answerOf(result)).toMatchObject({ state: 'completed_result_not_delivered', target_status: 201, attached: false, replay: false });
+    expect(answerOf(result)).toMatchObject({ state: 'completed', target_status: 201, attached: false, replay: false });
     expect(deployments('tasks-plain')).toBe(1);
   });
 });

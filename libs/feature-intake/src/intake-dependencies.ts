@@ -1,11 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ArgumentSealer, Keyring, ToolContract } from '@onceport/domain';
+import type { OAuthResourceServer } from './auth/oauth/oauth-resource-server';
 import type { ActorLimitsSource } from './limits/actor-limits.port';
 import type { HostOriginPolicy } from './mcp/host-origin-policy';
 
-/** Who is calling, as proven by a bearer API key (never taken from the request body). */
+/** Who is calling, as proven by a bearer API key or OAuth access token (never taken from the request body). */
 export interface AuthenticatedActor {
   readonly id: string;
+  /**
+   * Set when an OAuth access token narrows the call to these tools (its `onceport:tool:<name>`
+   * scopes); absent for API keys and un-narrowed tokens. Check it with `tokenAllowsTool`
+   * (auth/oauth/tool-scope.ts) before a call is accepted.
+   */
+  readonly tokenTools?: ReadonlySet<string>;
 }
 
 export interface ActorAuthenticator {
@@ -40,6 +47,8 @@ export interface IntakeDependencies {
   /** Seals the arguments a contract marks `sensitive` before ExecutionAccepted is written. */
   readonly sealer: Pick<ArgumentSealer, 'seal'>;
   readonly actors: ActorAuthenticator;
+  /** OAuth access tokens beside API keys (the actors file's `oauth:` section); absent: API keys only. */
+  readonly oauth?: OAuthResourceServer;
   /** Each actor's rate and in-flight limits (the actors file). */
   readonly limits: ActorLimitsSource;
   readonly settings: IntakeSettings;

@@ -24,6 +24,8 @@ import {
   allMigrations,
 } from '@onceport/service-kit';
 import type { Pool } from 'pg';
+import { JwtResourceServer } from './auth/oauth/oauth-resource-server';
+import { ProtectedResourceMetadataController } from './auth/oauth/protected-resource-metadata.controller';
 import { ExecutionWatcher } from './await-outcome/execution-watcher';
 import { CallToolService } from './call-tool/call-tool.service';
 import { RecordDeliveryService } from './deliver-result/record-delivery.service';
@@ -37,6 +39,7 @@ import { McpSessions } from './mcp/mcp-sessions';
 import { IdempotencyKeys } from './rest/idempotency-keys';
 import { IdempotentResponses } from './rest/idempotent-responses';
 import { QueryExecutionService } from './query-execution/query-execution.service';
+import { CancelExecutionService } from './cancel-execution/cancel-execution.service';
 import { AgentProcessesController } from './rest/agent-processes.controller';
 import { RestAgentProcesses } from './rest/agent-processes';
 import { ExecutionsController } from './rest/executions.controller';
@@ -102,7 +105,7 @@ export class IntakeModule {
     checkIntakeEnv(env);
     return {
       module: IntakeModule,
-      controllers: [McpController, ExecutionsController, AgentProcessesController],
+      controllers: [McpController, ExecutionsController, AgentProcessesController, ProtectedResourceMetadataController],
       providers: [
         {
           provide: INTAKE_ORM,
@@ -115,8 +118,8 @@ export class IntakeModule {
         },
         {
           provide: INTAKE_DEPENDENCIES,
-          inject: [INTAKE_ORM],
-          useFactory: (orm: MikroORM) => loadIntakeDependencies(env, contractsDir, orm.em),
+          inject: [INTAKE_ORM, SERVICE_LOG],
+          useFactory: (orm: MikroORM, log: ServiceLog) => loadIntakeDependencies(env, contractsDir, orm.em, log),
         },
         {
           provide: ExecutionWatcher,
@@ -146,6 +149,7 @@ export class IntakeModule {
         CallToolService,
         QueryExecutionService,
         RecordDeliveryService,
+        CancelExecutionService,
         IntakeLifecycle,
         {
           provide: INTAKE_PRUNER,
@@ -167,16 +171,26 @@ export class IntakeModule {
   }
 }
 
-/** Intake's own parts: contracts, actors, keys and limits from its variables. */
-async function loadIntakeDependencies(env: IntakeEnv, contractsDir: string, em: EntityManager): Promise<IntakeDependencies> {
+/** Intake's own parts: contracts, actors, keys, OAuth and limits from its variables. */
+async function loadIntakeDependencies(
+  env: IntakeEnv,
+  contractsDir: string,
+  em: EntityManager,
+  log: ServiceLog,
+): Promise<IntakeDependencies> {
   const { byName } = await loadToolContracts(contractsDir);
   const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
+  // Keys are fetched at the first token, not here: an issuer that is down must not stop API-key callers.
+  const oauth = actors.oauth
+    ? new JwtResourceServer(actors.oauth, (subject) => actors.actorForOAuthSubject(subject)?.id ?? null, [...byName.keys()], { log })
+    : undefined;
   return {
     em,
     contracts: byName,
     keyring: env.ONCEPORT_HMAC_KEYS,
     sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
     actors,
+    ...(oauth ? { oauth } : {}),
     limits: actors,
     settings: {
       defaultWaitMs: env.ONCEPORT_ANSWER_WAIT_MS,

@@ -3,6 +3,7 @@ import { type Actor, type ActorsFile, type Admin, actorMayUse } from './actors-f
 import type { ActorLimits } from './actor-limits';
 import { hashApiKey } from './api-key';
 import { loadActorsFile } from './load-actors-file';
+import type { OAuthSettings } from './oauth-settings';
 
 interface KeyEntry<P> {
   readonly digest: Buffer;
@@ -45,6 +46,20 @@ export class ActorDirectory {
   /** The admin a bearer token belongs to, or null. Actor keys do not authenticate admins. */
   authenticateAdmin(bearerToken: string | null | undefined): Admin | null {
     return match(this.adminKeys, bearerToken);
+  }
+
+  /** How OAuth access tokens are accepted (the file's `oauth:` section), or null: API keys only. */
+  get oauth(): OAuthSettings | null {
+    return this.source.oauth;
+  }
+
+  /**
+   * The actor a verified token's subject (the value of `oauth.actor_claim`) names, or null. Only
+   * call it with a claim from a token whose signature, issuer, audience and lifetime were checked.
+   */
+  actorForOAuthSubject(subject: string): Actor | null {
+    const id = this.source.oauth?.subjects.get(subject);
+    return id === undefined ? null : this.actor(id);
   }
 
   actor(id: string): Actor | null {

@@ -10,7 +10,11 @@ export type ActorsFileIssueCode =
   /** An actor or admin with key hashes in neither file. */
   | 'missing_keys'
   /** An id with key hashes in both files: which list counts would be a guess. */
-  | 'keys_in_both_files';
+  | 'keys_in_both_files'
+  /** An actor names oauth_subjects, but the file has no oauth: section to verify tokens with. */
+  | 'oauth_not_configured'
+  /** One token subject listed for two actors: which one a token proves would be a guess. */
+  | 'duplicate_oauth_subject';
 
 /** One problem in the actors file (or its keys file), located precisely enough to fix without reading our code. */
 export interface ActorsFileIssue {

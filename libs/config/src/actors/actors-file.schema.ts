@@ -1,5 +1,6 @@
 import { TOOL_NAME_PATTERN } from '@onceport/domain';
 import { z } from 'zod';
+import { OAuthSubjects, RawOAuth } from './oauth-section.schema';
 
 // The raw YAML shape of ONCEPORT_ACTORS_FILE. Every field carries its own "expected" text: those
 // are what operators read.
@@ -18,6 +19,9 @@ import { z } from 'zod';
 //   admins:                                  # operators of the admin API
 //     - id: ops:alice
 //       api_keys_sha256: [<64 hex>]
+//   oauth: { issuer, resource, … }           # optional: bearer JWTs beside API keys (oauth-section.schema.ts);
+//                                            # an actor then names its token subjects in oauth_subjects: [...]
+//                                            # and may have them instead of api_keys_sha256
 //
 // api_keys_sha256 may instead come from ONCEPORT_ACTOR_KEYS_FILE (the hashes as a Secret, the
 // policy as a ConfigMap); each identity's hashes live in exactly one of the two files:
@@ -91,8 +95,9 @@ export const RawActor = z.strictObject(
       .enum(['automatic', 'human'], { error: 'automatic | human (what a new agent process of this actor gets)' })
       .default('human'),
     limits: RawLimits.optional(),
+    oauth_subjects: OAuthSubjects.optional(),
   },
-  { error: 'a mapping with id, api_keys_sha256, tools, session_grant and limits' },
+  { error: 'a mapping with id, api_keys_sha256, tools, session_grant, limits and oauth_subjects' },
 );
 
 export const RawAdmin = z.strictObject(
@@ -105,8 +110,9 @@ export const RawActorsFile = z.strictObject(
     actors: z.array(RawActor, { error: 'a list of actors (agent identities)' }),
     admins: z.array(RawAdmin, { error: 'a list of admins (operators of the admin API)' }).default([]),
     defaults: RawDefaults.optional(),
+    oauth: RawOAuth.optional(),
   },
-  { error: 'a mapping with actors: and admins: lists (and optional defaults:)' },
+  { error: 'a mapping with actors: and admins: lists (and optional defaults: and oauth:)' },
 );
 
 const RawActorKeys = z.strictObject({ id: PrincipalId, api_keys_sha256: KeyHashes }, { error: 'a mapping with id and api_keys_sha256' });
@@ -123,6 +129,7 @@ export const KNOWN_FIELDS = {
   admin: Object.keys(RawAdmin.shape),
   defaults: Object.keys(RawDefaults.shape),
   limits: Object.keys(RawLimits.shape),
+  oauth: Object.keys(RawOAuth.shape),
   keysFile: Object.keys(RawActorKeysFile.shape),
   keys: Object.keys(RawActorKeys.shape),
 } as const;

@@ -1,4 +1,5 @@
 import type { ActorLimitsTable } from './actor-limits';
+import type { OAuthSettings } from './oauth-settings';
 
 /** How a new agent process of an actor gets its session grant (DESIGN.md §6). */
 export type SessionGrantMode = 'automatic' | 'human';
@@ -28,6 +29,8 @@ export interface ActorsFile {
   readonly admins: readonly Admin[];
   /** Each actor's rate and in-flight limits, defaults resolved (see actor-limits.ts). */
   readonly limits: ActorLimitsTable;
+  /** Bearer JWTs accepted beside API keys (the `oauth:` section); null: API keys only. */
+  readonly oauth: OAuthSettings | null;
 }
 
 /** May this actor call this tool? An actor not in the file may call nothing (the caller passes null). */

@@ -36,15 +36,18 @@ export function mergeActorKeys(
     hashes: (own ?? []).map((hex, index) => ({ hex, source: policy, path: [...at, 'api_keys_sha256', index] })) as PlacedHash[],
   }));
   const keyDrafts = keys ? attachKeys(principals, policy, keys) : [];
+  // An actor named by OAuth token subjects can authenticate without a key (admins always need one).
+  const tokenActors = new Set(policy.data.actors.flatMap((a, i) => (a.oauth_subjects ? [i] : [])));
+  const orSubjects = policy.data.oauth ? ', or oauth_subjects: [...] for an actor that calls with OAuth access tokens only' : '';
   const missing: Draft[] = principals
-    .filter((p) => p.hashes.length === 0)
+    .filter((p) => p.hashes.length === 0 && !(p.at[0] === 'actors' && tokenActors.has(p.at[1] as number)))
     .map((p) => ({
       code: 'missing_keys',
       path: [...p.at, 'api_keys_sha256'],
       found: keys ? `no key hashes for "${p.id}", neither here nor under keys: in ${keys.file}` : 'nothing (the field is missing)',
       expected: keys
-        ? `an entry { id: ${p.id}, api_keys_sha256: [...] } in ${keys.file} (ONCEPORT_ACTOR_KEYS_FILE), or api_keys_sha256 here: ${KEY_HASH_EXPECTED}`
-        : `a list of key hashes (or ONCEPORT_ACTOR_KEYS_FILE naming a keys file that has them): ${KEY_HASH_EXPECTED}`,
+        ? `an entry { id: ${p.id}, api_keys_sha256: [...] } in ${keys.file} (ONCEPORT_ACTOR_KEYS_FILE), or api_keys_sha256 here: ${KEY_HASH_EXPECTED}${orSubjects}`
+        : `a list of key hashes (or ONCEPORT_ACTOR_KEYS_FILE naming a keys file that has them): ${KEY_HASH_EXPECTED}${orSubjects}`,
     }));
   return { principals, issues: [...locate(policy, missing), ...(keys ? locate(keys, keyDrafts) : [])] };
 }

@@ -4,9 +4,10 @@ import { KNOWN_FIELDS, RawActorKeysFile, RawActorsFile } from './actors-file.sch
 import { type ActorsFile } from './actors-file.types';
 import { type ActorLimitsTable, BUILT_IN_ACTOR_LIMITS, resolveLimits } from './actor-limits';
 import { type PathSegment } from '@onceport/domain';
-import { readChecked } from './checked-source';
+import { locate, readChecked } from './checked-source';
 import { findDuplicates } from './find-duplicates';
 import { type KeyedPrincipal, mergeActorKeys } from './merge-actor-keys';
+import { checkOAuthSubjects, oauthSettingsOf } from './oauth-settings';
 
 /** The text of ONCEPORT_ACTOR_KEYS_FILE and its name, for messages. */
 export interface ActorKeysText {
@@ -29,7 +30,11 @@ export function parseActorsFile(text: string, file: string, keys?: ActorKeysText
   const unreadable = [...policy.issues, ...(keyed?.issues ?? [])];
   if (!policy.source || (keyed && !keyed.source)) throw new ActorsFileError(unreadable);
   const merged = mergeActorKeys(policy.source, keyed?.source ?? null);
-  const issues: ActorsFileIssue[] = [...merged.issues, ...findDuplicates(merged.principals, policy.source)];
+  const issues: ActorsFileIssue[] = [
+    ...merged.issues,
+    ...findDuplicates(merged.principals, policy.source),
+    ...locate(policy.source, checkOAuthSubjects(policy.source.data)),
+  ];
   if (issues.length > 0) throw new ActorsFileError(issues);
   const hashesAt = (...at: PathSegment[]): string[] => principalAt(merged.principals, at).hashes.map((h) => h.hex.toLowerCase());
   return {
@@ -44,6 +49,7 @@ export function parseActorsFile(text: string, file: string, keys?: ActorKeysText
     })),
     admins: policy.source.data.admins.map((a, i) => ({ id: a.id, apiKeysSha256: hashesAt('admins', i) })),
     limits: limitsTable(policy.source.data),
+    oauth: oauthSettingsOf(policy.source.data),
   };
 }
 
@@ -61,6 +67,7 @@ function principalAt(principals: readonly KeyedPrincipal[], at: readonly PathSeg
 function policyFieldsAt(path: readonly PathSegment[]): readonly string[] {
   if (path.length === 0) return KNOWN_FIELDS.file;
   if (path.at(-1) === 'limits') return KNOWN_FIELDS.limits;
+  if (path[0] === 'oauth') return KNOWN_FIELDS.oauth;
   if (path[0] === 'defaults') return KNOWN_FIELDS.defaults;
   return path[0] === 'admins' ? KNOWN_FIELDS.admin : KNOWN_FIELDS.actor;
 }

@@ -4,7 +4,14 @@ import { type Event } from './event';
 import { defineEvent } from './event-definition';
 
 /** Why an execution was denied; the rungs of the decision ladder (DESIGN.md §6). */
-export const DenialCode = z.enum(['vault_locked', 'actor_not_allowed', 'approval_rejected', 'approval_expired', 'policy']);
+export const DenialCode = z.enum([
+  'vault_locked',
+  'actor_not_allowed',
+  'approval_rejected',
+  'approval_expired',
+  'policy',
+  'cancelled_by_caller',
+]);
 export type DenialCode = z.infer<typeof DenialCode>;
 
 /** The execution will never be dispatched. A matching retry gets the same denial. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { sendProblem } from '../rest/problem';
 import { type ActorLimitError, TooManyInFlightError } from './limit-errors';
 
@@ -23,8 +23,8 @@ function limitDetails(error: ActorLimitError): Record<string, unknown> {
 }
 
 /** MCP: a JSON-RPC error whose `data` says when to retry. */
-export function limitMcpError(error: ActorLimitError): McpError {
-  return new McpError(LIMIT_EXCEEDED, error.message, limitDetails(error));
+export function limitMcpError(error: ActorLimitError): ProtocolError {
+  return new ProtocolError(LIMIT_EXCEEDED, error.message, limitDetails(error));
 }
 
 /** REST: 429 problem details with `Retry-After` in seconds. */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type JSONRPCResponse, type RequestId, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCResponse, type RequestId, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './json-rpc-shape';
 import type { StreamWatch } from './mcp-stream-notices';
 import { type PgMcpEventStore, awaitedRequestsOf, isMessage } from './pg-mcp-event-store';

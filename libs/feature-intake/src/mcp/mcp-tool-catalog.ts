@@ -1,17 +1,19 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolContract } from '@onceport/domain';
+import type { McpEra } from './mcp-server.factory';
 
 export const EXECUTION_STATUS_TOOL = 'onceport_execution_status';
 
 /** `tools/list`: every contract with its JSON Schema and honest annotations, plus the built-in status tool. */
-export function toolCatalog(contracts: ReadonlyMap<string, ToolContract>): Tool[] {
+export function toolCatalog(contracts: ReadonlyMap<string, ToolContract>, era: McpEra = 'legacy'): Tool[] {
   const tools: Tool[] = [...contracts.values()].map((contract) => ({
     name: contract.name,
     title: contract.title,
     description: `${contract.description}\n\nEffect: ${describeEffect(contract)}. Every call gets an execution id; a retry of the same call attaches to it instead of running twice.`,
     inputSchema: contract.argumentsSchema as Tool['inputSchema'],
-    // A call may run as an MCP task: the task is its execution (see mcp-tasks.ts).
-    execution: { taskSupport: 'optional' },
+    // 2025: a call may run as an MCP task, the task its execution (mcp-legacy-tasks.ts). 2026-07-28
+    // has no per-tool flag: the server decides per call (mcp-task-extension.ts).
+    ...(era === 'legacy' ? { execution: { taskSupport: 'optional' as const } } : {}),
     annotations: {
       title: contract.title,
       readOnlyHint: contract.effect === 'none',

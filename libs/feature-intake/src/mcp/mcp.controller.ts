@@ -1,19 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { All, Controller, Inject, type OnApplicationShutdown, Req, Res, UseFilters } from '@nestjs/common';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
   type JSONRPCResponse,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
+  createMcpHandler,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
-} from '@modelcontextprotocol/sdk/types.js';
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
 import { ExecutionStatus } from '@onceport/contracts';
 import { bearerToken } from '@onceport/config';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { CallToolService } from '../call-tool/call-tool.service';
+import { CancelExecutionService } from '../cancel-execution/cancel-execution.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
@@ -22,21 +25,21 @@ import type { Pool } from 'pg';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
 import { boundedTraceContext, checkProcessId } from '../input-bounds';
 import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
-import { adoptSession } from './adopt-session';
 import { batchOverCap } from '../limits/batch-cap';
 import { checkHostOrigin } from './host-origin-policy';
 import { invalidJsonRpc, jsonRpcError } from './json-rpc-shape';
 import { refusedMcpBody } from './mcp-input-check';
 import { McpSessions } from './mcp-sessions';
-import { createMcpServer } from './mcp-server.factory';
+import { type McpRequestScope, type McpServices, createMcpServer } from './mcp-server.factory';
 import { McpStreamNotices } from './mcp-stream-notices';
 import { resumeStream } from './mcp-stream-resumption';
 import { PgMcpEventStore } from './pg-mcp-event-store';
 
 /**
- * MCP Streamable HTTP at /mcp. Every HTTP request gets its own transport and server; sessions and
- * stream events live in PostgreSQL, so any replica serves any session, and a dropped connection
- * never cancels the work its request started.
+ * MCP Streamable HTTP at /mcp, both eras on one endpoint (v2 SDK). 2026-07-28 requests are stateless:
+ * each is served by the SDK's handler. 2025 requests keep their sessions, which live in PostgreSQL
+ * with their stream events, so any replica serves any session. Either way a dropped connection never
+ * cancels the work its request started: the execution carries on and a re-issue attaches to it.
  */
 @Controller('mcp')
 @UseFilters(IntakeErrorFilter)
@@ -50,6 +53,7 @@ export class McpController implements OnApplicationShutdown {
     private readonly callTool: CallToolService,
     private readonly query: QueryExecutionService,
     private readonly delivery: RecordDeliveryService,
+    private readonly cancel: CancelExecutionService,
     @Inject(ExecutionWatcher) private readonly watcher: ExecutionWatcher,
     @Inject(McpSessions) private readonly sessions: McpSessions,
     /** Stream events and resumption notices (plain SQL on the kit's pool, per request). */
@@ -95,16 +99,33 @@ export class McpController implements OnApplicationShutdown {
     // The actor is the key's: a claim naming anyone else is refused before anything is recorded.
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...metaActorClaims(body)]);
     if (mismatch) return send(res, 401, jsonRpcError(-32001, `Unauthorized: ${mismatch.detail}`));
+    const trace = boundedTraceContext(headerOf(req, 'traceparent'), headerOf(req, 'tracestate'));
+    const scope = { actor: actor.id, response: res, ...trace, receivedAt };
+    // The SDK's own classification, so this branch never disagrees with the handler it routes to.
+    if (!(await isLegacyRequest(await toWebRequest(req, body)))) return this.serveModern(req, res, body, scope);
+    return this.serveLegacy(req, res, body, scope);
+  }
+
+  /** 2026-07-28: no session, the envelope in `_meta`; the SDK validates the revision's headers and envelope. */
+  private async serveModern(req: IncomingMessage, res: ServerResponse, body: unknown, scope: RequestBasics): Promise<void> {
+    const handler = createMcpHandler(() => createMcpServer(this.services(), { ...scope, era: 'modern', sessionId: () => null }), {
+      legacy: 'reject',
+    });
+    await toNodeHandler(handler, { onerror: (error) => this.log('error', 'mcp handler failed', { error: String(error) }) })(req, res, body);
+  }
+
+  /** 2025-11-25 / 2025-06-18: `initialize` opens a session in PostgreSQL; every later request names it. */
+  private async serveLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, scope: RequestBasics): Promise<void> {
     const claimedSession = headerOf(req, 'mcp-session-id');
     // An id that cannot be one intake issued is not looked up: the client starts a new session.
     if (!checkProcessId(claimedSession, 'Mcp-Session-Id').ok)
       return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
     if (claimedSession) {
       const owner = await this.sessions.actorOf(claimedSession);
-      // A session intake never issued: the client starts a new one (the transport's own 404).
+      // A session intake never issued (or ended, or expired): the client starts a new one.
       if (owner === null) return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
       // A session of another actor: this key does not belong to it (its actor is not named).
-      if (owner !== actor.id) {
+      if (owner !== scope.actor) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="onceport", error="invalid_token"');
         return send(
           res,
@@ -116,32 +137,46 @@ export class McpController implements OnApplicationShutdown {
         );
       }
     }
-    if (req.method === 'DELETE' && claimedSession) await this.sessions.end(claimedSession);
+    if (req.method === 'DELETE') {
+      if (!claimedSession) return send(res, 400, jsonRpcError(-32000, 'Bad Request: Mcp-Session-Id header is required'));
+      await this.sessions.end(claimedSession);
+      return void res.writeHead(200).end();
+    }
     const lastEventId = headerOf(req, 'last-event-id');
-    if (req.method === 'GET' && claimedSession && lastEventId) return this.resume(req, res, actor.id, claimedSession, lastEventId);
+    if (req.method === 'GET' && claimedSession && lastEventId) return this.resume(req, res, scope.actor, claimedSession, lastEventId);
 
+    const initializes = req.method === 'POST' && isInitialize(body);
+    if (!initializes && !claimedSession)
+      return send(res, 400, jsonRpcError(-32000, 'Bad Request: Mcp-Session-Id header is required (initialize a session first)'));
     let sessionId: string | null = claimedSession;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: async (id) => {
-        sessionId = id;
-        await this.sessions.register(id, actor.id);
-      },
-      eventStore: new PgMcpEventStore(this.pool, () => sessionId ?? undefined, requestIdsOf(body)),
-    });
-    if (claimedSession) adoptSession(transport, claimedSession);
-    const server = createMcpServer(
-      { deps: this.deps, log: this.log, callTool: this.callTool, query: this.query, delivery: this.delivery, watcher: this.watcher },
-      {
-        actor: actor.id,
-        sessionId: () => sessionId,
-        response: res,
-        ...boundedTraceContext(headerOf(req, 'traceparent'), headerOf(req, 'tracestate')),
-        receivedAt,
-      },
-    );
+    const eventStore = new PgMcpEventStore(this.pool, () => sessionId ?? undefined, requestIdsOf(body));
+    // The session lives in PostgreSQL, not in a transport: `initialize` gets a transport that issues
+    // one; every later request a stateless transport, its session already checked above.
+    const transport = initializes
+      ? new NodeStreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: async (id) => {
+            sessionId = id;
+            await this.sessions.register(id, scope.actor);
+          },
+          eventStore,
+        })
+      : new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, eventStore });
+    const server = createMcpServer(this.services(), { ...scope, era: 'legacy', sessionId: () => sessionId });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  private services(): McpServices {
+    return {
+      deps: this.deps,
+      log: this.log,
+      callTool: this.callTool,
+      query: this.query,
+      delivery: this.delivery,
+      watcher: this.watcher,
+      cancel: this.cancel,
+    };
   }
 
   /** A dropped stream picked up again, on whichever replica the client reached (see {@link resumeStream}). */
@@ -219,6 +254,14 @@ const RESUME_RETRY_AFTER_S = 5;
 const KEEP_ALIVE_MS = 15_000;
 /** A call is answered at most the longest wait after it started; past that, the client resumes again. */
 const RESUME_FOLLOW_MARGIN_MS = 30_000;
+
+/** What every request's scope holds before its era is known. */
+type RequestBasics = Omit<McpRequestScope, 'era' | 'sessionId'>;
+
+function isInitialize(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => isJSONRPCRequest(message) && message.method === 'initialize');
+}
 
 /** The JSON-RPC requests of a POST body: its stream is complete once each has its response. */
 function requestIdsOf(body: unknown): RequestId[] {

@@ -1,5 +1,4 @@
-import type { EventStore as McpEventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, EventStore as McpEventStore, RequestId } from '@modelcontextprotocol/server';
 import type { Queryable } from '@onceport/event-store';
 import { notifyStreamEvent } from './mcp-stream-notices';
 

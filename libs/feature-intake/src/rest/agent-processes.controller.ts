@@ -21,7 +21,7 @@ export class AgentProcessesController {
 
   @Post()
   async issue(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
-    const actor = authenticateActor(this.deps.actors, req, res);
+    const actor = await authenticateActor(this.deps, req, res);
     if (!actor) return;
     // No body is needed; one sent is left unread rather than refused.
     req.resume();

@@ -1,15 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearerToken } from '@onceport/config';
-import type { ActorAuthenticator, AuthenticatedActor } from '../intake-dependencies';
+import { type BearerRefusal, authenticateBearer, refusalHeaders } from '../auth/authenticate-bearer';
+import type { AuthenticatedActor, IntakeDependencies } from '../intake-dependencies';
 import { sendProblem } from './problem';
 
-/** The caller proven by its bearer API key, or a 401 already sent (null). */
-export function authenticateActor(actors: ActorAuthenticator, req: IncomingMessage, res: ServerResponse): AuthenticatedActor | null {
-  const token = bearerToken(req.headers.authorization);
-  const actor = token ? actors.authenticate(token) : null;
-  if (!actor) {
-    res.setHeader('WWW-Authenticate', 'Bearer realm="onceport"');
-    sendProblem(res, 401, 'unauthorized', 'Unauthorized', 'send Authorization: Bearer <your Onceport API key>');
-  }
-  return actor;
+/** The caller proven by its bearer API key or access token, or the refusal already sent (null). */
+export async function authenticateActor(
+  deps: Pick<IntakeDependencies, 'actors' | 'oauth'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<AuthenticatedActor | null> {
+  const auth = await authenticateBearer(deps, req);
+  if (auth.ok) return auth.actor;
+  sendRefusal(res, auth);
+  return null;
+}
+
+/** A credential refusal as problem details, with its `WWW-Authenticate` challenge. */
+export function sendRefusal(res: ServerResponse, refusal: BearerRefusal): void {
+  sendProblem(res, refusal.status, refusal.code, refusal.title, refusal.message, {}, refusalHeaders(refusal));
 }

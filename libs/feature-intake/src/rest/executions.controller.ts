@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { RequestCorrelation } from '@onceport/contracts';
+import { asDelivered } from '../answer/as-delivered';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
+import { otherUnauthorizedHeaders, toolScopeRefusal } from '../auth/authenticate-bearer';
+import { tokenAllowsTool } from '../auth/oauth/tool-scope';
 import {
   ExecutionNotFoundError,
   ExecutionOfAnotherActorError,
@@ -27,7 +30,7 @@ import { internalErrorMessage, reportInternalError } from '../internal-errors/in
 import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { checkAgentProcessHeader } from './agent-process-header';
 import { RestAgentProcesses } from './agent-processes';
-import { authenticateActor } from './authenticate-actor';
+import { authenticateActor, sendRefusal } from './authenticate-actor';
 import { parseExecutionRequest } from './execution-request';
 import { IdempotencyKeys, type KeyedPayload } from './idempotency-keys';
 import { IdempotentResponses, KEY_COMPLETING_STATES, type StoredResponse } from './idempotent-responses';
@@ -52,7 +55,7 @@ export class ExecutionsController {
   @Post()
   async create(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
     const receivedAt = Date.now();
-    const actor = this.authenticate(req, res);
+    const actor = await this.authenticate(req, res);
     if (!actor) return;
     let raw: unknown;
     try {
@@ -65,13 +68,18 @@ export class ExecutionsController {
     // An actor claim in the body or a header is checked, then dropped: the actor is the key's.
     const bodyClaim = isObject(raw) && 'actor' in raw ? [{ where: 'body field actor', value: raw['actor'] }] : [];
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...bodyClaim]);
-    if (mismatch) return sendProblem(res, 401, 'actor-mismatch', "The claimed actor is not the API key's actor", mismatch.detail);
+    if (mismatch) {
+      return sendProblem(res, 401, 'actor-mismatch', "The claimed actor is not the API key's actor", mismatch.detail, {}, this.challenge());
+    }
     const checked = parseExecutionRequest(withoutActorClaim(raw), this.deps.settings);
     const keyChecked = checkIdempotencyKey(header(req, 'idempotency-key'));
     const processChecked = checkProcessId(header(req, 'onceport-agent-process'), 'Onceport-Agent-Process');
     const violations = [checked, keyChecked, processChecked].flatMap((c) => (c.ok ? [] : c.violations));
     if (!checked.ok || !keyChecked.ok || !processChecked.ok) return sendViolations(res, violations);
     const body = checked.value;
+    // A token narrowed to other tools is refused here, before anything is recorded (authorization
+    // only knows the actor's own list, not what this one token may do).
+    if (!tokenAllowsTool(actor, body.tool)) return sendRefusal(res, toolScopeRefusal(this.deps, [body.tool]));
     const key = keyChecked.value;
     const agentProcess = await checkAgentProcessHeader(processChecked.value, actor, this.agentProcesses);
     if (!agentProcess.ok) return sendProblem(res, agentProcess.status, agentProcess.type, agentProcess.title, agentProcess.detail);
@@ -113,7 +121,7 @@ export class ExecutionsController {
 
   @Get(':id')
   async get(@Param('id') id: string, @Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
-    const actor = this.authenticate(req, res);
+    const actor = await this.authenticate(req, res);
     if (!actor) return;
     try {
       const { answer, timeline } = await this.query.status(id, actor.id);
@@ -171,7 +179,8 @@ export class ExecutionsController {
     correlation: RequestCorrelation,
   ): Promise<void> {
     if (!KEY_COMPLETING_STATES.has(answer.state)) return this.answer(res, answer, correlation);
-    const body = JSON.stringify(answer);
+    // Kept as first sent: a later reuse of the key gets the answer as of this delivery.
+    const body = JSON.stringify(asDelivered(answer));
     const kept = await this.responses.keepFirst(actor.id, key, { executionId: answer.execution_id, status: 200, body });
     if (kept.body === body) return this.answer(res, answer, correlation);
     return this.sendStored(res, kept, correlation);
@@ -193,11 +202,16 @@ export class ExecutionsController {
   private answer(res: ServerResponse, answer: AgentAnswer, correlation: RequestCorrelation): void {
     const status = ANSWERABLE_STATES.has(answer.state) ? 200 : 202;
     res.once('finish', () => this.delivery.recordAfterResponse(answer, 'rest', correlation));
-    sendJson(res, status, answer, { Location: `/v1/executions/${answer.execution_id}` });
+    sendJson(res, status, asDelivered(answer), { Location: `/v1/executions/${answer.execution_id}` });
   }
 
-  private authenticate(req: IncomingMessage, res: ServerResponse): AuthenticatedActor | null {
-    return authenticateActor(this.deps.actors, req, res);
+  private authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthenticatedActor | null> {
+    return authenticateActor(this.deps, req, res);
+  }
+
+  /** What every other 401 carries: with OAuth configured, where its metadata is (RFC 9728 §5.1). */
+  private challenge(): Record<string, string> {
+    return otherUnauthorizedHeaders(this.deps);
   }
 
   private sendError(res: ServerResponse, error: unknown): void {
@@ -214,6 +228,8 @@ export class ExecutionsController {
         'execution-of-another-actor',
         "This API key does not belong to the execution's actor",
         `execution ${error.executionId} was not started by this API key's actor; only that actor's key can read it`,
+        {},
+        this.challenge(),
       );
     }
     if (error instanceof ExecutionNotFoundError) return sendProblem(res, 404, 'execution-not-found', 'Execution not found', error.message);

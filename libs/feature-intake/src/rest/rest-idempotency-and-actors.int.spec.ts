@@ -91,7 +91,7 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
       await h.complete(await acceptedFor('idem-one'));
       const original = await first;
       expect(original.status).toBe(200);
-      expect(original.body).toMatchObject({ state: 'completed_result_not_delivered', replay: false, attached: false });
+      expect(original.body).toMatchObject({ state: 'completed', replay: false, attached: false });
       expect(original.headers.get('idempotent-replayed')).toBeNull();
 
       const again = await call('POST', '/v1/executions', 'key-a', deploy('idem-one', { wait_ms: 10_000 }), { 'idempotency-key': key });
@@ -122,7 +122,7 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
       await h.complete(id);
       const firstDone = await call('POST', '/v1/executions', 'key-a', deploy('idem-late'), { 'idempotency-key': key });
       expect(firstDone.status).toBe(200);
-      expect(firstDone.body).toMatchObject({ execution_id: id, state: 'completed_result_not_delivered', replay: true });
+      expect(firstDone.body).toMatchObject({ execution_id: id, state: 'completed', replay: true });
       const replayed = await call('POST', '/v1/executions', 'key-a', deploy('idem-late'), { 'idempotency-key': key });
       expect(replayed.text).toBe(firstDone.text);
       expect(replayed.headers.get('idempotent-replayed')).toBe('true');

@@ -134,7 +134,7 @@ describe('intake shutdown: stop accepting, answer the calls in flight, then stop
     expect(graced.status).toBe(200);
     expect(graced.body).toMatchObject({
       execution_id: graceId,
-      state: 'completed_result_not_delivered',
+      state: 'completed',
       target_status: 201,
       result: { body: { id: 'dep_1' } },
     });

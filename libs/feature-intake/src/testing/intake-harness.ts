@@ -13,6 +13,7 @@ import { CallToolService } from '../call-tool/call-tool.service';
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import type { IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
+import { CancelExecutionService } from '../cancel-execution/cancel-execution.service';
 import { McpController } from '../mcp/mcp.controller';
 import { McpSessions } from '../mcp/mcp-sessions';
 import { RestAgentProcesses } from '../rest/agent-processes';
@@ -123,6 +124,7 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
         callTool,
         queryService(over),
         recordDelivery(),
+        new CancelExecutionService(ports.commands, queryService(over)),
         on,
         new McpSessions(over.em, over.settings.sessionIdleMs),
         ports.pool,

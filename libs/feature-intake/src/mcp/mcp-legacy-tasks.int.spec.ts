@@ -15,7 +15,7 @@ import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { IntakeDependencies } from '../intake-dependencies';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
-import { TASK_POLL_INTERVAL_MS, taskStatusOf } from './mcp-tasks';
+import { TASK_POLL_INTERVAL_MS, taskStatusOf } from './mcp-legacy-tasks';
 import { EXECUTION_STATUS_TOOL } from './mcp-tool-catalog';
 
 const KEYS: Record<string, string> = { 'key-a': 'agent:a', 'key-b': 'agent:b' };
@@ -105,10 +105,11 @@ describe('MCP tasks: a task is an execution (real PostgreSQL, two intake replica
     const result = await onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result.isError).toBe(false);
     expect(result._meta?.[RELATED_TASK_META_KEY]).toEqual({ taskId: task.taskId });
-    // The CallToolResult the plain call that created the execution would have got, with the related-task marker.
+    // The CallToolResult the plain call that created the execution would have got, with the related-task marker;
+    // it says `completed`: this very response is the result's delivery.
     expect(answerOf(result)).toMatchObject({
       execution_id: task.taskId,
-      state: 'completed_result_not_delivered',
+      state: 'completed',
       target_status: 201,
       attached: false,
       replay: false,
