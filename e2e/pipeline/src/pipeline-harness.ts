@@ -177,6 +177,8 @@ export interface TwoIntakes {
   readonly target: TestTarget;
   readonly intake1: AppProcess;
   readonly intake2: AppProcess;
+  /** To kill and restart a replica. */
+  readonly gateway: Gateway;
   stop(): Promise<void>;
 }
 
@@ -202,6 +204,7 @@ export async function startTwoIntakes(): Promise<TwoIntakes> {
     target,
     intake1,
     intake2,
+    gateway,
     async stop() {
       await gateway.stop();
       await Promise.all([target.stop(), nats.stop()]);

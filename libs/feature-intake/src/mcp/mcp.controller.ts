@@ -12,7 +12,6 @@ import {
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
 import { ExecutionStatus } from '@onceport/contracts';
-import { bearerToken } from '@onceport/config';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { CallToolService } from '../call-tool/call-tool.service';
@@ -22,6 +21,10 @@ import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependen
 import { QueryExecutionService } from '../query-execution/query-execution.service';
 import { BodyTooLargeError, MalformedJsonError, PG_POOL, SERVICE_LOG, type ServiceLog, readJsonBody } from '@onceport/service-kit';
 import type { Pool } from 'pg';
+import { authenticateBearer, refusalHeaders, toolScopeRefusal } from '../auth/authenticate-bearer';
+import { bearerChallenge } from '../auth/oauth/bearer-challenge';
+import { toolsOutsideTokenScope } from '../auth/oauth/tool-scope';
+import { EXECUTION_STATUS_TOOL } from './mcp-tool-catalog';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';
 import { boundedTraceContext, checkProcessId } from '../input-bounds';
 import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
@@ -67,12 +70,13 @@ export class McpController implements OnApplicationShutdown {
     // Before anything else: a DNS-rebinding page has no key, but must not even learn that one is asked for.
     const refused = checkHostOrigin(this.deps.settings.hostOrigin, req.headers);
     if (refused) return send(res, refused.status, jsonRpcError(-32000, refused.message));
-    const token = bearerToken(req.headers.authorization);
-    const actor = token ? this.deps.actors.authenticate(token) : null;
-    if (!actor) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="onceport"');
-      return send(res, 401, jsonRpcError(-32001, 'Unauthorized: send Authorization: Bearer <your Onceport API key>'));
+    // An API key or (with an oauth section in the actors file) a bearer JWT; the refusal names the resource metadata.
+    const auth = await authenticateBearer(this.deps, req);
+    if (!auth.ok) {
+      for (const [name, value] of Object.entries(refusalHeaders(auth))) res.setHeader(name, value);
+      return send(res, auth.status, jsonRpcError(-32001, `${auth.status === 403 ? 'Forbidden' : 'Unauthorized'}: ${auth.message}`));
     }
+    const actor = auth.actor;
     let body: unknown;
     if (req.method === 'POST') {
       try {
@@ -95,6 +99,13 @@ export class McpController implements OnApplicationShutdown {
           400,
           jsonRpcError(-32600, `Invalid Request: ${overCap}`, null, { max_batch_calls: this.deps.settings.maxBatchCalls }),
         );
+    }
+    // A token narrowed to some tools calls only those (the status tool reads the caller's own executions).
+    const outside = toolsOutsideTokenScope(actor, body, [EXECUTION_STATUS_TOOL]);
+    if (outside.length > 0) {
+      const refusal = toolScopeRefusal(this.deps, outside);
+      for (const [name, value] of Object.entries(refusalHeaders(refusal))) res.setHeader(name, value);
+      return send(res, 403, jsonRpcError(-32001, `Forbidden: ${refusal.message}`));
     }
     // The actor is the key's: a claim naming anyone else is refused before anything is recorded.
     const mismatch = actorClaimMismatch(actor, [...headerActorClaims(req), ...metaActorClaims(body)]);
@@ -126,7 +137,7 @@ export class McpController implements OnApplicationShutdown {
       if (owner === null) return send(res, 404, jsonRpcError(-32001, 'Session not found: initialize a new session'));
       // A session of another actor: this key does not belong to it (its actor is not named).
       if (owner !== scope.actor) {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="onceport", error="invalid_token"');
+        res.setHeader('WWW-Authenticate', bearerChallenge({ resourceMetadata: this.deps.oauth?.metadataUrl, error: 'invalid_token' }));
         return send(
           res,
           401,
