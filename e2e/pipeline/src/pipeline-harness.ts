@@ -150,7 +150,15 @@ export async function dispatchStartedCount(pipeline: { db: TestDatabase }, execu
   return (await storedEventTypes(pipeline, executionId)).filter((type) => type === 'DispatchStarted').length;
 }
 
-export function spans(pipeline: Pipeline): { traceId: string; name: string; service: string; attributes: Record<string, unknown> }[] {
+export interface ExportedSpan {
+  traceId: string;
+  parentSpanId: string | null;
+  name: string;
+  service: string;
+  attributes: Record<string, unknown>;
+}
+
+export function spans(pipeline: Pipeline): ExportedSpan[] {
   try {
     return readFileSync(pipeline.traceFile, 'utf8')
       .trim()

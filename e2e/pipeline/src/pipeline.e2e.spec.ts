@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import {
   type Answer,
   KEYS,
@@ -360,6 +361,34 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const services = new Set(all.filter((s) => s.traceId === intakeSpan?.traceId).map((s) => s.service));
     expect(services).toEqual(new Set(['intake', 'authorization', 'dispatcher']));
     await client.close();
+  });
+
+  it("traces: the agent's trace continues — a 2026-07-28 call's _meta traceparent parents the execution's spans in all four services", async () => {
+    const agentTrace = randomBytes(16).toString('hex');
+    const agentSpan = randomBytes(8).toString('hex');
+    // The answer is lost once, so the reconciler probes: all four services act on this execution.
+    pipeline.target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
+    const client = new ModernClient({ name: 'traced-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(
+      new ModernTransport(new URL(`${pipeline.intake.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEYS.a}` } } }),
+    );
+    try {
+      const answer = answerOf(
+        await client.callTool({ ...deploy('traced-agent'), _meta: { traceparent: `00-${agentTrace}-${agentSpan}-01` } }),
+      );
+      const inAgentTrace = (all: ReturnType<typeof spans>) => all.filter((s) => s.traceId === agentTrace);
+      const all = await until(
+        async () => spans(pipeline),
+        (exported) => new Set(inAgentTrace(exported).map((s) => s.service)).size >= 4,
+      );
+      const traced = inAgentTrace(all);
+      expect(new Set(traced.map((s) => s.service))).toEqual(new Set(['intake', 'authorization', 'dispatcher', 'reconciler']));
+      const intakeSpan = traced.find((s) => s.service === 'intake' && s.attributes['onceport.execution_id'] === answer.execution_id);
+      // The agent's span is the parent of intake's: the execution hangs under the agent's own trace.
+      expect(intakeSpan?.parentSpanId).toBe(agentSpan);
+    } finally {
+      await client.close();
+    }
   });
 
   describe('bad input gets a clear error and creates nothing', () => {
