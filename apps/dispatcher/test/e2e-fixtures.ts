@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonValue } from '@onceport/contracts';
-import { type ExecutionCommand, type ToolContract, newExecutionId } from '@onceport/domain';
+import { type ExecutionCommand, type ToolContract, newExecutionId, recordTarget } from '@onceport/domain';
 import { acceptCommand } from '@onceport/domain/testing';
 import { type CommandHandler, type Queryable, executionStream } from '@onceport/event-store';
 
@@ -32,7 +32,7 @@ export async function seedAuthorized(
   const executionId = newExecutionId(Date.now(), randomBytes(10));
   const sample = acceptCommand();
   if (sample.type !== 'AcceptExecution') throw new Error('acceptCommand() should build an AcceptExecution');
-  const target = contract.channel === 'http' ? contract.target.origin : contract.target.host;
+  const target = recordTarget(contract).target;
   const accept: ExecutionCommand = acceptCommand({
     executionId,
     tool: contract.name,

@@ -11,7 +11,7 @@ export const UNDECLARED_EFFECT_CLASS: EffectClass = 'irreversible';
 export const ArgumentRole = z.enum(['identity', 'derived', 'generated']);
 export type ArgumentRole = z.infer<typeof ArgumentRole>;
 
-export const Channel = z.enum(['http', 'ssh']);
+export const Channel = z.enum(['http', 'ssh', 'mcp']);
 export type Channel = z.infer<typeof Channel>;
 
 /** `exe_` followed by 26 Crockford base-32 characters: time-ordered, unique. */
@@ -48,3 +48,9 @@ export const CanonicalOperationRecord = z.object({
   intent_scope: z.string().min(1),
 });
 export type CanonicalOperationRecord = z.infer<typeof CanonicalOperationRecord>;
+
+/**
+ * The content type of a stored MCP upstream result: `{ content, structuredContent?, isError }` as the
+ * upstream sent it. The dispatcher stores it; intake hands the content blocks back to the agent.
+ */
+export const MCP_RESULT_CONTENT_TYPE = 'application/vnd.onceport.mcp-result+json';

@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { ArgumentSealer, ToolContract } from '@onceport/domain';
-import { HttpChannel, type SshChannel } from '@onceport/target-channels';
+import { HttpChannel, McpChannel, type SshChannel } from '@onceport/target-channels';
 import { type CommandHandler, vaultStream, type ResultStore } from '@onceport/event-store';
 import type { ConsumerSettings } from '@onceport/messaging';
 import { type DispatcherConfig } from './dispatcher.config';
@@ -32,12 +32,16 @@ export interface DispatcherInput {
   readonly channel?: HttpChannel;
   /** Made by the sender when not given (it holds no connection between sends). */
   readonly ssh?: Pick<SshChannel, 'send'>;
+  /** Upstream MCP servers (sessions, stdio processes); one per process, made here when not given. */
+  readonly mcp?: McpChannel;
 }
 
 export interface Dispatcher {
   readonly handler: DispatchExecutionHandler;
   /** Closed by whoever owns the process, after the consumer stopped. */
   readonly channel: HttpChannel;
+  /** Closed with `channel`: its stdio upstreams are child processes of this one. */
+  readonly mcp: McpChannel;
   /** What the consumer of DISPATCH_TRIGGER_TYPES (DispatchTriggersConsumer) takes from configuration and contracts. */
   readonly consumerSettings: ConsumerSettings;
 }
@@ -50,6 +54,7 @@ export interface Dispatcher {
  */
 export function createDispatcher(input: DispatcherInput): Dispatcher {
   const channel = input.channel ?? new HttpChannel();
+  const mcp = input.mcp ?? new McpChannel();
   const byName = new Map(input.contracts.map((contract) => [contract.name, contract]));
   const onAppended = input.onAppended ?? (() => undefined);
   const policy = { retries: input.config.retries, backoffMs: input.config.retryBackoffMs };
@@ -61,6 +66,7 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
       credentials: input.credentials,
       channel,
       ssh: input.ssh,
+      mcp,
       secrets: input.secrets,
       sealer: input.sealer,
     }),
@@ -73,5 +79,5 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
     policy,
   });
   const consumerSettings: ConsumerSettings = { concurrency: input.config.concurrency, ackWaitMs: ackWaitMsFor(input.contracts) };
-  return { handler, channel, consumerSettings };
+  return { handler, channel, mcp, consumerSettings };
 }

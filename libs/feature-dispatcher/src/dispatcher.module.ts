@@ -60,6 +60,7 @@ export class DispatcherModule {
               credentials: channels.credentials,
               channel: channels.http,
               ssh: channels.ssh,
+              mcp: channels.mcp,
               secrets,
               sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
               log: jsonLinesLog('dispatcher', config.logLevel ?? 'info', secrets),

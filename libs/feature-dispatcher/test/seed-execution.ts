@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '@onceport/contracts';
-import { type ArgumentSealer, type ExecutionCommand, type ToolContract, newExecutionId, sealSensitiveArguments } from '@onceport/domain';
+import {
+  type ArgumentSealer,
+  type ExecutionCommand,
+  type ToolContract,
+  newExecutionId,
+  recordTarget,
+  sealSensitiveArguments,
+} from '@onceport/domain';
 import { acceptCommand } from '@onceport/domain/testing';
 import { executionStream, type EventCause, type CommandHandler } from '@onceport/event-store';
 
@@ -32,8 +39,7 @@ export async function seedExecution(commands: CommandHandler, contract: ToolCont
   const context: EventCause = { causationId: 'test:seed', actor: 'agent:test', traceparent: options.traceparent ?? null };
   const sample = acceptCommand();
   if (sample.type !== 'AcceptExecution') throw new Error('acceptCommand() should build an AcceptExecution');
-  const target =
-    contract.channel === 'http' ? contract.target.origin : `ssh://${contract.target.user}@${contract.target.host}:${contract.target.port}`;
+  const { target } = recordTarget(contract);
   const given = options.arguments ?? DEPLOY_ARGUMENTS;
   const args = options.sealWith ? sealSensitiveArguments(contract, options.sealFor ?? executionId, given, options.sealWith) : given;
   const accept: ExecutionCommand = acceptCommand({

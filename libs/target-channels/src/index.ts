@@ -29,3 +29,5 @@ export { renderArgv, type RenderedArgv } from './ssh/render-argv';
 export { CredentialResolver, MissingCredentialError } from './credentials/credential-resolver';
 export { credentialsEnvShape } from './credentials/credentials-env';
 export { TargetChannels } from './target-channels';
+export { McpChannel, EXECUTION_ID_META, type McpSendInput } from './mcp/mcp-channel';
+export type { McpOutcome, McpObserved, McpFailedBeforeSend, McpFailedBeforeSendCode, McpUnknown, McpUnknownCode } from './mcp/mcp-outcome';

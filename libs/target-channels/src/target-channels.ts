@@ -1,10 +1,11 @@
 import { CredentialResolver } from './credentials/credential-resolver';
 import { HttpChannel } from './http/http-channel';
+import { McpChannel } from './mcp/mcp-channel';
 import { SshChannel } from './ssh/ssh-channel';
 
 /**
  * What a service that reaches targets holds: the HTTP channel (its connection pools), the SSH
- * channel and the credential resolver. The dispatcher sends and the reconciler probes through it,
+ * channel, the MCP channel (its upstream sessions and stdio servers) and the credential resolver. The dispatcher sends and the reconciler probes through it,
  * so both read `ONCEPORT_CREDENTIAL_<REF>` and `ONCEPORT_CREDENTIALS_DIR` from the same environment.
  *
  * @example const channels = TargetChannels.fromEnv(process.env); … await channels.close();
@@ -12,6 +13,7 @@ import { SshChannel } from './ssh/ssh-channel';
 export class TargetChannels {
   readonly http = new HttpChannel();
   readonly ssh = new SshChannel();
+  readonly mcp = new McpChannel();
 
   constructor(readonly credentials: CredentialResolver) {}
 
@@ -20,8 +22,8 @@ export class TargetChannels {
     return new TargetChannels(new CredentialResolver(env, env['ONCEPORT_CREDENTIALS_DIR'] ?? null));
   }
 
-  /** The SSH channel holds no connection between calls; the HTTP one closes its pools. */
-  close(): Promise<void> {
-    return this.http.close();
+  /** The SSH channel holds no connection between calls; the HTTP one closes its pools, the MCP one its upstreams. */
+  async close(): Promise<void> {
+    await Promise.all([this.http.close(), this.mcp.close()]);
   }
 }

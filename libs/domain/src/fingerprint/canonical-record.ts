@@ -67,10 +67,17 @@ export function buildCanonicalRecord(input: CanonicalRecordInput): CanonicalOper
   };
 }
 
-/** HTTP: origin + `METHOD /path/{template}`; SSH: `ssh://user@host:port` + `exec`. */
+/**
+ * HTTP: origin + `METHOD /path/{template}`; SSH: `ssh://user@host:port` + `exec`; MCP: the upstream
+ * (its URL, or `mcp+stdio://<name>` for a local server) + `tools/call <upstream tool>`.
+ */
 export function recordTarget(contract: ToolContract): { target: string; method: string } {
   if (contract.channel === 'http') {
     return { target: contract.target.origin, method: `${contract.target.method} ${contract.target.path}` };
+  }
+  if (contract.channel === 'mcp') {
+    const { upstream, tool } = contract.target;
+    return { target: upstream.transport === 'http' ? upstream.url : `mcp+stdio://${upstream.name}`, method: `tools/call ${tool}` };
   }
   const { user, host, port } = contract.target;
   return { target: `ssh://${user}@${host.includes(':') ? `[${host}]` : host}:${port}`, method: 'exec' };

@@ -16,13 +16,18 @@ const SECRET_SHAPES = [
   /^-----BEGIN/,
 ];
 
+/** A known provider token format: precise enough to apply to any plain value (an argv element, an env value). */
+export function hasSecretShape(value: string): boolean {
+  return SECRET_SHAPES.some((shape) => shape.test(value));
+}
+
 /**
  * A reference names a credential the dispatcher holds; it is stored in every canonical record,
  * so a value pasted here by mistake would be copied into the audit trail forever. Hence the
  * heuristics, and hence the value is never echoed back in the error.
  */
 function looksLikeSecret(value: string): boolean {
-  if (SECRET_SHAPES.some((shape) => shape.test(value))) return true;
+  if (hasSecretShape(value)) return true;
   const mixed = /[a-z]/.test(value) && /[A-Z]/.test(value) && /[0-9]/.test(value);
   return value.length >= 24 && mixed && !/[._-]/.test(value);
 }

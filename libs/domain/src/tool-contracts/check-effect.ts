@@ -4,16 +4,23 @@ import type { HttpMethod } from './tool-contract.types';
 
 export interface EffectFacts {
   readonly effect: EffectClass;
-  readonly channel: 'http' | 'ssh';
-  /** Null for SSH. */
+  readonly channel: 'http' | 'ssh' | 'mcp';
+  /** Null for SSH and MCP. */
   readonly method: HttpMethod | null;
   readonly hasProbe: boolean;
   readonly hasLedgerRetention: boolean;
 }
 
+const PROBE_EXAMPLE: Readonly<Record<EffectFacts['channel'], string>> = {
+  http: 'a probe: { method: GET, path, applied: { status: [...] }, not_applied: { status: [...] } }',
+  ssh: 'a probe: { kind: marker }',
+  mcp: 'a probe: { kind: mcp_task } (an upstream that answers with a task is settled by its tasks/get)',
+};
+
 /** The rules that make an effect class a promise rather than a label (DESIGN.md §3). */
 export function checkEffect(facts: EffectFacts, tool: readonly PathSegment[], issues: IssueDraft[]): void {
   const { effect, channel, method } = facts;
+  // MCP, like SSH, has no method (every call is tools/call; upstream hints are never read): none rests on the declaration.
   if (effect === 'none' && method !== null && method !== 'GET' && method !== 'HEAD') {
     issues.push(
       draft(
@@ -30,22 +37,13 @@ export function checkEffect(facts: EffectFacts, tool: readonly PathSegment[], is
         'effect_conflict',
         [...tool, 'effect'],
         `effect remote_command on channel ${channel}`,
-        'remote_command only with channel ssh; for HTTP use idempotent, conditional or irreversible',
+        'remote_command only with channel ssh; for HTTP and MCP use idempotent, conditional or irreversible',
       ),
     );
   }
   if (effect === 'conditional' && !facts.hasProbe) {
     // Without a probe the "condition still holds" check after an unknown outcome is impossible.
-    issues.push(
-      draft(
-        'probe_required',
-        [...tool, 'probe'],
-        'no probe for effect conditional',
-        channel === 'ssh'
-          ? 'a probe: { kind: marker }'
-          : 'a probe: { method: GET, path, applied: { status: [...] }, not_applied: { status: [...] } }',
-      ),
-    );
+    issues.push(draft('probe_required', [...tool, 'probe'], 'no probe for effect conditional', PROBE_EXAMPLE[channel]));
   }
   if (effect === 'none' && facts.hasLedgerRetention) {
     issues.push(

@@ -24,6 +24,15 @@ export const HTTP_DEFAULTS = {
   maxResponseBytes: 1 * MIB,
 } as const;
 
+/** An MCP upstream and its tools (DESIGN.md §9), when the contract file is silent. */
+export const MCP_DEFAULTS = {
+  /** A third-party server's tool (a search, a file write through a child process) may take longer than one API request. */
+  timeoutMs: 30_000,
+  maxResultBytes: HTTP_DEFAULTS.maxResponseBytes,
+  /** Spawning a stdio server (often `npx`) and the discover/initialize handshake. */
+  connectTimeoutMs: 10_000,
+} as const;
+
 export const SSH_DEFAULTS = {
   port: 22,
   /**
@@ -39,6 +48,18 @@ export const SSH_DEFAULTS = {
 
 /** A tool name as MCP accepts it. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** An upstream's name, as tools of the same file refer to it (`target.upstream`). */
+export const UPSTREAM_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * A tool name on an upstream, by the MCP tool-name rules (2025-11-25: 1–128 characters, letters,
+ * digits, `_`, `-` and `.`). Wider than `TOOL_NAME_PATTERN`: it names their tool, not ours.
+ */
+export const MCP_TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** An environment variable name as POSIX shells accept it. */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 /** Argument names appear in `{placeholders}` and JSON paths, so they stay identifier-like. */
 export const ARGUMENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

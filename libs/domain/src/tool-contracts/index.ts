@@ -7,6 +7,14 @@ export type {
   HttpTarget,
   HttpToolContract,
   JsonSchemaNode,
+  McpHttpUpstream,
+  McpProbe,
+  McpProtocolChoice,
+  McpStdioUpstream,
+  McpTarget,
+  McpToolContract,
+  McpUpstream,
+  McpUpstreamAuth,
   Normalization,
   SshHostKey,
   SshProbe,
@@ -21,6 +29,14 @@ export { validateArguments, type ArgumentIssue, type ArgumentsValidation } from 
 export { normalizeArgument } from './normalize-argument';
 export { parseTemplate, type ParsedTemplate, type TemplatePart } from './template';
 export { parseDuration, formatDuration, DURATION_PATTERN } from './duration';
-export { DEFAULT_CORRELATION_WINDOW_MS, HTTP_DEFAULTS, SSH_DEFAULTS, TOOL_NAME_PATTERN } from './defaults';
+export {
+  DEFAULT_CORRELATION_WINDOW_MS,
+  HTTP_DEFAULTS,
+  MCP_DEFAULTS,
+  MCP_TOOL_NAME_PATTERN,
+  SSH_DEFAULTS,
+  TOOL_NAME_PATTERN,
+  UPSTREAM_NAME_PATTERN,
+} from './defaults';
 export { readYaml, type YamlSource, type YamlSyntaxProblem } from './yaml-source';
 export { formatPath, valueAt, type PathSegment } from './issue-path';

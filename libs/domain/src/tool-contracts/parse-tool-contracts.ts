@@ -1,5 +1,6 @@
 import { createArgumentsAjv } from './arguments-ajv';
 import { buildToolContract } from './build-tool-contract';
+import { checkMcpUpstreams } from './check-mcp-upstreams';
 import { draft, formatPath, type IssueDraft } from './issue-path';
 import { RawContractFile } from './raw-tool-contract.schema';
 import { contractIssue, ToolContractError, type ContractIssue } from './tool-contract-error';
@@ -8,7 +9,7 @@ import { readYaml, type YamlSource } from './yaml-source';
 import { parseWithIssues } from './zod-issues';
 
 /**
- * Parses one contract file (`tools: [ … ]`) into typed contracts with all defaults filled in.
+ * Parses one contract file (`tools: [ … ]`, and the MCP `upstreams: [ … ]` its tools name) into typed contracts with all defaults filled in.
  * Pure: the caller reads the file. Throws a `ToolContractError` listing every problem in the
  * file, each naming the file, the field path, what was found and what is expected.
  *
@@ -39,10 +40,11 @@ export function parseToolContracts(yamlText: string, fileName: string): ToolCont
 
   const ajv = createArgumentsAjv();
   const drafts: IssueDraft[] = [];
+  const upstreams = checkMcpUpstreams(file.value.upstreams, drafts);
   const contracts: ToolContract[] = [];
   const firstIndexByName = new Map<string, number>();
   file.value.tools.forEach((rawTool, index) => {
-    const built = buildToolContract(rawTool, { file: fileName, index, line: source.lineOf(['tools', index]) }, ajv);
+    const built = buildToolContract(rawTool, { file: fileName, index, line: source.lineOf(['tools', index]) }, ajv, upstreams);
     drafts.push(...built.issues);
     if (!built.contract) return;
     const first = firstIndexByName.get(built.contract.name);

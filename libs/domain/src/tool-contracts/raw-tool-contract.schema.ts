@@ -1,23 +1,12 @@
 import { Channel, EffectClass, JsonValue } from '@onceport/contracts';
 import { z } from 'zod';
-import { DURATION_EXPECTED, DURATION_PATTERN } from './duration';
 import { TOOL_NAME_PATTERN } from './defaults';
+import { RawMcpProbe, RawMcpTarget } from './raw-mcp.schema';
+import { ByteCount, Duration, matching, text, upperCased, whenNot } from './raw-schema-parts';
 
 // The YAML shape, snake_case, checked field by field. Every message here is the "expected" half
 // of an issue; the "got" half is read from the document (see zod-issues.ts). Cross-field rules
 // (roles vs properties, placeholders, effect vs method) live in the check-*.ts files.
-
-/** Only for type mismatches: other issue kinds keep their own, more precise wording. */
-const whenNot = (expected: string) => (issue: { code: string }) => (issue.code === 'invalid_type' ? expected : undefined);
-const text = (expected: string) => z.string({ error: expected }).trim().min(1, { error: expected });
-const matching = (pattern: RegExp, expected: string) => z.string({ error: expected }).regex(pattern, { error: expected });
-const upperCased = (value: unknown): unknown => (typeof value === 'string' ? value.toUpperCase() : value);
-
-const Duration = matching(DURATION_PATTERN, DURATION_EXPECTED);
-const ByteCount = z
-  .number({ error: 'a whole number of bytes, e.g. 1048576' })
-  .int({ error: 'a whole number of bytes, e.g. 1048576' })
-  .positive({ error: 'a number of bytes greater than 0' });
 
 export const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_NAME_EXPECTED = 'an HTTP header name such as Idempotency-Key';
@@ -137,6 +126,11 @@ export const RawSshTool = z.strictObject(
   { ...commonFields, channel: z.literal('ssh'), target: RawSshTarget, probe: RawSshProbe.optional() },
   { error: TOOL_EXPECTED },
 );
+/** `credential_ref` is accepted here only to be refused with a precise issue: the upstream holds it. */
+export const RawMcpTool = z.strictObject(
+  { ...commonFields, channel: z.literal('mcp'), target: RawMcpTarget, probe: RawMcpProbe.optional() },
+  { error: TOOL_EXPECTED },
+);
 /** Used when `channel` is missing or wrong, to still report every other problem of the tool. */
 export const RawToolOfUnknownChannel = z.strictObject(
   { ...commonFields, channel: Channel, target: z.unknown(), probe: z.unknown() },
@@ -145,6 +139,9 @@ export const RawToolOfUnknownChannel = z.strictObject(
 
 export const RawContractFile = z.strictObject(
   {
+    // Each entry is checked on its own (check-mcp-upstreams.ts), like each tool, so one bad
+    // upstream does not hide the problems of the others.
+    upstreams: z.array(z.unknown(), { error: 'a list of MCP upstreams under upstreams:' }).optional(),
     tools: z
       .array(z.unknown(), { error: 'a list of tool contracts under tools:' })
       .min(1, { error: 'at least one tool contract under tools:' }),
@@ -154,6 +151,7 @@ export const RawContractFile = z.strictObject(
 
 export type RawHttpTool = z.output<typeof RawHttpTool>;
 export type RawSshTool = z.output<typeof RawSshTool>;
-export type RawTool = RawHttpTool | RawSshTool;
+export type RawMcpTool = z.output<typeof RawMcpTool>;
+export type RawTool = RawHttpTool | RawSshTool | RawMcpTool;
 export type RawArgumentsSchema = z.output<typeof RawArgumentsSchema>;
 export type RawHttpProbe = z.output<typeof RawHttpProbe>;

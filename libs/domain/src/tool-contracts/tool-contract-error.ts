@@ -12,6 +12,8 @@ export type ContractIssueCode =
   | 'secret_in_contract'
   | 'host_key'
   | 'duplicate_tool'
+  | 'duplicate_upstream'
+  | 'unknown_upstream'
   | 'no_contract_files'
   | 'unreadable_file';
 

@@ -63,7 +63,9 @@ describe('parseToolContracts: every problem names file, field path, what was fou
     const yaml = contractsYaml(withField(httpTool({ name: 'bad name!' }), ['description'], undefined));
     expect(theIssue(yaml, 'invalid_field', 'tools[0].description').found).toBe('nothing (the field is missing)');
     expect(theIssue(yaml, 'invalid_field', 'tools[0].name').expected).toContain('1–64 letters, digits, _ or -');
-    expect(theIssue(contractsYaml(httpTool({ channel: 'grpc' })), 'invalid_field', 'tools[0].channel').expected).toBe('one of http | ssh');
+    expect(theIssue(contractsYaml(httpTool({ channel: 'grpc' })), 'invalid_field', 'tools[0].channel').expected).toBe(
+      'one of http | ssh | mcp',
+    );
     expect(
       theIssue(contractsYaml(withField(httpTool(), ['target', 'timeout'], 30)), 'invalid_field', 'tools[0].target.timeout').expected,
     ).toContain('500ms, 30s');

@@ -4,7 +4,7 @@ import type { ArgumentRole, EffectClass, JsonValue } from '@onceport/contracts';
  * The parsed, typed form of a tool contract (DESIGN.md §3). Every optional YAML field has been
  * resolved to its default, so consumers never have to ask "is it there?".
  */
-export type ToolContract = HttpToolContract | SshToolContract;
+export type ToolContract = HttpToolContract | SshToolContract | McpToolContract;
 
 export type Normalization = 'trim' | 'lowercase' | 'email' | 'url';
 export type ApprovalPolicy = 'none' | 'session' | 'per_use';
@@ -63,6 +63,80 @@ export interface SshToolContract extends ToolContractCommon {
   readonly channel: 'ssh';
   readonly target: SshTarget;
   readonly probe: SshProbe | null;
+}
+
+/**
+ * A tool of a third-party MCP server (an "upstream"). Its hints (`readOnlyHint`, …) are never
+ * trusted: the effect class is the contract's, and an undeclared one is the worst case.
+ */
+export interface McpToolContract extends ToolContractCommon {
+  readonly channel: 'mcp';
+  readonly target: McpTarget;
+  /** `mcp_task`: an upstream that answered with a task is settled by polling its `tasks/get`. */
+  readonly probe: McpProbe | null;
+}
+
+export interface McpTarget {
+  /** Declared once per contract file (`upstreams:`), shared by every tool that names it. */
+  readonly upstream: McpUpstream;
+  /** The tool's name on the upstream (defaults to the contract's name). */
+  readonly tool: string;
+  readonly timeoutMs: number;
+  /** The upstream's result (content blocks, structured content) is cut above this, like an HTTP body. */
+  readonly maxResultBytes: number;
+  /**
+   * A `_meta` key the upstream documents as its idempotency key: it gets the execution id too
+   * (the id always travels as `_meta["onceport/execution_id"]`).
+   */
+  readonly idempotencyMetaKey: string | null;
+}
+
+/** Which MCP revision the dispatcher speaks to an upstream: `auto` probes `server/discover`, then falls back to `initialize`. */
+export type McpProtocolChoice = 'auto' | '2026-07-28' | '2025-11-25';
+
+export type McpUpstream = McpStdioUpstream | McpHttpUpstream;
+
+interface McpUpstreamCommon {
+  readonly name: string;
+  readonly protocol: McpProtocolChoice;
+  /** How long connecting (spawn + discover/initialize) may take before the send fails before sending. */
+  readonly connectTimeoutMs: number;
+  /** The upstream's credential; the dispatcher resolves it, as for HTTP targets. */
+  readonly credentialRef: string | null;
+}
+
+/** A local MCP server the dispatcher runs as a child process (restarted when it dies). */
+export interface McpStdioUpstream extends McpUpstreamCommon {
+  readonly transport: 'stdio';
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Plain values only; a secret comes through `credentialRef` as `credentialEnv`. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The environment variable that receives the resolved credential, when there is one. */
+  readonly credentialEnv: string | null;
+  readonly cwd: string | null;
+}
+
+/** A remote MCP server over Streamable HTTP. */
+export interface McpHttpUpstream extends McpUpstreamCommon {
+  readonly transport: 'http';
+  /** WHATWG-normalised absolute URL of the MCP endpoint. */
+  readonly url: string;
+  readonly auth: McpUpstreamAuth;
+}
+
+/**
+ * `bearer`: the credential is the token. `oauth_client_credentials`: the credential is the client
+ * secret; the token endpoint is discovered from the upstream's protected resource metadata (MCP
+ * authorization), and the secret is sent only to `issuer` (YAML `issuer:`, absolute https; http on loopback).
+ */
+export type McpUpstreamAuth =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'bearer' }
+  | { readonly kind: 'oauth_client_credentials'; readonly issuer: string; readonly clientId: string; readonly scope: string | null };
+
+export interface McpProbe {
+  readonly kind: 'mcp_task';
 }
 
 export interface HttpTarget {

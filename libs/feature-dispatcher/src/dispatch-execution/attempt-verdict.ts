@@ -1,4 +1,4 @@
-import type { HttpOutcome, SshOutcome } from '@onceport/target-channels';
+import type { HttpOutcome, McpOutcome, SshOutcome } from '@onceport/target-channels';
 
 /**
  * What one try to reach the target came to, before it is recorded. The three kinds are the three
@@ -59,6 +59,31 @@ export function sshVerdictOf(outcome: SshOutcome): AttemptVerdict {
         kind: 'observed',
         status: outcome.exitStatus,
         succeeded: outcome.exitStatus === 0,
+        body: outcome.body,
+        contentType: outcome.contentType,
+      };
+    case 'failed_before_send':
+      return { kind: 'failed_before_send', reason: `${outcome.code}: ${outcome.reason}`, retryable: outcome.retryable };
+    case 'unknown':
+      return { kind: 'unknown', reason: `${outcome.code}: ${outcome.reason}` };
+    default: {
+      const _exhaustive: never = outcome;
+      return _exhaustive;
+    }
+  }
+}
+
+/**
+ * An MCP tool call: 0 when the upstream returned a result, 1 when it returned a tool error
+ * (`isError`) — both observed outcomes, stored as the upstream sent them.
+ */
+export function mcpVerdictOf(outcome: McpOutcome): AttemptVerdict {
+  switch (outcome.kind) {
+    case 'observed':
+      return {
+        kind: 'observed',
+        status: outcome.isError ? 1 : 0,
+        succeeded: !outcome.isError,
         body: outcome.body,
         contentType: outcome.contentType,
       };

@@ -11,7 +11,7 @@ const ACK_MARGIN_MS = 30_000;
  */
 export function leaseMsFor(contract: ToolContract | undefined, configuredMs: number): number {
   if (!contract) return configuredMs;
-  return Math.max(configuredMs, contract.target.timeoutMs + LEASE_MARGIN_MS);
+  return Math.max(configuredMs, sendBoundMs(contract) + LEASE_MARGIN_MS);
 }
 
 /**
@@ -20,6 +20,11 @@ export function leaseMsFor(contract: ToolContract | undefined, configuredMs: num
  * execution for nothing. (A redelivery would still be harmless: the stream says it is dispatched.)
  */
 export function ackWaitMsFor(contracts: readonly ToolContract[]): number {
-  const longest = contracts.reduce((max, c) => Math.max(max, c.target.timeoutMs), 0);
+  const longest = contracts.reduce((max, c) => Math.max(max, sendBoundMs(c)), 0);
   return longest + ACK_MARGIN_MS;
+}
+
+/** The longest one send may take: an MCP upstream may first have to be started and greet us. */
+function sendBoundMs(contract: ToolContract): number {
+  return contract.channel === 'mcp' ? contract.target.timeoutMs + contract.target.upstream.connectTimeoutMs : contract.target.timeoutMs;
 }

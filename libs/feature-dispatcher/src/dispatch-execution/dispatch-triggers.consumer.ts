@@ -38,6 +38,6 @@ export class DispatchTriggersConsumer implements BeforeApplicationShutdown, OnAp
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.dispatcher.channel.close();
+    await Promise.all([this.dispatcher.channel.close(), this.dispatcher.mcp.close()]);
   }
 }

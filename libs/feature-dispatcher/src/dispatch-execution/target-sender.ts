@@ -1,8 +1,8 @@
 import type { JsonValue } from '@onceport/contracts';
 import { type ArgumentSealer, type ToolContract, openSealedArguments } from '@onceport/domain';
-import { type HttpChannel, MissingCredentialError, SshChannel } from '@onceport/target-channels';
+import { type HttpChannel, McpChannel, MissingCredentialError, SshChannel } from '@onceport/target-channels';
 import type { SecretScrubber } from '../secrets/secret-scrubber';
-import { type AttemptVerdict, refusedBeforeSend, sshVerdictOf, verdictOf } from './attempt-verdict';
+import { type AttemptVerdict, mcpVerdictOf, refusedBeforeSend, sshVerdictOf, verdictOf } from './attempt-verdict';
 
 /** Where credentials come from; `CredentialResolver` from target-channels in production. */
 export interface CredentialSource {
@@ -18,6 +18,8 @@ export interface TargetSenderDeps {
   readonly sealer: Pick<ArgumentSealer, 'open'>;
   /** Made here when not given: it holds no connection between sends. */
   readonly ssh?: Pick<SshChannel, 'send'>;
+  /** Upstream MCP servers; made here when not given (then closed by nobody: pass the service's own). */
+  readonly mcp?: Pick<McpChannel, 'send'>;
 }
 
 export interface SendRequest {
@@ -35,9 +37,11 @@ export interface SendRequest {
  */
 export class TargetSender {
   private readonly ssh: Pick<SshChannel, 'send'>;
+  private readonly mcp: Pick<McpChannel, 'send'>;
 
   constructor(private readonly deps: TargetSenderDeps) {
     this.ssh = deps.ssh ?? new SshChannel();
+    this.mcp = deps.mcp ?? new McpChannel();
   }
 
   async send(request: SendRequest): Promise<AttemptVerdict> {
@@ -56,6 +60,16 @@ export class TargetSender {
         credential: credential.secret,
       });
       return sshVerdictOf(outcome);
+    }
+    if (contract.channel === 'mcp') {
+      const outcome = await this.mcp.send({
+        contract,
+        executionId: request.executionId,
+        arguments: opened.arguments,
+        credential: credential.secret,
+        traceHeaders: request.traceHeaders,
+      });
+      return mcpVerdictOf(outcome);
     }
     const outcome = await this.deps.channel.send({
       contract,

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import type { RequestCorrelation } from '@onceport/contracts';
+import { MCP_RESULT_CONTENT_TYPE, type RequestCorrelation } from '@onceport/contracts';
 import type { ServiceLog } from '@onceport/service-kit';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { asDelivered } from '../answer/as-delivered';
@@ -141,11 +141,23 @@ function traceContextOf(
 
 export function toCallToolResult(answer: AgentAnswer): CallToolResult {
   const isError = answer.state === 'failed' || answer.state === 'denied';
+  const upstream = upstreamContentOf(answer);
+  // An MCP upstream's own content blocks (text, images, resource links) go back as it sent them, after ours.
+  const shown = upstream
+    ? { ...answer, result: answer.result && { ...answer.result, body: '(the upstream content blocks follow)' } }
+    : answer;
   return {
-    content: [{ type: 'text', text: `${answer.next_step}\n\n${JSON.stringify(answer)}` }],
+    content: [{ type: 'text', text: `${answer.next_step}\n\n${JSON.stringify(shown)}` }, ...(upstream ?? [])],
     structuredContent: answer as unknown as Record<string, unknown>,
     isError,
   };
+}
+
+/** The content blocks of a result an MCP upstream returned (stored as `MCP_RESULT_CONTENT_TYPE`), or null. */
+function upstreamContentOf(answer: AgentAnswer): CallToolResult['content'] | null {
+  if (answer.result?.content_type !== MCP_RESULT_CONTENT_TYPE) return null;
+  const content = (answer.result.body as { content?: unknown } | null)?.content;
+  return Array.isArray(content) ? (content as CallToolResult['content']) : null;
 }
 
 function toMcpError(error: unknown): Error {

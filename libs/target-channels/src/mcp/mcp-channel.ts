@@ -1,0 +1,139 @@
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { JsonValue } from '@onceport/contracts';
+import type { McpToolContract } from '@onceport/domain';
+import { type Redactor, redactorFor } from '../http/redactor';
+import type { McpOutcome } from './mcp-outcome';
+import { mcpResultDocument } from './mcp-result-document';
+import { McpUpstreamConnections, type UpstreamSession } from './mcp-upstream-connections';
+
+/** The `_meta` key that carries the execution id to every upstream (documented in the README). */
+export const EXECUTION_ID_META = 'onceport/execution_id';
+
+/**
+ * JSON-RPC errors by which an upstream refuses a call before applying anything: malformed request,
+ * unknown method or tool, invalid params, a missing capability or protocol version. Any other error
+ * may come from inside a tool that already acted, so it is an unknown outcome.
+ */
+const REFUSED_BEFORE_APPLYING = new Set([-32700, -32600, -32601, -32602, -32002, -32021, -32022]);
+
+export interface McpSendInput {
+  readonly contract: McpToolContract;
+  readonly executionId: string;
+  /** Already validated against the contract's schema by the caller. */
+  readonly arguments: Readonly<Record<string, JsonValue>>;
+  /** The upstream's credential, resolved from its `credential_ref`; null when it names none. */
+  readonly credential: string | null;
+  /** The dispatch span's trace context (`traceparent`, `tracestate`): sent in `_meta`, as MCP 2026-07-28 names it. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The MCP channel of the dispatcher (DESIGN.md §9): tools of third-party MCP servers, called with
+ * the execution id in `_meta`, each call reported as observed (a result, tool errors included),
+ * failed before send, or unknown — never guessed from a broken stream.
+ *
+ * @example const outcome = await new McpChannel().send({ contract, executionId, arguments: args, credential: null });
+ */
+export class McpChannel {
+  private closed = false;
+
+  constructor(private readonly connections = new McpUpstreamConnections()) {}
+
+  async send(input: McpSendInput): Promise<McpOutcome> {
+    if (this.closed) return { kind: 'failed_before_send', code: 'channel_closed', reason: 'the channel is closed', retryable: true };
+    const { target } = input.contract;
+    const redactor = redactorFor(input.credential);
+    let session: UpstreamSession;
+    try {
+      session = await this.connections.session(target.upstream, input.credential);
+    } catch (error) {
+      // No call was handed over: the handshake (or the spawn) failed.
+      return {
+        kind: 'failed_before_send',
+        code: isConnectRefused(error) ? 'connect_refused' : 'connect_failed',
+        reason: redactor.redact(`upstream "${target.upstream.name}" could not be reached: ${describe(error)}`),
+        retryable: true,
+      };
+    }
+    try {
+      const result = await session.client.callTool(
+        { name: target.tool, arguments: { ...input.arguments }, _meta: metaFor(input) },
+        { timeout: target.timeoutMs },
+      );
+      return mcpResultDocument(result as Record<string, unknown>, target.maxResultBytes, redactor);
+    } catch (error) {
+      const outcome = classifyCallError(error, session, redactor, target.timeoutMs);
+      // A session a call failed on may be half-broken: the next call opens a fresh one.
+      if (outcome.kind !== 'failed_before_send' || outcome.code !== 'refused_by_upstream') await this.connections.discard(session);
+      return outcome;
+    }
+  }
+
+  /** Stops accepting sends and closes every upstream session (stdio servers are stopped). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.connections.close();
+  }
+}
+
+function metaFor(input: McpSendInput): Record<string, string> {
+  const meta: Record<string, string> = { [EXECUTION_ID_META]: input.executionId };
+  const key = input.contract.target.idempotencyMetaKey;
+  if (key) meta[key] = input.executionId;
+  for (const name of ['traceparent', 'tracestate']) {
+    const value = input.traceHeaders?.[name];
+    if (value) meta[name] = value;
+  }
+  return meta;
+}
+
+function classifyCallError(error: unknown, session: UpstreamSession, redactor: Redactor, timeoutMs: number): McpOutcome {
+  const reason = redactor.redact(describe(error));
+  if (error instanceof ProtocolError) {
+    if (REFUSED_BEFORE_APPLYING.has(error.code))
+      return {
+        kind: 'failed_before_send',
+        code: 'refused_by_upstream',
+        reason: `the upstream refused the call: ${reason}`,
+        retryable: false,
+      };
+    return { kind: 'unknown', code: 'upstream_error', reason: `the upstream answered with an error after accepting the call: ${reason}` };
+  }
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.NotConnected:
+        // Refused by the client before anything was written.
+        return { kind: 'failed_before_send', code: 'connect_failed', reason, retryable: true };
+      case SdkErrorCode.ClientHttpAuthentication:
+      case SdkErrorCode.ClientHttpForbidden:
+        return {
+          kind: 'failed_before_send',
+          code: 'refused_by_upstream',
+          reason: `the upstream refused the credential: ${reason}`,
+          retryable: false,
+        };
+      case SdkErrorCode.RequestTimeout:
+        return { kind: 'unknown', code: 'timeout', reason: `no result within ${timeoutMs} ms` };
+      default:
+        break;
+    }
+  }
+  if (isConnectRefused(error)) return { kind: 'failed_before_send', code: 'connect_refused', reason, retryable: true };
+  if (session.pid !== null && session.closed)
+    return { kind: 'unknown', code: 'process_exited', reason: `the upstream process exited before it answered: ${reason}` };
+  return { kind: 'unknown', code: 'connection_lost', reason: `the connection to the upstream ended before its answer: ${reason}` };
+}
+
+/** ECONNREFUSED anywhere in the cause chain: the TCP connection was never made, nothing was sent. */
+function isConnectRefused(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth += 1) {
+    if ((cause as NodeJS.ErrnoException).code === 'ECONNREFUSED') return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
