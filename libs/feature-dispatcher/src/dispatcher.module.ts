@@ -14,6 +14,7 @@ import {
   TRACER,
 } from '@onceport/service-kit';
 import { TargetChannels } from '@onceport/target-channels';
+import { reportUpstreamDrift } from './upstreams/report-upstream-drift';
 import { type Dispatcher, createDispatcher } from './create-dispatcher';
 import { type DispatcherEnv, dispatcherConfigFrom } from './dispatcher.config';
 import { DISPATCHER, DISPATCH_CONSUMER_SETTINGS, DispatchTriggersConsumer } from './dispatch-execution/dispatch-triggers.consumer';
@@ -51,7 +52,8 @@ export class DispatcherModule {
             // The same channels and credential resolution as the reconciler's probes.
             const channels = TargetChannels.fromEnv(environment ?? process.env);
             const secrets = new SecretScrubber(channels.credentials.secretValues());
-            return createDispatcher({
+            const log = jsonLinesLog('dispatcher', config.logLevel ?? 'info', secrets);
+            const dispatcher = createDispatcher({
               commands,
               results,
               tracer,
@@ -63,9 +65,12 @@ export class DispatcherModule {
               mcp: channels.mcp,
               secrets,
               sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
-              log: jsonLinesLog('dispatcher', config.logLevel ?? 'info', secrets),
+              log,
               onAppended: () => delivery.nudge(),
             });
+            // In the background: an upstream that is slow to start must not hold the dispatcher's start.
+            void reportUpstreamDrift(contracts, channels.mcp, channels.credentials, log);
+            return dispatcher;
           },
         },
         { provide: DISPATCH_CONSUMER_SETTINGS, inject: [DISPATCHER], useFactory: (dispatcher: Dispatcher) => dispatcher.consumerSettings },

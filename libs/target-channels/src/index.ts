@@ -30,4 +30,5 @@ export { CredentialResolver, MissingCredentialError } from './credentials/creden
 export { credentialsEnvShape } from './credentials/credentials-env';
 export { TargetChannels } from './target-channels';
 export { McpChannel, EXECUTION_ID_META, type McpSendInput } from './mcp/mcp-channel';
+export { upstreamDrift, type UpstreamDrift, type UpstreamTool } from './mcp/upstream-drift';
 export type { McpOutcome, McpObserved, McpFailedBeforeSend, McpFailedBeforeSendCode, McpUnknown, McpUnknownCode } from './mcp/mcp-outcome';

@@ -5,6 +5,10 @@ import { type Redactor, redactorFor } from '../http/redactor';
 import type { McpOutcome } from './mcp-outcome';
 import { mcpResultDocument } from './mcp-result-document';
 import { McpUpstreamConnections, type UpstreamSession } from './mcp-upstream-connections';
+import { type UpstreamDrift, type UpstreamTool, upstreamDrift } from './upstream-drift';
+
+/** An upstream listing more pages of tools than this is read no further (bounded start). */
+const MAX_TOOL_PAGES = 50;
 
 /** The `_meta` key that carries the execution id to every upstream (documented in the README). */
 export const EXECUTION_ID_META = 'onceport/execution_id';
@@ -67,6 +71,40 @@ export class McpChannel {
       if (outcome.kind !== 'failed_before_send' || outcome.code !== 'refused_by_upstream') await this.connections.discard(session);
       return outcome;
     }
+  }
+
+  /**
+   * Compares contracts with what their upstreams list now (one `tools/list`, all pages, per upstream):
+   * each contract that drifted, by name, and each upstream that could not be asked. Starts stdio servers.
+   */
+  async checkUpstreams(
+    contracts: readonly McpToolContract[],
+    credentialOf: (ref: string) => string | null,
+  ): Promise<{ drift: UpstreamDrift[]; unreachable: { upstream: string; reason: string }[] }> {
+    const byUpstream = new Map<string, McpToolContract[]>();
+    for (const contract of contracts)
+      byUpstream.set(contract.target.upstream.name, [...(byUpstream.get(contract.target.upstream.name) ?? []), contract]);
+    const drift: UpstreamDrift[] = [];
+    const unreachable: { upstream: string; reason: string }[] = [];
+    for (const [name, ofUpstream] of byUpstream) {
+      const upstream = ofUpstream[0]!.target.upstream;
+      const credential = upstream.credentialRef ? credentialOf(upstream.credentialRef) : null;
+      try {
+        const session = await this.connections.session(upstream, credential);
+        const offered: UpstreamTool[] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
+          const listed = await session.client.listTools(cursor ? { cursor } : undefined);
+          offered.push(...(listed.tools as UpstreamTool[]));
+          cursor = listed.nextCursor;
+          if (!cursor) break;
+        }
+        drift.push(...upstreamDrift(ofUpstream, offered));
+      } catch (error) {
+        unreachable.push({ upstream: name, reason: redactorFor(credential).redact(describe(error)) });
+      }
+    }
+    return { drift, unreachable };
   }
 
   /** Stops accepting sends and closes every upstream session (stdio servers are stopped). */
