@@ -1,6 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { JsonValue } from '@onceport/contracts';
-import type { McpToolContract } from '@onceport/domain';
+import type { McpToolContract, McpUpstream } from '@onceport/domain';
 import { type Redactor, redactorFor } from '../http/redactor';
 import type { McpOutcome } from './mcp-outcome';
 import { mcpResultDocument } from './mcp-result-document';
@@ -81,13 +81,16 @@ export class McpChannel {
     contracts: readonly McpToolContract[],
     credentialOf: (ref: string) => string | null,
   ): Promise<{ drift: UpstreamDrift[]; unreachable: { upstream: string; reason: string }[] }> {
-    const byUpstream = new Map<string, McpToolContract[]>();
-    for (const contract of contracts)
-      byUpstream.set(contract.target.upstream.name, [...(byUpstream.get(contract.target.upstream.name) ?? []), contract]);
+    const byUpstream = new Map<string, { upstream: McpUpstream; contracts: McpToolContract[] }>();
+    for (const contract of contracts) {
+      const { upstream } = contract.target;
+      const entry = byUpstream.get(upstream.name) ?? { upstream, contracts: [] };
+      entry.contracts.push(contract);
+      byUpstream.set(upstream.name, entry);
+    }
     const drift: UpstreamDrift[] = [];
     const unreachable: { upstream: string; reason: string }[] = [];
-    for (const [name, ofUpstream] of byUpstream) {
-      const upstream = ofUpstream[0]!.target.upstream;
+    for (const [name, { upstream, contracts: ofUpstream }] of byUpstream) {
       const credential = upstream.credentialRef ? credentialOf(upstream.credentialRef) : null;
       try {
         const session = await this.connections.session(upstream, credential);
