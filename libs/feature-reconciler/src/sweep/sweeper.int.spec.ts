@@ -156,6 +156,41 @@ describe('Sweeper (real PostgreSQL, in-process delivery)', () => {
     expect(await status(id)).toBe('needs_review');
   });
 
+  it('a pass that found its execution changed elsewhere releases it: it is settled in the next pass, not one claim time later', async () => {
+    const { id } = await seed(
+      [
+        (_id, now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
+        (_id, now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'dead', leaseMs: 1 } }),
+      ],
+      3_600_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The first pass loses the race to another path (as when the OutcomeUnknown consumer probes first).
+    let raced = false;
+    const racing = {
+      settle: async (executionId: string, causation: { causationId: string }) => {
+        if (executionId === id && !raced) {
+          raced = true;
+          const { version } = await runtime.commands.load(executionStream(id));
+          return { done: 'nothing' as const, status: 'changed_elsewhere' as const, nextCheckAtMs: null, version };
+        }
+        return settle.settle(executionId, causation);
+      },
+    } as unknown as SettleExecutionHandler;
+    const racer = new Sweeper(
+      runtime,
+      orm.em,
+      racing,
+      { intervalMs: 60_000, redeliverAfterMs: 1_000, batch: 200, concurrency: 1, claimMs: 60_000, replicaId: 'sweep-racer' },
+      () => undefined,
+    );
+    // Released at once, so the same pass (or at worst the next) takes it again and settles it.
+    await racer.sweepOnce();
+    expect(raced).toBe(true);
+    if ((await status(id)) === 'dispatched') await racer.sweepOnce();
+    expect(await status(id)).toBe('needs_review');
+  });
+
   it('more long-running dispatches than one batch do not hide a newer dead one: it is swept in the first pass', async () => {
     // More in flight (lease far off) than the batch of 200, all accepted before the dead one.
     const busy: string[] = [];

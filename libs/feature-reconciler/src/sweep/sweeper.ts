@@ -128,11 +128,17 @@ export class Sweeper {
 
   private async settleClaimed(executionId: string): Promise<void> {
     const outcome = await this.settle.settle(executionId, { causationId: `sweep:${executionId}` });
-    // Changed elsewhere: someone else is on it; the claim runs out by itself and a later pass looks again.
-    if (outcome.status === 'changed_elsewhere') return;
+    // Changed elsewhere: another path (the OutcomeUnknown consumer, a replica) wrote first and may
+    // have stopped at a backoff nobody else comes back for. Released for the next pass, which plans
+    // from the new state — keeping the claim would stall settlement for a whole claim time.
     // Settled or moved on: not again before the claim would run out, unless the read model shows a
     // newer version first (it may still show the old one until the projection catches up).
-    const atMs = outcome.done === 'wait' && outcome.nextCheckAtMs !== null ? outcome.nextCheckAtMs : Date.now() + this.settings.claimMs;
+    const atMs =
+      outcome.status === 'changed_elsewhere'
+        ? Date.now()
+        : outcome.done === 'wait' && outcome.nextCheckAtMs !== null
+          ? outcome.nextCheckAtMs
+          : Date.now() + this.settings.claimMs;
     await releaseWithNextCheck(this.em, executionId, this.settings.replicaId, outcome.version, atMs);
   }
 
