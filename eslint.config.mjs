@@ -35,7 +35,7 @@ const productionLayers = {
   'type:util': ['type:util'],
   'type:e2e': ['type:infra', 'type:domain', 'type:contracts', 'type:util'],
   'type:tool': ['type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:util'],
-  // Test kits (fault-kit, test-target, gateway-harness): what tests stand on, never production.
+  // Test kits (fault-kit, test-target, test-upstream, gateway-harness): what tests stand on, never production.
   'type:test-support': ['type:test-support', 'type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:util'],
 };
 const testLayers = Object.fromEntries(
@@ -90,6 +90,7 @@ const testFiles = [
   // The test-support projects themselves (tagged type:test-support).
   'tools/fault-kit/**/*.ts',
   'libs/test-target/**/*.ts',
+  'libs/test-upstream/**/*.ts',
   'libs/gateway-harness/**/*.ts',
 ];
 

@@ -68,6 +68,12 @@ const probes: Probe[] = [
     breaks: /tagged with "type:feature" can only depend on libs tagged with/,
   },
   {
+    name: 'a production channel importing the test MCP upstream',
+    path: `libs/target-channels/src/${tag}-test-upstream.ts`,
+    source: `import { startHttpUpstream } from '@onceport/test-upstream';\nexport const probe = startHttpUpstream;\n`,
+    breaks: /tagged with "type:infra" can only depend on libs tagged with/,
+  },
+  {
     name: "a production file importing a lib's /testing entry point",
     path: `libs/feature-reconciler/src/${tag}-testing-entry.ts`,
     source: `import * as storeTesting from '@onceport/event-store/testing';\nexport const probe = storeTesting;\n`,
@@ -106,8 +112,9 @@ const probes: Probe[] = [
     source: [
       `import { startFaultProxy } from '@onceport/fault-kit';`,
       `import { startTestTarget } from '@onceport/test-target';`,
+      `import { startHttpUpstream } from '@onceport/test-upstream';`,
       `import * as storeTesting from '@onceport/event-store/testing';`,
-      `export const probe = [startFaultProxy, startTestTarget, storeTesting];`,
+      `export const probe = [startFaultProxy, startTestTarget, startHttpUpstream, storeTesting];`,
       '',
     ].join('\n'),
     breaks: null,

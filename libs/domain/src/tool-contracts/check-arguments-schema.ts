@@ -17,7 +17,7 @@ export function checkArgumentsSchema(
   issues: IssueDraft[],
 ): ArgumentsSchema {
   const schema = {
-    ...raw,
+    ...withoutKnownDialect(raw),
     type: 'object',
     properties: raw?.properties ?? {},
     required: raw?.required ?? [],
@@ -103,4 +103,18 @@ function metaSchemaIssues(errors: ErrorObject[], schema: ArgumentsSchema, at: re
     );
   }
   return out;
+}
+
+/**
+ * MCP servers built on zod-to-json-schema stamp `"$schema": "…draft-07/schema#"` on their input
+ * schemas (an imported contract copies it). The keywords such schemas use mean the same in draft
+ * 2020-12, so the marker of either dialect is dropped and the schema read as 2020-12; any other
+ * `$schema` stays, and the compiler names it.
+ */
+const KNOWN_DIALECTS = /^https?:\/\/json-schema\.org\/(draft-07\/schema#?|draft\/2020-12\/schema)$/;
+
+function withoutKnownDialect(raw: RawArgumentsSchema | undefined): RawArgumentsSchema | undefined {
+  if (!raw || typeof raw['$schema'] !== 'string' || !KNOWN_DIALECTS.test(raw['$schema'])) return raw;
+  const { $schema: _dialect, ...rest } = raw;
+  return rest as RawArgumentsSchema;
 }

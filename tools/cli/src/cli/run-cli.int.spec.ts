@@ -25,6 +25,8 @@ const COMMANDS = [
   ['audit'],
   ['audit', 'export'],
   ['audit', 'verify'],
+  ['contracts'],
+  ['contracts', 'import'],
 ];
 
 describe('onceport: help, usage errors, and the installed bin', () => {
@@ -55,6 +57,8 @@ describe('onceport: help, usage errors, and the installed bin', () => {
       ['quarantine', 'purge'],
       ['quarantine', 'list', '--status', 'lost'],
       ['quarantine', 'list', 'extra'],
+      ['contracts', 'export'],
+      ['contracts', 'import'],
     ]) {
       const run = await runOnceport(argv, { DATABASE_URL: 'postgres://unused' });
       expect({ argv, code: run.code }).toEqual({ argv, code: 2 });

@@ -4,6 +4,7 @@ import { quarantineCommand } from '../admin/quarantine-command';
 import { reviewCommand } from '../admin/review-command';
 import { vaultCommand } from '../admin/vault-command';
 import { auditCommand } from '../audit/audit-command';
+import { contractsCommand } from '../contracts/contracts-command';
 import { traceCommand } from '../trace/trace-command';
 import { type CliIo, println } from './cli-io';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes';
@@ -22,6 +23,7 @@ Commands:
   trace <execution-id>               one execution's timeline and the five questions of an investigation
   audit export                       write the event store to a JSON Lines file
   audit verify                       check the hash chains of a file or the database offline
+  contracts import                   a contract file from the tools of an MCP server (URL or command)
 
 Configuration:
   DATABASE_URL / --database-url                          the event store (trace, audit)
@@ -41,6 +43,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<n
   quarantine: quarantineCommand,
   trace: traceCommand,
   audit: auditCommand,
+  contracts: contractsCommand,
 };
 
 /** Runs one command line; returns the exit code. Known failures print one line on stderr. */
