@@ -43,6 +43,8 @@ export interface ClusterOptions {
   readonly proxyTarget?: boolean;
   /** Extra environment for one app (e.g. an ack wait ceiling). */
   readonly appEnv?: Partial<Record<AppName, Record<string, string>>>;
+  /** More contract files beside the fault tools (file name → YAML), e.g. MCP upstreams. */
+  readonly contracts?: Readonly<Record<string, string>>;
 }
 
 export interface Verdict {
@@ -108,6 +110,7 @@ export class FaultCluster {
         nats,
         contracts: {
           'faults.yaml': readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', faultOrigin),
+          ...options.contracts,
         },
         env: FAST_HEALING,
         serviceEnv,
