@@ -139,7 +139,18 @@ function mcpContract(
       ),
     );
   }
+  if (raw.probe) {
+    // The dispatcher does not ask upstreams for tasks yet, so there would be nothing to poll: refused
+    // rather than accepted and silently unused.
+    issues.push(
+      draft(
+        'invalid_field',
+        [...at, 'probe'],
+        'probe: { kind: mcp_task } (upstream tasks are not supported yet)',
+        'no probe on an MCP tool for now: an unknown outcome settles by the effect class (idempotent → sent again, otherwise a human)',
+      ),
+    );
+  }
   if (!target) return null;
-  const probe = raw.probe ? { kind: 'mcp_task' as const } : null;
-  return { ...common, credentialRef: target.upstream.credentialRef, channel: 'mcp', target, probe };
+  return { ...common, credentialRef: target.upstream.credentialRef, channel: 'mcp', target, probe: null };
 }

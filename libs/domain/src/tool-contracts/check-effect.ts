@@ -14,7 +14,7 @@ export interface EffectFacts {
 const PROBE_EXAMPLE: Readonly<Record<EffectFacts['channel'], string>> = {
   http: 'a probe: { method: GET, path, applied: { status: [...] }, not_applied: { status: [...] } }',
   ssh: 'a probe: { kind: marker }',
-  mcp: 'a probe: { kind: mcp_task } (an upstream that answers with a task is settled by its tasks/get)',
+  mcp: 'a probe, and MCP tools have none yet (upstream tasks are not supported): declare idempotent or irreversible',
 };
 
 /** The rules that make an effect class a promise rather than a label (DESIGN.md §3). */

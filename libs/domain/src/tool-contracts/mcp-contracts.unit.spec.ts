@@ -179,9 +179,9 @@ tools:
     expect(Object.isFrozen(a?.target.upstream.transport === 'stdio' ? a.target.upstream.args : null)).toBe(true);
   });
 
-  it('takes an mcp_task probe, also as the probe of a conditional tool', () => {
-    const [contract] = mcp(file([stdioUpstream()], mcpTool({ effect: 'conditional', probe: { kind: 'mcp_task' } })));
-    expect(contract?.probe).toEqual({ kind: 'mcp_task' });
+  it('refuses an mcp_task probe for now (upstream tasks are not supported: nothing would poll it)', () => {
+    const withProbe = file([stdioUpstream()], mcpTool({ effect: 'idempotent', probe: { kind: 'mcp_task' } }));
+    expect(theIssue(withProbe, 'invalid_field', 'tools[0].probe').expected).toContain('no probe on an MCP tool for now');
   });
 
   it('treats an undeclared effect as irreversible, whatever the upstream claims', () => {
@@ -327,7 +327,7 @@ describe('parseToolContracts: channel mcp refusals', () => {
     const remote = file([stdioUpstream()], mcpTool({ effect: 'remote_command' }));
     expect(theIssue(remote, 'effect_conflict', 'tools[0].effect').expected).toContain('only with channel ssh');
     const conditional = file([stdioUpstream()], mcpTool({ effect: 'conditional' }));
-    expect(theIssue(conditional, 'probe_required', 'tools[0].probe').expected).toContain('{ kind: mcp_task }');
+    expect(theIssue(conditional, 'probe_required', 'tools[0].probe').expected).toContain('declare idempotent or irreversible');
     const ledger = file([stdioUpstream()], mcpTool({ effect: 'none', ledger_retention: '1d' }));
     expect(theIssue(ledger, 'effect_conflict', 'tools[0].ledger_retention')).toBeDefined();
     const probe = file([stdioUpstream()], mcpTool({ probe: { kind: 'marker' } }));

@@ -72,7 +72,7 @@ export interface SshToolContract extends ToolContractCommon {
 export interface McpToolContract extends ToolContractCommon {
   readonly channel: 'mcp';
   readonly target: McpTarget;
-  /** `mcp_task`: an upstream that answered with a task is settled by polling its `tasks/get`. */
+  /** Always null for now: `mcp_task` (settling an upstream task by its `tasks/get`) is refused at load until the dispatcher asks for tasks. */
   readonly probe: McpProbe | null;
 }
 

@@ -69,8 +69,8 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
       ? settle(attempt, 'not_applied', 'read-only call: safe to run again')
       : settle(attempt, 'failed', `read-only call gave no answer in ${attempt} attempts`);
   }
-  // MCP upstreams are settled by the effect class table alone: a task an upstream answered with is
-  // not recorded yet, so there is nothing to poll (the `mcp_task` probe is declared, not used).
+  // MCP upstreams are settled by the effect class table alone: upstream tasks are not asked for yet,
+  // so there is nothing to poll (the contract parser refuses an `mcp_task` probe for now).
   const probe = contract.channel === 'mcp' ? null : contract.probe;
   if (probe && probes < limits.maxProbes) return probeWithBackoff(input, attempt, probes);
   if (probe && probes >= limits.maxProbes) return settle(attempt, 'needs_review', `${probes} probes could not tell whether it was applied`);
