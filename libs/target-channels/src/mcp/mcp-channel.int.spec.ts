@@ -168,6 +168,25 @@ describe('MCP channel against real npm MCP servers', () => {
     expect(outcome).toMatchObject({ kind: 'unknown', code: 'timeout' });
   });
 
+  it('a call timing out does not disturb another call in flight on the same stdio server', async () => {
+    const upstream = everything({ name: 'everything-shared' });
+    const slow = channel.send({
+      contract: mcpContract(upstream, 'trigger-long-running-operation'),
+      executionId: 'exe_01JTESTSHARED00000000000000A',
+      // Longer than the SDK's grace when it closes a stdio server (stdin ended, SIGTERM 2 s later).
+      arguments: { duration: 4, steps: 2 },
+      credential: null,
+    });
+    const impatient = await channel.send({
+      contract: mcpContract(upstream, 'trigger-long-running-operation', { timeoutMs: 300 }),
+      executionId: 'exe_01JTESTSHARED00000000000000B',
+      arguments: { duration: 6, steps: 2 },
+      credential: null,
+    });
+    expect(impatient).toMatchObject({ kind: 'unknown', code: 'timeout' });
+    expect(await slow).toMatchObject({ kind: 'observed', isError: false });
+  });
+
   it('server-everything (Streamable HTTP): a call completes; the server killed mid-call is unknown; a closed port is failed before send', async () => {
     const port = await freePort();
     httpServer = await startEverythingHttp(port);

@@ -67,8 +67,10 @@ export class McpChannel {
       return mcpResultDocument(result as Record<string, unknown>, target.maxResultBytes, redactor);
     } catch (error) {
       const outcome = classifyCallError(error, session, redactor, target.timeoutMs);
-      // A session a call failed on may be half-broken: the next call opens a fresh one.
-      if (outcome.kind !== 'failed_before_send' || outcome.code !== 'refused_by_upstream') await this.connections.discard(session);
+      // A broken session is replaced at the next call. One that only timed out or answered an error
+      // is kept: other calls may be in flight on it (closing a stdio session stops its server).
+      if (session.closed || (outcome.kind === 'unknown' && (outcome.code === 'connection_lost' || outcome.code === 'process_exited')))
+        await this.connections.discard(session);
       return outcome;
     }
   }
