@@ -8,11 +8,10 @@ import {
   type TaskStatus,
 } from '@modelcontextprotocol/server';
 import type { ExecutionStatus } from '@onceport/contracts';
-import { z } from 'zod';
 import type { AgentAnswer } from '../answer/agent-answer';
 import { asDelivered } from '../answer/as-delivered';
-import { ExecutionNotFoundError } from '../call-tool/call-tool.errors';
 import type { TimelineEntry } from '../query-execution/query-execution.service';
+import { AnyResult, TaskParams, taskLookup } from './mcp-task-lookup';
 import type { McpRequestScope, McpServerTools, McpServices } from './mcp-server.factory';
 
 /**
@@ -88,16 +87,7 @@ export async function legacyTaskResult(services: McpServices, scope: McpRequestS
 
 /** `tasks/get`, `tasks/result` and a refusing `tasks/cancel`, all read from the store for the calling actor. */
 export function registerLegacyTaskHandlers(server: Server, services: McpServices, scope: McpRequestScope, options: McpServerTools): void {
-  const load = async (taskId: string) => {
-    try {
-      return await services.query.status(taskId, scope.actor, { attached: false });
-    } catch (error) {
-      // Another actor's execution is as unknown as one that never existed.
-      if (error instanceof ExecutionNotFoundError)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`, { code: error.code });
-      throw options.toMcpError(error);
-    }
-  };
+  const load = taskLookup(services, scope, options);
 
   // The 2025 codec knows these methods; the schemas here only type them (the v2 typings list 2026 methods).
   server.setRequestHandler(
@@ -164,9 +154,6 @@ export function registerLegacyTaskHandlers(server: Server, services: McpServices
     }),
   );
 }
-
-const TaskParams = z.object({ taskId: z.string().max(64) }).passthrough();
-const AnyResult = z.object({}).passthrough();
 
 /** JSON-RPC code a still-working `tasks/result` is answered with (the v1 SDK's RequestTimeout). */
 const REQUEST_TIMEOUT = -32001;

@@ -6,6 +6,7 @@ import { asDelivered } from '../answer/as-delivered';
 import { ExecutionNotFoundError } from '../call-tool/call-tool.errors';
 import { CancelRefusedError } from '../cancel-execution/cancel-execution.service';
 import type { TimelineEntry } from '../query-execution/query-execution.service';
+import { AnyResult, TaskParams, taskLookup } from './mcp-task-lookup';
 import type { McpRequestScope, McpServerTools, McpServices } from './mcp-server.factory';
 
 /** The Tasks extension of MCP 2026-07-28 (SEP-2663), as advertised in `server/discover`. */
@@ -92,22 +93,11 @@ export async function createTaskResult(services: McpServices, scope: McpRequestS
   return { resultType: 'task' as const, ...taskOf(services, answer, timeline) };
 }
 
-const TaskParams = z.object({ taskId: z.string().max(64) }).passthrough();
 const UpdateParams = TaskParams.extend({ inputResponses: z.record(z.string(), z.unknown()).optional() });
-const AnyResult = z.object({}).passthrough();
 
 /** `tasks/get`, `tasks/update` and `tasks/cancel`, each answered from the store for the calling actor. */
 export function registerTaskExtensionHandlers(server: Server, services: McpServices, scope: McpRequestScope, tools: McpServerTools): void {
-  const load = async (taskId: string) => {
-    try {
-      return await services.query.status(taskId, scope.actor, { attached: false });
-    } catch (error) {
-      // Another actor's execution is as unknown as one that never existed.
-      if (error instanceof ExecutionNotFoundError)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`, { code: error.code });
-      throw tools.toMcpError(error);
-    }
-  };
+  const load = taskLookup(services, scope, tools);
 
   server.setRequestHandler(
     'tasks/get',

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startHttpUpstream } from '@onceport/test-upstream';
 import { McpChannel } from './mcp-channel';
 import type { McpObserved, McpOutcome } from './mcp-outcome';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, httpUpstream, mcpContract, stdioUpstream } from './testing/mcp-contract';
@@ -187,7 +188,7 @@ describe('MCP channel against real npm MCP servers', () => {
     expect(await slow).toMatchObject({ kind: 'observed', isError: false });
   });
 
-  it('server-everything (Streamable HTTP): a call completes; the server killed mid-call is unknown; a closed port is failed before send', async () => {
+  it('server-everything (Streamable HTTP): a call completes; after the server is gone, a call is failed before send', async () => {
     const port = await freePort();
     httpServer = await startEverythingHttp(port);
     const upstream = httpUpstream('everything-http', `http://127.0.0.1:${port}/mcp`);
@@ -199,17 +200,8 @@ describe('MCP channel against real npm MCP servers', () => {
     });
     expect(documentOf(echo)).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('hello') }] });
 
-    const slow = channel.send({
-      contract: mcpContract(upstream, 'trigger-long-running-operation'),
-      executionId: 'exe_01JTESTCUT0000000000000000A',
-      arguments: { duration: 10, steps: 10 },
-      credential: null,
-    });
-    // The call is in the server's hands once its session is open and the request went out; then the server dies.
-    await new Promise((resolve) => setTimeout(resolve, 300));
     httpServer.kill('SIGKILL');
-    expect(await slow).toMatchObject({ kind: 'unknown' });
-
+    await new Promise((resolve) => httpServer?.once('exit', resolve));
     const refused = await channel.send({
       contract: mcpContract(upstream, 'echo'),
       executionId: 'exe_01JTESTECHO000000000000000B',
@@ -217,6 +209,27 @@ describe('MCP channel against real npm MCP servers', () => {
       credential: null,
     });
     expect(refused).toMatchObject({ kind: 'failed_before_send', retryable: true });
+  });
+
+  it('an HTTP upstream that goes away once it applied the call (the test upstream) is unknown, never failed', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'onceport-mcp-cut-'));
+    const upstream = await startHttpUpstream({ stateDir });
+    try {
+      const slow = channel.send({
+        contract: mcpContract(httpUpstream('test-upstream', upstream.url), 'slow_effect'),
+        executionId: 'exe_01JTESTCUT0000000000000000A',
+        arguments: { key: 'cut', ms: 60_000 },
+        credential: null,
+      });
+      // Applied upstream (the ledger says so), answer not yet sent: now the server goes away.
+      await until(async () => upstream.effects().some((e) => e.key === 'cut'));
+      await upstream.stop();
+      expect(await slow).toMatchObject({ kind: 'unknown' });
+      expect(upstream.effects().filter((e) => e.executionId === 'exe_01JTESTCUT0000000000000000A')).toHaveLength(1);
+    } finally {
+      await upstream.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });
 
