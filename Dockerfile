@@ -6,6 +6,7 @@
 #   docker build --build-arg APP=authorization -t onceport/authorization:0.1.0 .
 #   docker build --build-arg APP=dispatcher    -t onceport/dispatcher:0.1.0 .
 #   docker build --build-arg APP=reconciler    -t onceport/reconciler:0.1.0 .
+#   docker build --build-arg APP=console       -t onceport/console:0.1.0 .
 #
 # The runtime image holds compiled JavaScript (no TypeScript loader), the production dependencies
 # and nothing else; it runs as uid 1000 and stops gracefully on SIGTERM. See deploy/README.md.
@@ -14,6 +15,7 @@ ARG NODE_VERSION=20.20.2
 ARG APP
 
 # ---- build: compile the app and the libs it reaches (tools/build, @swc/core) ----------------------
+# The console also gets its front end, bundled by esbuild into web/ beside its main.js (where it serves it from).
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -26,8 +28,9 @@ COPY libs libs
 COPY apps apps
 ARG APP
 ENV SWC_NODE_PROJECT=tsconfig.base.json
-RUN test -n "$APP" || { echo 'build with --build-arg APP=intake|authorization|dispatcher|reconciler' >&2; exit 2; } \
- && node -r @swc-node/register tools/build/cli.ts "$APP" --out-root /out
+RUN test -n "$APP" || { echo 'build with --build-arg APP=intake|authorization|dispatcher|reconciler|console' >&2; exit 2; } \
+ && node -r @swc-node/register tools/build/cli.ts "$APP" --out-root /out \
+ && if [ "$APP" = console ]; then node -r @swc-node/register apps/console/scripts/build-web.ts /out/console/web; fi
 
 # ---- prod-deps: production dependencies only ----------------------------------------------------
 FROM node:${NODE_VERSION}-bookworm-slim AS prod-deps
@@ -66,7 +69,7 @@ LABEL org.opencontainers.image.title="onceport-${APP}" \
 USER 1000:1000
 # Liveness for plain Docker (Kubernetes uses the pod's probes): PORT, or the app's default port.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "const p=process.env.PORT||{intake:3001,authorization:3002,dispatcher:3003,reconciler:3004}[process.env.ONCEPORT_APP];require('http').get({host:'127.0.0.1',port:p,path:'/healthz',timeout:2000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
+  CMD ["node", "-e", "const p=process.env.PORT||{intake:3001,authorization:3002,dispatcher:3003,reconciler:3004,console:3005}[process.env.ONCEPORT_APP];require('http').get({host:'127.0.0.1',port:p,path:'/healthz',timeout:2000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # Exec form: SIGTERM reaches node (through tini), not a shell that would swallow it.

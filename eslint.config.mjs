@@ -51,6 +51,8 @@ const scopes = [
     sourceTag: 'scope:embedded',
     onlyDependOnLibsWithTags: ['scope:embedded', ...services.map((service) => `scope:${service}`), 'scope:shared'],
   },
+  // The web console calls the services over HTTP only: shared libs, never a service's feature.
+  { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console', 'scope:shared'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
 ];
 
@@ -154,6 +156,18 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': ['error', boundaries(testLayers)],
       'no-restricted-imports': 'off',
+    },
+  },
+  {
+    // The console's front end is browser code with its own program (DOM, JSX); the same promise and import rules hold.
+    files: ['apps/console/web/**/*.ts', 'apps/console/web/**/*.tsx'],
+    languageOptions: { parserOptions: { project: './apps/console/web/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure the servers Onceport's tests need are up on loopback: PostgreSQL (127.0.0.1:5432,
 # trust auth for the postgres user) and a JetStream-enabled nats-server (127.0.0.1:4222), plus the
-# nats-server binary that messaging tests start privately to kill and restart, and curl. Installs them from
+# nats-server binary that messaging tests start privately to kill and restart, curl, and Debian's
+# chromium (the console's browser tests drive it with playwright-core), and promtool (the alert rules'
+# test). Installs them from
 # Debian's packages when missing. Safe to run again. Used by .ci/run and by new contributors.
 set -euo pipefail
 
@@ -84,6 +86,23 @@ ensure_curl() {
   if ! command -v curl >/dev/null 2>&1; then log "installing curl"; apt_install curl; fi
 }
 
+# The console's browser tests (playwright-core, which downloads no browser) drive Debian's chromium,
+# found by CHROMIUM_BIN or on the PATH.
+ensure_chromium() {
+  if [ -n "${CHROMIUM_BIN:-}" ] && [ -x "$CHROMIUM_BIN" ]; then log "chromium: $CHROMIUM_BIN"; return 0; fi
+  if ! command -v chromium >/dev/null 2>&1; then log "installing chromium"; apt_install --no-install-recommends chromium; fi
+  log "chromium: $(command -v chromium)"
+}
+
+# The monitoring test checks the alert rules with promtool (Debian's prometheus package ships it;
+# the package's server is not started in a container without systemd, and is not needed).
+ensure_promtool() {
+  if ! command -v promtool >/dev/null 2>&1; then log "installing prometheus (for promtool)"; apt_install --no-install-recommends prometheus; fi
+  log "promtool: $(command -v promtool)"
+}
+
 ensure_postgres
 ensure_nats
 ensure_curl
+ensure_promtool
+ensure_chromium

@@ -7,7 +7,7 @@ export NX_DAEMON="${NX_DAEMON:-false}" NX_NO_CLOUD=true
 npx nx show projects > /dev/null
 if [ $# -eq 0 ]; then
   # The whole tree: formatting first (one config, .prettierrc.json; `npm run format` writes it), then the rules.
-  npx prettier --check --log-level warn "**/*.{ts,js,mjs,cjs}"
+  npx prettier --check --log-level warn "**/*.{ts,tsx,js,mjs,cjs}"
   set -- .
 fi
 exec npx eslint --max-warnings=0 "$@"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The Kubernetes topology on one machine: every Onceport service as separate processes, N replicas
-# each, against the NATS JetStream and PostgreSQL of $NATS_URL and $DATABASE_URL. The processes run
-# the compiled build (tools/build), like the pods do.
+# The Kubernetes topology on one machine: every Onceport service and the web console as separate
+# processes, N replicas each, against the NATS JetStream and PostgreSQL of $NATS_URL and $DATABASE_URL.
+# The processes run the compiled build (tools/build; the console with its page, as in its image),
+# like the pods do. The console calls replica 0 of intake, authorization and reconciler unless
+# ONCEPORT_INTAKE_URL, ONCEPORT_AUTHORIZATION_URL, ONCEPORT_RECONCILER_URL say otherwise.
 #
 #   deploy/local/onceport-local.sh start                    build, start every replica, wait until all are ready
 #   deploy/local/onceport-local.sh start <app> <replica>    start one replica (e.g. after `kill`)
@@ -15,10 +17,11 @@
 # Configuration (environment; the services' own variables pass through, see the top README):
 #   ONCEPORT_LOCAL_DIR        state: pids/, logs/ (default: <repo>/tmp/local)
 #   ONCEPORT_LOCAL_DIST       where the builds go (default: <repo>/dist)
-#   ONCEPORT_LOCAL_APPS       default: intake authorization dispatcher reconciler (those that exist)
+#   ONCEPORT_LOCAL_APPS       default: intake authorization dispatcher reconciler console (those that exist)
 #   ONCEPORT_LOCAL_REPLICAS   default 2
 #   ONCEPORT_LOCAL_BASE_PORT  default 3000: replica r of app i listens on BASE + i + 100*r
-#                             (intake 3001/3101, authorization 3002/3102, dispatcher 3003/3103, reconciler 3004/3104)
+#                             (intake 3001/3101, authorization 3002/3102, dispatcher 3003/3103, reconciler 3004/3104,
+#                             console 3005/3105)
 #   ONCEPORT_LOCAL_BUILD      1 (default): build before `start`; 0: use the existing build
 #   ONCEPORT_LOCAL_ENV_FILE   a KEY=VALUE file sourced before starting (DATABASE_URL, NATS_URL, ONCEPORT_*)
 #   ONCEPORT_LOCAL_TIMEOUT    seconds to wait for readiness (default 90)
@@ -33,7 +36,7 @@ REPLICAS=${ONCEPORT_LOCAL_REPLICAS:-2}
 BASE_PORT=${ONCEPORT_LOCAL_BASE_PORT:-3000}
 TIMEOUT=${ONCEPORT_LOCAL_TIMEOUT:-90}
 GRACE=${ONCEPORT_LOCAL_GRACE:-30}
-ALL_APPS=(intake authorization dispatcher reconciler)
+ALL_APPS=(intake authorization dispatcher reconciler console)
 
 die() { echo "onceport-local: $*" >&2; exit 1; }
 
@@ -77,6 +80,10 @@ build() {
   [[ ${ONCEPORT_LOCAL_BUILD:-1} == 0 ]] && return
   echo "building $* into $DIST"
   (cd "$ROOT" && SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/build/cli.ts "$@" --out-root "$DIST")
+  # The console's page beside its main.js, where the compiled console serves it from (as the Dockerfile does).
+  if [[ " $* " == *" console "* ]]; then
+    (cd "$ROOT" && SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register apps/console/scripts/build-web.ts "$DIST/console/web")
+  fi
 }
 
 start_one() {
@@ -92,6 +99,9 @@ start_one() {
   # exit status (128+N when signal N ended it), like a pod's lastState.terminated.exitCode; the
   # pid file holds node's own pid, so signals go to the service, not to the parent.
   PORT=$port ONCEPORT_DISPATCHER_ID="dispatcher-$r" ONCEPORT_RECONCILER_ID="reconciler-$r" \
+    ONCEPORT_INTAKE_URL=${ONCEPORT_INTAKE_URL:-http://127.0.0.1:$(port_of intake 0)} \
+    ONCEPORT_AUTHORIZATION_URL=${ONCEPORT_AUTHORIZATION_URL:-http://127.0.0.1:$(port_of authorization 0)} \
+    ONCEPORT_RECONCILER_URL=${ONCEPORT_RECONCILER_URL:-http://127.0.0.1:$(port_of reconciler 0)} \
     NODE_ENV=${NODE_ENV:-production} NODE_PATH=$ROOT/node_modules \
     nohup bash -c 'node --enable-source-maps "$1" & echo $! >"$2.tmp" && mv "$2.tmp" "$2"; wait $!; echo $? >"$3"' \
     onceport-local "$DIST/$app/main.js" "$pidfile" "$exitfile" </dev/null >>"$(log_file "$app" "$r")" 2>&1 &

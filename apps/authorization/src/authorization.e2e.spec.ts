@@ -169,6 +169,32 @@ describe('authorization service (process, JetStream, PostgreSQL)', () => {
     await expect(start).rejects.toThrow(/effect/);
   });
 
+  it('refuses to start with an idempotent tool that nothing backs (no idempotency header, no probe), naming the file, the tool and the fix', async () => {
+    const blindDir = join(dir, 'blind-contracts');
+    await mkdir(blindDir);
+    const tool = [
+      'tools:',
+      '  - name: send_email',
+      '    description: Send one e-mail.',
+      '    channel: http',
+      '    target: { origin: https://mail.example.com, method: POST, path: /v3/messages }',
+      '    effect: idempotent',
+      '',
+    ].join('\n');
+    await writeFile(join(blindDir, 'mail.yaml'), tool);
+    const start = startAppProcess('authorization', {
+      ...env,
+      ONCEPORT_CONTRACTS_DIR: blindDir,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      NATS_URL: 'nats://127.0.0.1:1',
+    });
+    await expect(start).rejects.toThrow(/exited with 78 before listening/);
+    await expect(start).rejects.toThrow(
+      `${join(blindDir, 'mail.yaml')}: tools[0].effect: got effect idempotent for tool "send_email" with neither target.idempotency_header nor a probe`,
+    );
+    await expect(start).rejects.toThrow(/or effect: irreversible/);
+  });
+
   it('refuses to start with a broken actors file, naming the file, the field and what is expected', async () => {
     await writeFile(join(dir, 'broken.yaml'), 'actors:\n  - id: agent:x\n    api_keys_sha256: [plain-key]\n    tools: []\n');
     const start = startAppProcess('authorization', { ...env, ONCEPORT_ACTORS_FILE: join(dir, 'broken.yaml') });

@@ -1,12 +1,21 @@
+import { demoSecretsFile } from './demo-setup';
 import type { EmbeddedSetup } from './embedded-config';
 
 export interface BannerFacts {
   readonly url: string;
+  readonly consoleUrl: string;
   readonly setup: EmbeddedSetup;
   /** Null when the user's own contracts are served. */
   readonly targetUrl: string | null;
   readonly dataDir: string;
   readonly clusterDir: string;
+}
+
+/** Where the admin key the console asks for is: the demo's generated one, or the admins of the user's actors file. */
+function consoleSignIn(setup: EmbeddedSetup, dataDir: string): string {
+  return setup.actors.kind === 'demo'
+    ? `sign in with the admin key in ${demoSecretsFile(dataDir)} ("adminKey", the admin key above)`
+    : `sign in with an admin key of the admins in ${setup.actors.file}`;
 }
 
 /** What a person needs to make a first call, printed once the gateway serves: and whose tools and keys these are. */
@@ -36,6 +45,7 @@ export function printBanner(facts: BannerFacts): void {
     lines.push(`  API key        ${setup.actors.agentKey}`);
     lines.push(`  admin key      ${setup.actors.adminKey}   (POST ${facts.url}/v1/admin/vault/lock)`);
   }
+  lines.push(`  console        ${facts.consoleUrl} — ${consoleSignIn(setup, facts.dataDir)}`);
   lines.push(`  HMAC key       ${setup.hmacKeys === 'own' ? 'yours (ONCEPORT_HMAC_KEYS)' : 'generated, kept in the data directory'}`);
   lines.push(`  data           ${facts.dataDir}`);
   lines.push(`  postgres data  ${facts.clusterDir}`);

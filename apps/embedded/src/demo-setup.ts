@@ -22,8 +22,11 @@ export interface DemoSecrets {
 }
 
 /** Made once and kept (0600) in the data dir, so keys and fingerprints survive restarts. */
+/** Where the generated keys are kept (0600): the banner points operators at it for the console's admin key. */
+export const demoSecretsFile = (dataDir: string): string => join(dataDir, 'demo-secrets.json');
+
 export function demoSecrets(dataDir: string): DemoSecrets {
-  const secretsFile = join(dataDir, 'demo-secrets.json');
+  const secretsFile = demoSecretsFile(dataDir);
   if (!existsSync(secretsFile)) {
     const secrets: DemoSecrets = {
       agentKey: `op_${randomBytes(24).toString('base64url')}`,

@@ -15,6 +15,8 @@ export const embeddedEnv = z.object({
   ONCEPORT_DATA_DIR: z.string().optional(),
   ONCEPORT_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   ONCEPORT_DEMO_TARGET_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  /** The web console, its own process beside the gateway. */
+  ONCEPORT_CONSOLE_PORT: z.coerce.number().int().min(0).max(65535).default(3005),
   /** Given: the user's own tools, and no demo target. */
   ONCEPORT_CONTRACTS_DIR: z.string().optional(),
   /** Given: the user's own actors (and ONCEPORT_ACTOR_KEYS_FILE), and no generated keys. */

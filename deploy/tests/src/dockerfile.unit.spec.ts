@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Stage, execForm, readDockerfile } from './support/dockerfile';
-import { WORKSPACE_ROOT } from './support/workspace';
+import { DEPLOYED_APPS, WORKSPACE_ROOT } from './support/workspace';
 
 /**
  * No Docker engine runs here, so the image is checked by reading the Dockerfile: the properties the
@@ -31,6 +31,14 @@ describe('Dockerfile', () => {
     expect(copies.filter((c) => c.includes('--from=build'))).toHaveLength(1);
   });
 
+  it("the console's image gets its front end: the console's esbuild script writes web/ beside its main.js (compiled-app.e2e serves it)", () => {
+    expect(
+      args(stage('build'), 'RUN').some((r) =>
+        r.includes('if [ "$APP" = console ]; then node -r @swc-node/register apps/console/scripts/build-web.ts /out/console/web; fi'),
+      ),
+    ).toBe(true);
+  });
+
   it('runtime: production dependencies only (npm ci --omit=dev), NODE_ENV=production, a non-root numeric user', () => {
     const copies = args(runtime, 'COPY');
     const dependencyStage = /^--from=(\S+) \/app\/node_modules/.exec(copies.find((c) => c.includes('node_modules')) ?? '')?.[1];
@@ -57,6 +65,20 @@ describe('Dockerfile', () => {
     expect(healthcheck?.[2]).toContain('/healthz');
   });
 
+  it("the HEALTHCHECK's default port of each app is the port its Deployment declares", () => {
+    const program = execForm(args(runtime, 'HEALTHCHECK').at(-1) ?? '')?.[2] ?? '';
+    const defaults = Object.fromEntries(
+      [...(/\{([^}]*)\}\[process\.env\.ONCEPORT_APP\]/.exec(program)?.[1] ?? '').matchAll(/(\w+):(\d+)/g)].map((m) => [m[1], Number(m[2])]),
+    );
+    const declared = Object.fromEntries(
+      DEPLOYED_APPS.map((app) => {
+        const manifest = readFileSync(join(WORKSPACE_ROOT, 'deploy/k8s/base', app, 'deployment.yaml'), 'utf8');
+        return [app, Number(/name: http, containerPort: (\d+)/.exec(manifest)?.[1])];
+      }),
+    );
+    expect(defaults).toEqual(declared);
+  });
+
   it('.dockerignore sends only the manifests, sources and build tool (no node_modules, dist, .git, tests)', () => {
     const ignore = readFileSync(join(WORKSPACE_ROOT, '.dockerignore'), 'utf8')
       .split('\n')
@@ -64,7 +86,16 @@ describe('Dockerfile', () => {
       .filter((l) => l && !l.startsWith('#'));
     expect(ignore[0]).toBe('*');
     expect(ignore.filter((l) => l.startsWith('!')).sort()).toEqual(
-      ['!apps/*/src/**', '!libs/*/src/**', '!package-lock.json', '!package.json', '!tools/build/*.ts', '!tsconfig.base.json'].sort(),
+      [
+        '!apps/*/src/**',
+        '!apps/console/scripts/*.ts',
+        '!apps/console/web/**',
+        '!libs/*/src/**',
+        '!package-lock.json',
+        '!package.json',
+        '!tools/build/*.ts',
+        '!tsconfig.base.json',
+      ].sort(),
     );
     expect(ignore).toEqual(expect.arrayContaining(['**/*.spec.ts', '**/testing/**']));
   });

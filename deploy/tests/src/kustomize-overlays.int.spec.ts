@@ -25,13 +25,14 @@ import {
   schemaErrors,
   selects,
 } from './support/k8s-object';
-import { egressOf, ingressRulesOf, isIngressIsolated, reachesPort, targetsReachable } from './support/network-policy';
+import { egressOf, ingressRulesOf, isIngressIsolated, onceportPodsReached, reachesPort, targetsReachable } from './support/network-policy';
 import { type Container, containerEnvironment } from './support/pod-env';
-import { ALL_APPS, WORKSPACE_ROOT } from './support/workspace';
+import { CONSOLE_APP, DEPLOYED_APPS, WORKSPACE_ROOT } from './support/workspace';
 
 const K8S = join(WORKSPACE_ROOT, 'deploy/k8s');
 const OVERLAYS = ['base', 'overlays/dev', 'overlays/prod'] as const;
-const SERVED = ['intake', 'authorization', 'reconciler']; // have a Service (the agents' door, the admin APIs)
+const SERVED = ['intake', 'authorization', 'reconciler', CONSOLE_APP]; // have a Service (the agents' door, the admin APIs, the console)
+const CONSOLE_CALLS = ['intake', 'authorization', 'reconciler']; // the services whose APIs the console calls
 const TARGET_REACHERS = ['dispatcher', 'reconciler']; // may reach targets
 const AUTOSCALED = ['intake', 'dispatcher'];
 const APP_ENV: Record<string, z.ZodRawShape> = {
@@ -87,9 +88,12 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     expect(objects().flatMap((o) => schemaErrors(o).map((e) => `${o.kind}/${o.metadata.name}: ${e}`))).toEqual([]);
   });
 
-  it('has a Deployment, ServiceAccount and PodDisruptionBudget for each of the four apps, Services where they serve, HPAs for intake and dispatcher', () => {
-    expect(deployments().map(appOf).sort()).toEqual([...ALL_APPS].sort());
-    for (const app of ALL_APPS) {
+  // The services' database, broker and migrations; the console has none of them.
+  const serviceDeployments = () => deployments().filter((d) => appOf(d) !== CONSOLE_APP);
+
+  it('has a Deployment, ServiceAccount and PodDisruptionBudget for the four services and the console, Services where they serve, HPAs for intake and dispatcher', () => {
+    expect(deployments().map(appOf).sort()).toEqual([...DEPLOYED_APPS].sort());
+    for (const app of DEPLOYED_APPS) {
       const deployment = deploymentOf(app) as IDeployment & K8sObject;
       const labels = deployment.spec?.template.metadata?.labels;
       const account = podSpec(deployment).serviceAccountName;
@@ -105,7 +109,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
         .filter(isPdb)
         .filter((p) => selects(p.spec?.selector as LabelSelector, labels));
       expect({ app, budgets: budgets.length }).toEqual({ app, budgets: 1 });
-      for (const other of ALL_APPS.filter((a) => a !== app)) {
+      for (const other of DEPLOYED_APPS.filter((a) => a !== app)) {
         expect(selects(budgets[0]?.spec?.selector as LabelSelector, deploymentOf(other)?.spec?.template.metadata?.labels)).toBe(false);
       }
       expect(deployment.spec?.selector && selects(deployment.spec.selector as LabelSelector, labels)).toBe(true);
@@ -215,6 +219,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
       dispatcher: longestTimeoutMs, // a request to a target
       reconciler: longestTimeoutMs, // a probe of a target
       authorization: 0, // a decision: a few store round trips
+      console: 15_000, // a call to a service (the console's upstream client gives up after 15 s)
     };
     for (const deployment of deployments()) {
       const app = appOf(deployment);
@@ -227,7 +232,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
   });
 
   it('migrations run in an init container of the same image before the app, with the owner database secret and no other', () => {
-    for (const deployment of deployments()) {
+    for (const deployment of serviceDeployments()) {
       const spec = podSpec(deployment);
       const migrate = spec.initContainers?.find((c) => c.name === 'migrate');
       expect(migrate?.image).toBe(appContainer(deployment).image);
@@ -240,7 +245,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
   });
 
   it('two database roles: the init container migrates as the owner and grants the role the service container connects as', () => {
-    for (const deployment of deployments()) {
+    for (const deployment of serviceDeployments()) {
       const app = appOf(deployment);
       const migrate = podSpec(deployment).initContainers?.find((c) => c.name === 'migrate') as Container;
       const initEnv = containerEnvironment(migrate, configMaps());
@@ -279,6 +284,7 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
         ...(spec.volumes ?? []).map((v) => v.configMap?.name),
       ].filter((name): name is string => !!name);
       for (const name of referenced) expect({ name, rendered: configMaps().has(name) }).toEqual({ name, rendered: true });
+      if (appOf(deployment) === CONSOLE_APP) continue; // its own test below
       for (const container of allContainers(deployment)) {
         const env = containerEnvironment(container, configMaps());
         // The migrate init container validates the database variables only; the app container everything.
@@ -287,6 +293,34 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
         expect(env['ONCEPORT_DELIVERY']).toBe('jetstream');
       }
     }
+  });
+
+  it("the console: no database, broker, migration or secret; the services' URLs name their Services; one operator stays on one pod", () => {
+    const deployment = deploymentOf(CONSOLE_APP) as IDeployment;
+    expect(podSpec(deployment).initContainers ?? []).toEqual([]);
+    expect(podSpec(deployment).volumes?.filter((v) => v.secret) ?? []).toEqual([]);
+    expect(appContainer(deployment).env?.filter((e) => e.valueFrom) ?? []).toEqual([]);
+    const env = containerEnvironment(appContainer(deployment), configMaps());
+    const services = objects().filter(isService);
+    for (const [variable, app] of [
+      ['ONCEPORT_INTAKE_URL', 'intake'],
+      ['ONCEPORT_AUTHORIZATION_URL', 'authorization'],
+      ['ONCEPORT_RECONCILER_URL', 'reconciler'],
+    ] as const) {
+      const url = new URL(env[variable] ?? 'unset:');
+      const service = services.find((s) => s.metadata.name === url.hostname);
+      const servedApp = deployments().find((d) => selects({ matchLabels: service?.spec?.selector }, d.spec?.template.metadata?.labels));
+      const port = Number(url.port || 80);
+      expect({ variable, app: servedApp && appOf(servedApp), port: service?.spec?.ports?.some((p) => p.port === port) }).toEqual({
+        variable,
+        app,
+        port: true,
+      });
+    }
+    // Sessions live in one pod's memory: with more than one replica a client must stay on its pod.
+    const service = services.find((s) => selects({ matchLabels: s.spec?.selector }, deployment.spec?.template.metadata?.labels));
+    if ((deployment.spec?.replicas ?? 1) > 1) expect(service?.spec?.sessionAffinity).toBe('ClientIP');
+    expect(env['ONCEPORT_CONSOLE_SECURE_COOKIE']).toBe(overlay === 'overlays/prod' ? 'true' : 'false');
   });
 
   it('actors: the policy from the onceport-actors ConfigMap, the key hashes from the onceport-actor-keys Secret, mounted where the variables point', () => {
@@ -387,8 +421,9 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
     expect([...new Set(references)].filter((reference) => !readme.includes(`\`${reference}\``))).toEqual([]);
   });
 
-  it('network: every pod is isolated; only dispatcher and reconciler reach targets; the others reach DNS, NATS, PostgreSQL and OTLP only', () => {
+  it("network: every pod is isolated; only dispatcher and reconciler reach targets; the services reach DNS, NATS, PostgreSQL and OTLP, the console DNS and the services' HTTP port only", () => {
     const policies = objects().filter(isNetworkPolicy);
+    const podsByApp = Object.fromEntries(deployments().map((d) => [appOf(d), d.spec?.template.metadata?.labels ?? {}]));
     for (const deployment of deployments()) {
       const app = appOf(deployment);
       const labels = deployment.spec?.template.metadata?.labels ?? {};
@@ -398,15 +433,26 @@ describe.each(OVERLAYS)('deploy/k8s/%s', (overlay) => {
         isolated: egress.isolated,
         ingressIsolated: isIngressIsolated(policies, deployment.metadata.namespace, labels),
       }).toEqual({ app, isolated: true, ingressIsolated: true });
+      const infrastructure = app === CONSOLE_APP ? ['UDP/53', 'TCP/53'] : ['UDP/53', 'TCP/53', 'TCP/4222', 'TCP/5432', 'TCP/4318'];
       for (const port of ['UDP/53', 'TCP/53', 'TCP/4222', 'TCP/5432', 'TCP/4318'])
-        expect({ app, port, reaches: reachesPort(egress, port) }).toEqual({ app, port, reaches: true });
+        expect({ app, port, reaches: reachesPort(egress, port) }).toEqual({ app, port, reaches: infrastructure.includes(port) });
+      expect({ app, pods: onceportPodsReached(egress, podsByApp) }).toEqual({
+        app,
+        pods: app === CONSOLE_APP ? Object.fromEntries(CONSOLE_CALLS.map((called) => [called, ['TCP/http']])) : {},
+      });
       const reach = targetsReachable(egress);
       if (TARGET_REACHERS.includes(app)) expect({ app, reachesTargets: reach.length > 0 }).toEqual({ app, reachesTargets: true });
       else expect({ app, reach }).toEqual({ app, reach: [] });
-      // Ingress: the served apps on their HTTP port only; the others from no pod at all.
+      // Ingress: the served apps on their HTTP port only; the others from no pod but Prometheus
+      // (the overlays' monitoring scrapes /metrics on the HTTP port).
       const ingress = ingressRulesOf(policies, deployment.metadata.namespace, labels);
-      if (SERVED.includes(app)) expect(ingress.flatMap((rule) => (rule.ports ?? [{ port: 'any' }]).map((p) => p.port))).toEqual(['http']);
-      else expect({ app, ingress }).toEqual({ app, ingress: [] });
+      const ports = [...new Set(ingress.flatMap((rule) => (rule.ports ?? [{ port: 'any' }]).map((p) => p.port)))];
+      if (SERVED.includes(app)) expect(ports).toEqual(['http']);
+      const fromOthers = ingress.filter(
+        (rule) => !(rule.from ?? []).every((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'prometheus'),
+      );
+      if (!SERVED.includes(app))
+        expect({ app, ingress: fromOthers, ports }).toEqual({ app, ingress: [], ports: overlay === 'base' ? [] : ['http'] });
     }
   });
 

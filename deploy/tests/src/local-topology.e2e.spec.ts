@@ -4,7 +4,7 @@ import { type TestDatabase, createTestDatabase } from '@onceport/event-store/tes
 import { TestNatsServer } from '@onceport/messaging/testing';
 import { type GatewayFixture, LOCAL_APPS, LocalTopology, writeGatewayFixture } from '@onceport/gateway-harness';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
-import { presentApps } from './support/workspace';
+import { CONSOLE_APP, presentApps } from './support/workspace';
 
 const KEY = 'key-agent-local-7x2p';
 const REPLICAS = 2;
@@ -49,8 +49,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * (which does NOT honour idempotency keys here, so a blind re-send would show as a second effect),
  * one outcome.
  */
-describe('deploy/local: two replicas of every service, one of each SIGKILLed mid-run', () => {
-  const apps = presentApps();
+describe('deploy/local: two replicas of every service and the console, one of each service SIGKILLed mid-run', () => {
+  const services = presentApps();
+  const apps = [...services, CONSOLE_APP];
   let db: TestDatabase;
   let nats: TestNatsServer;
   let target: TestTarget;
@@ -151,15 +152,38 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
     return Number(rows[0]?.n ?? 0);
   }
 
-  it('starts two replicas of all four services, each ready', async () => {
+  it('starts two replicas of all four services and the console, each ready', async () => {
     expect(apps).toEqual([...LOCAL_APPS]);
     await local.must('start');
     const status = await local.status();
     expect(status.code).toBe(0);
     const lines = status.stdout.trim().split('\n').slice(1);
-    expect(lines).toHaveLength(4 * REPLICAS);
+    expect(lines).toHaveLength(apps.length * REPLICAS);
     expect(lines.every((line) => /\sready\s/.test(line))).toBe(true);
   }, 400_000);
+
+  it("the console serves its built page and signs an admin in: the key checked by the services' replica 0", async () => {
+    for (const url of local.urls(CONSOLE_APP)) {
+      const page = await fetch(`${url}/`);
+      expect({ url, status: page.status, html: await page.text() }).toMatchObject({
+        url,
+        status: 200,
+        html: expect.stringContaining('app.js'),
+      });
+    }
+    const signIn = (key: string) =>
+      fetch(`${local.url(CONSOLE_APP, 0)}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-onceport-console': '1' },
+        body: JSON.stringify({ key }),
+      });
+    expect((await signIn('adm_not-an-admin-key')).status).toBe(401);
+    const signedIn = await signIn(fixture.adminKey);
+    expect(signedIn.status).toBe(200);
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const vault = await fetch(`${local.url(CONSOLE_APP, 0)}/api/vault`, { headers: { cookie } });
+    expect({ status: vault.status, body: await vault.json() }).toMatchObject({ status: 200, body: { status: 'unlocked' } });
+  });
 
   it('SIGKILLs replica 0 of every service while dispatches are in flight and others are still queued', async () => {
     target.setBehavior({ route: 'deployments', delay_ms: TARGET_DELAY_MS, honour_idempotency: false });
@@ -199,11 +223,11 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
     expect(before.heldByReplica0).toBeGreaterThan(0); // the dispatcher about to die has requests at the target
     expect(before.notYetDispatched).toBeGreaterThan(0);
 
-    await Promise.all(apps.map((app) => local.kill(app, 0)));
+    await Promise.all(services.map((app) => local.kill(app, 0)));
     const status = await local.status();
     expect(status.code).toBe(3); // the killed replicas are down
-    expect(status.stdout.split('\n').filter((line) => /\sdown\s/.test(line))).toHaveLength(apps.length);
-    expect(apps.map((app) => local.exitStatus(app, 0))).toEqual(apps.map(() => 128 + 9));
+    expect(status.stdout.split('\n').filter((line) => /\sdown\s/.test(line))).toHaveLength(services.length);
+    expect(services.map((app) => local.exitStatus(app, 0))).toEqual(services.map(() => 128 + 9));
 
     const secondWave = calls.slice(BEFORE_KILL).map((call, i) => callThroughIntake(call, i % REPLICAS));
     await Promise.all([...firstWave, ...secondWave]);
@@ -253,7 +277,7 @@ describe('deploy/local: two replicas of every service, one of each SIGKILLed mid
   });
 
   it('brings replica 0 back, then stops every replica gracefully: each exits 0 after SIGTERM', async () => {
-    await Promise.all(apps.map((app) => local.startReplica(app, 0)));
+    await Promise.all(services.map((app) => local.startReplica(app, 0)));
     const stopped = await local.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.stdout.split('\n').filter((line) => line.endsWith('stopped (TERM) exit 0'))).toHaveLength(apps.length * REPLICAS);

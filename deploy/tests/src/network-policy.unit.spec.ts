@@ -1,5 +1,5 @@
 import type { INetworkPolicy, K8sObject } from './support/k8s-object';
-import { egressOf, reachesPort, targetsReachable } from './support/network-policy';
+import { egressOf, onceportPodsReached, reachesPort, targetsReachable } from './support/network-policy';
 
 type Policy = K8sObject & INetworkPolicy;
 type EgressRules = NonNullable<INetworkPolicy['spec']>['egress'];
@@ -73,6 +73,37 @@ describe('NetworkPolicy egress analysis (what the manifest test relies on)', () 
     expect(targetsReachable(egressOf([denyAll, infrastructure, targetsFor(['intake'], egress)], NS, intake))).toEqual([
       `targets: ${reach}`,
     ]);
+  });
+
+  it("a rule to Onceport's own pods in its namespace is no target, and names the apps and ports it reaches", () => {
+    const console_ = { 'app.kubernetes.io/name': 'console', 'app.kubernetes.io/part-of': 'onceport' };
+    const toServices = policy('console', {
+      podSelector: { matchLabels: console_ },
+      policyTypes: ['Egress'],
+      egress: [
+        {
+          to: [
+            {
+              podSelector: {
+                matchLabels: { 'app.kubernetes.io/part-of': 'onceport' },
+                matchExpressions: [{ key: 'app.kubernetes.io/name', operator: 'In', values: ['intake'] }],
+              },
+            },
+          ],
+          ports: [{ protocol: 'TCP', port: 'http' }],
+        },
+      ],
+    });
+    const egress = egressOf([denyAll, toServices], NS, console_);
+    expect(targetsReachable(egress)).toEqual([]);
+    expect(onceportPodsReached(egress, { intake, dispatcher, console: console_ })).toEqual({ intake: ['TCP/http'] });
+    // The same selector in any namespace (a namespaceSelector) is no longer "our own pods": a target.
+    const anywhere = policy('console', {
+      podSelector: { matchLabels: console_ },
+      policyTypes: ['Egress'],
+      egress: [{ to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'onceport' } } }] }],
+    });
+    expect(targetsReachable(egressOf([denyAll, anywhere], NS, console_))).toEqual(['console: the selected pods on any port']);
   });
 
   it('a policy of another namespace does not apply', () => {

@@ -43,7 +43,7 @@ export interface ClusterOptions {
   readonly proxyTarget?: boolean;
   /** Extra environment for one app (e.g. an ack wait ceiling). */
   readonly appEnv?: Partial<Record<AppName, Record<string, string>>>;
-  /** More contract files beside the fault tools (file name → YAML), e.g. MCP upstreams. */
+  /** More contract files beside the fault tools (file name → YAML), e.g. MCP upstreams; `http://fault-target` is the target's origin there too. */
   readonly contracts?: Readonly<Record<string, string>>;
 }
 
@@ -110,7 +110,9 @@ export class FaultCluster {
         nats,
         contracts: {
           'faults.yaml': readFileSync(join(__dirname, 'fault-contracts.yaml'), 'utf8').replaceAll('http://fault-target', faultOrigin),
-          ...options.contracts,
+          ...Object.fromEntries(
+            Object.entries(options.contracts ?? {}).map(([file, yaml]) => [file, yaml.replaceAll('http://fault-target', faultOrigin)]),
+          ),
         },
         env: FAST_HEALING,
         serviceEnv,

@@ -15,7 +15,7 @@ export const SECRETS = {
   ONCEPORT_CREDENTIAL_CI_READONLY: 'sekret-ci-0b6e2d4f19',
 };
 
-export const KEYS = { a: 'key-agent-a-3k9s', b: 'key-agent-b-7q2w', limited: 'key-limited-5t8e' };
+export const KEYS = { a: 'key-agent-a-3k9s', b: 'key-agent-b-7q2w', limited: 'key-limited-5t8e', throttled: 'key-throttled-2m6d' };
 
 /** Three Onceport services as separate processes over a private JetStream and a fresh database, aimed at a real test target. */
 export interface Pipeline {
@@ -38,6 +38,8 @@ export async function startPipeline(): Promise<Pipeline> {
     { id: 'agent:a', key: KEYS.a, tools: '*' as const },
     { id: 'agent:b', key: KEYS.b, tools: '*' as const },
     { id: 'agent:limited', key: KEYS.limited, tools: ['get_build_status'] },
+    // One call, then one token every 100 s: its second call inside a scenario is over the rate.
+    { id: 'agent:throttled', key: KEYS.throttled, tools: ['get_build_status'], limits: { rate_per_second: 0.01, burst: 1 } },
   ];
   const env = {
     ...SECRETS,

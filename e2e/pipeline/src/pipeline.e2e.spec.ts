@@ -16,6 +16,7 @@ import {
   timeline,
   until,
 } from './pipeline-harness';
+import { MetricsWatch, scrape, total } from './metrics-watch';
 import { DispatcherInput, authorizedMessage } from './redelivery';
 
 /**
@@ -38,6 +39,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   });
 
   it('1. a call completes: the agent gets the result and the execution id; 1 effect', async () => {
+    const metrics = await MetricsWatch.start(pipeline);
     const client = await mcpClient(pipeline, KEYS.a);
     const answer = answerOf(await client.callTool(deploy('one')));
     expect(answer).toMatchObject({ state: 'completed', replay: false, attached: false, target_status: 201 });
@@ -49,11 +51,27 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       (t) => t.includes('ResultDelivered'),
     );
     expect(events).toEqual(['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved', 'ResultDelivered']);
+    // /metrics on each service: one acceptance, one decision, one dispatch to the target's origin, relayed.
+    const tool = { tool: 'create_deployment' };
+    expect(await metrics.moved('intake', 'onceport_executions_accepted_total', { ...tool, channel: 'http' })).toBe(1);
+    expect(await metrics.reaches('authorization', 'onceport_authorization_decisions_total', tool, 1)).toBe(1);
+    const succeeded = { ...tool, channel: 'http', outcome: 'succeeded' };
+    expect(await metrics.reaches('dispatcher', 'onceport_dispatch_outcomes_total', succeeded, 1)).toBe(1);
+    const origin = new URL(pipeline.target.url).origin;
+    const latency = { channel: 'http', target: origin, outcome: 'observed' };
+    expect(await metrics.reaches('dispatcher', 'onceport_dispatch_duration_seconds_count', latency, 1)).toBe(1);
+    // Relayed by whichever replica holds the relay: at least the execution's five events.
+    const relayed = await until(
+      () => metrics.movedAnywhere('onceport_relay_lag_seconds_count'),
+      (n) => n >= 5,
+    );
+    expect(relayed).toBeGreaterThanOrEqual(5);
     await client.close();
   });
 
   it('2. the client connection drops after the target applied; a re-issued call on a new session gets the stored result as a replay; 1 effect', async () => {
     pipeline.target.setBehavior({ route: 'deployments', delay_ms: 1500, times: 1 });
+    const metrics = await MetricsWatch.start(pipeline);
     const first = await mcpClient(pipeline, KEYS.a);
     const sessionId = (first.transport as unknown as { sessionId: string }).sessionId;
     // A raw POST we abort: the connection drops while the target is still working.
@@ -96,6 +114,10 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     expect(events).toContain('RetryAttached');
     expect(events.filter((t) => t === 'ResultDelivered')).toHaveLength(1);
     expect(await dispatchStartedCount(pipeline, answer.execution_id)).toBe(1);
+    // One execution, one attached retry, no ledger hit (the result was never delivered).
+    expect(await metrics.moved('intake', 'onceport_executions_accepted_total', { tool: 'create_deployment' })).toBe(1);
+    expect(await metrics.moved('intake', 'onceport_retries_attached_total', { tool: 'create_deployment' })).toBe(1);
+    expect(await metrics.moved('intake', 'onceport_ledger_hits_total')).toBe(0);
     await Promise.all([first.close(), second.close()]);
   });
 
@@ -106,6 +128,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       name: 'send_email',
       arguments: { recipient: 'Ana@Example.com', campaign_id: 'spring-launch', subject: 'Hello', body },
     });
+    const metrics = await MetricsWatch.start(pipeline);
     const a = await mcpClient(pipeline, KEYS.a);
     const original = answerOf(await a.callTool(email('Dear Ana, first draft.')));
     expect(original.state).toBe('completed');
@@ -123,6 +146,10 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     );
     expect(otherScope.execution_id).not.toBe(original.execution_id);
     expect(emails('spring-launch')).toBe(3);
+    // The re-drafted call was answered from the ledger: one hit, three executions, nothing attached.
+    expect(await metrics.moved('intake', 'onceport_ledger_hits_total', { tool: 'send_email' })).toBe(1);
+    expect(await metrics.moved('intake', 'onceport_executions_accepted_total', { tool: 'send_email' })).toBe(3);
+    expect(await metrics.moved('intake', 'onceport_retries_attached_total')).toBe(0);
     await Promise.all([a.close(), again.close(), b.close()]);
   });
 
@@ -131,6 +158,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     // intent; the target holds the effect long enough that all 50 arrive while the first is in flight
     // (on a loaded 2-core CI machine, 300 ms was not always enough for the last ones to arrive).
     pipeline.target.setBehavior({ route: 'deployments', delay_ms: 6000, times: 1 });
+    const metrics = await MetricsWatch.start(pipeline);
     const clients = await Promise.all(Array.from({ length: 10 }, () => mcpClient(pipeline, KEYS.a)));
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -143,6 +171,8 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     expect(events.filter((t) => t === 'ExecutionAccepted')).toHaveLength(1);
     expect(events.filter((t) => t === 'RetryAttached')).toHaveLength(49);
     expect(await dispatchStartedCount(pipeline, answers[0]!.execution_id)).toBe(1);
+    expect(await metrics.moved('intake', 'onceport_executions_accepted_total', { tool: 'create_deployment' })).toBe(1);
+    expect(await metrics.moved('intake', 'onceport_retries_attached_total', { tool: 'create_deployment' })).toBe(49);
     await Promise.all(clients.map((c) => c.close()));
   });
 
@@ -151,6 +181,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     // The probe is held (past its 15 s timeout) so the reconciler cannot settle the call while the
     // agent is being told about it: what the agent sees is the unknown outcome itself.
     pipeline.target.setBehavior({ route: 'deployments.status', delay_ms: 60_000 });
+    const metrics = await MetricsWatch.start(pipeline);
     const client = await mcpClient(pipeline, KEYS.a);
     try {
       const answer = answerOf(await client.callTool(deploy('five')));
@@ -179,6 +210,15 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       expect(status.next_step).toMatch(/confirmed after the outcome was unknown: probe \d+ found the effect applied/);
       expect(deployments('five')).toBe(1);
       expect(await dispatchStartedCount(pipeline, answer.execution_id)).toBe(1);
+      // One unknown outcome (found by the dispatcher), one attached retry, settled completed by the reconciler's probe.
+      const tool = { tool: 'create_deployment' };
+      expect(await metrics.reaches('dispatcher', 'onceport_outcomes_unknown_total', { ...tool, detected_by: 'dispatcher' }, 1)).toBe(1);
+      expect(await metrics.reaches('dispatcher', 'onceport_dispatch_outcomes_total', { ...tool, outcome: 'unknown' }, 1)).toBe(1);
+      expect(await metrics.moved('intake', 'onceport_retries_attached_total', tool)).toBe(1);
+      expect(await metrics.reaches('reconciler', 'onceport_probes_total', { ...tool, verdict: 'applied' }, 1)).toBe(1);
+      expect(await metrics.reaches('reconciler', 'onceport_settlements_total', { ...tool, settlement: 'completed' }, 1)).toBe(1);
+      expect(await metrics.reaches('reconciler', 'onceport_settlement_seconds_count', { ...tool, settlement: 'completed' }, 1)).toBe(1);
+      expect(await metrics.moved('reconciler', 'onceport_settlements_total', { ...tool, settlement: 'needs_review' })).toBe(0);
     } finally {
       pipeline.target.setBehavior({ route: 'deployments.status', normal: true });
       await client.close();
@@ -188,6 +228,9 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   it('5b. probes that cannot tell end in needs_review; an operator resolves it through the admin API and the agent sees it', async () => {
     pipeline.target.setBehavior({ route: 'deployments', accept_then_drop: true, times: 1 });
     pipeline.target.setBehavior({ route: 'deployments.status', fail_status: 503 });
+    const metrics = await MetricsWatch.start(pipeline);
+    const reviewBacklog = async () =>
+      total(await scrape(pipeline.reconciler.url), 'onceport_executions', { tool: 'create_deployment', state: 'needs_review' });
     const client = await mcpClient(pipeline, KEYS.a);
     try {
       const answer = answerOf(await client.callTool(deploy('five-review')));
@@ -199,6 +242,11 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
         await client.callTool({ name: 'onceport_execution_status', arguments: { execution_id: answer.execution_id } }),
       );
       expect(review.state).toBe('needs_review');
+      // The backlog gauge reads the read model (caught up by the sweep): this execution is in it.
+      expect(await until(reviewBacklog, (n) => n === 1)).toBe(1);
+      const tool = { tool: 'create_deployment' };
+      expect(await metrics.reaches('reconciler', 'onceport_settlements_total', { ...tool, settlement: 'needs_review' }, 1)).toBe(1);
+      expect(await metrics.reaches('reconciler', 'onceport_probes_total', { ...tool, verdict: 'cant_tell' }, 2)).toBe(2);
       const resolve = (key: string) =>
         fetch(`${pipeline.reconciler.url}/v1/admin/executions/${answer.execution_id}/resolve`, {
           method: 'POST',
@@ -212,6 +260,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       );
       expect(resolved.state).toMatch(/^completed/);
       expect(await timeline(pipeline, answer.execution_id, KEYS.a)).toContain('ReviewResolved');
+      expect(await until(reviewBacklog, (n) => n === 0)).toBe(0);
       expect(deployments('five-review')).toBe(1);
     } finally {
       pipeline.target.setBehavior({ route: 'deployments.status', normal: true });
@@ -223,6 +272,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     // The target holds its answer, so the redeliveries below reach the dispatcher while the first
     // dispatch is still in flight (the inbox records an event only after its handler finished).
     pipeline.target.setBehavior({ route: 'deployments', delay_ms: 5000, times: 1 });
+    const metrics = await MetricsWatch.start(pipeline);
     const client = await mcpClient(pipeline, KEYS.a);
     const input = await DispatcherInput.open(pipeline.nats.url);
     try {
@@ -275,6 +325,11 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
 
       expect(deployments('six')).toBe(1);
       expect(await dispatchStartedCount(pipeline, executionId)).toBe(1);
+      // At least the copy sent after completion was skipped by the inbox (the in-flight ones reach the handler, which does nothing).
+      expect(
+        await metrics.reaches('dispatcher', 'onceport_consumer_duplicates_total', { consumer: 'dispatcher' }, 1),
+      ).toBeGreaterThanOrEqual(1);
+      expect(await metrics.reaches('dispatcher', 'onceport_dispatch_outcomes_total', { tool: 'create_deployment' }, 1)).toBe(1);
     } finally {
       await input.close();
       await client.close();
@@ -282,6 +337,7 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
   });
 
   it('7. an actor not allowed the tool, and a locked vault: denied, 0 effects, and a retry gets the same denial', async () => {
+    const metrics = await MetricsWatch.start(pipeline);
     const limited = await mcpClient(pipeline, KEYS.limited);
     const denied = answerOf(await limited.callTool(deploy('seven')));
     expect(denied).toMatchObject({ state: 'denied', denial: { code: 'actor_not_allowed' } });
@@ -304,7 +360,86 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       body: JSON.stringify({ reason: 'incident over' }),
     });
     expect(deployments('seven') + deployments('seven-locked')).toBe(0);
+    // Two denials decided by the ladder, each retry attached to its denial; nothing dispatched.
+    const tool = { tool: 'create_deployment' };
+    expect(
+      await metrics.reaches('authorization', 'onceport_authorization_decisions_total', { ...tool, rung: 'actor_not_allowed' }, 1),
+    ).toBe(1);
+    expect(await metrics.reaches('authorization', 'onceport_authorization_decisions_total', { ...tool, rung: 'vault_locked' }, 1)).toBe(1);
+    expect(await metrics.moved('intake', 'onceport_retries_attached_total', tool)).toBe(2);
+    expect(await metrics.moved('dispatcher', 'onceport_dispatch_outcomes_total')).toBe(0);
     await Promise.all([limited.close(), a.close()]);
+  });
+
+  it('9. an actor over its rate: its next calls are refused (REST 429, MCP -32029) before anything is written; /metrics counts each refusal', async () => {
+    const metrics = await MetricsWatch.start(pipeline);
+    const build = { tool: 'get_build_status', arguments: { build_id: 9 }, wait_ms: 0 };
+    const first = await rest(pipeline, 'POST', '/v1/executions', KEYS.throttled, build);
+    expect(first.body['execution_id']).toMatch(/^exe_/);
+    const before = await executionCount(pipeline);
+    const refused = await rest(pipeline, 'POST', '/v1/executions', KEYS.throttled, { ...build, arguments: { build_id: 10 } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(String(refused.body['type'])).toMatch(/rate-limited$/);
+    const client = await mcpClient(pipeline, KEYS.throttled);
+    await expect(client.callTool({ name: 'get_build_status', arguments: { build_id: 11 } })).rejects.toMatchObject({ code: -32029 });
+    await client.close();
+    expect(await executionCount(pipeline)).toBe(before);
+    // Intake counts a refusal before it answers it: no waiting needed.
+    expect(await metrics.moved('intake', 'onceport_limit_refusals_total', { limit: 'rate_limited' })).toBe(2);
+    expect(await metrics.moved('intake', 'onceport_limit_refusals_total', { limit: 'too_many_in_flight' })).toBe(0);
+    expect(await metrics.moved('intake', 'onceport_executions_accepted_total', { tool: 'get_build_status' })).toBe(1);
+  });
+
+  it('10. a per-use approval requested, then granted by an admin: 1 charge; /metrics counts the request, the grant and the wait the events record', async () => {
+    const metrics = await MetricsWatch.start(pipeline);
+    const admin = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+      const response = await fetch(`${pipeline.authorization.url}/v1/admin${path}`, {
+        method,
+        headers: { authorization: `Bearer ${pipeline.fixture.adminKey}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const charges = (): number =>
+      pipeline.target.effects({ route: 'payments' }).filter((e) => (e.body as { customer_id?: string }).customer_id === 'cus_ten').length;
+    const asked = await rest(pipeline, 'POST', '/v1/executions', KEYS.a, {
+      tool: 'charge_payment',
+      arguments: { customer_id: 'cus_ten', amount_cents: 1_000, card_token: 'tok_ten_4242424242' },
+      wait_ms: 0,
+    });
+    const executionId = String(asked.body['execution_id']);
+    const approval = await until(
+      async () =>
+        ((await admin('GET', '/approvals'))['approvals'] as { execution_id: string; approval_id: string }[]).find(
+          (a) => a.execution_id === executionId,
+        ),
+      (found) => found !== undefined,
+    );
+    const tool = { tool: 'charge_payment' };
+    expect(await metrics.reaches('authorization', 'onceport_approvals_requested_total', { ...tool, kind: 'per_use' }, 1)).toBe(1);
+    expect(charges()).toBe(0);
+    expect(await admin('POST', `/approvals/${approval?.approval_id}/grant`, { reason: 'customer confirmed' })).toMatchObject({
+      status: 'granted',
+    });
+    await until(
+      async () => charges(),
+      (n) => n === 1,
+    );
+    const granted = { ...tool, decision: 'granted' };
+    expect(await metrics.reaches('authorization', 'onceport_approvals_decided_total', granted, 1)).toBe(1);
+    expect(await metrics.reaches('authorization', 'onceport_approval_wait_seconds_count', granted, 1)).toBe(1);
+    // The wait observed is the one the events date: from ApprovalRequested to ApprovalGranted.
+    const { rows } = await pipeline.db.pool.query<{ event_type: string; at: string }>(
+      `SELECT event_type, coalesce(data->>'requestedAt', data->>'decidedAt') AS at FROM onceport.events
+        WHERE stream_id = $1 AND event_type IN ('ApprovalRequested', 'ApprovalGranted')`,
+      [`execution-${executionId}`],
+    );
+    const at = (type: string): number => Date.parse(rows.find((row) => row.event_type === type)?.at ?? '');
+    const waited = (at('ApprovalGranted') - at('ApprovalRequested')) / 1000;
+    expect(waited).toBeGreaterThan(0);
+    expect(await metrics.moved('authorization', 'onceport_approval_wait_seconds_sum', granted)).toBeCloseTo(waited, 3);
+    expect(charges()).toBe(1);
   });
 
   it('8. a configured secret never appears in the events table, the logs or the spans', async () => {

@@ -83,6 +83,23 @@ describe('loadToolContracts', () => {
     );
   });
 
+  it('refuses an idempotent tool that nothing backs (no idempotency header, no probe), naming the file, the tool and the fix', async () => {
+    const blind = ping('send_email')
+      .replace('method: GET, path: /ping', 'method: POST, path: /v1/messages')
+      .replace('effect: none', 'effect: idempotent');
+    await writeFile(join(dir, 'mail.yaml'), blind);
+    await writeFile(
+      join(dir, 'backed.yaml'),
+      blind.replace('send_email', 'send_sms').replace('path: /v1/messages', 'path: /v1/sms, idempotency_header: Idempotency-Key'),
+    );
+    const error = await failure(loadToolContracts(dir));
+    expect(error.issues.map((i) => [i.file, i.code, i.path])).toEqual([[join(dir, 'mail.yaml'), 'blind_idempotency', 'tools[0].effect']]);
+    expect(error.message).toContain(
+      `${join(dir, 'mail.yaml')}: tools[0].effect: got effect idempotent for tool "send_email" with neither target.idempotency_header nor a probe`,
+    );
+    expect(error.message).toMatch(/expected target\.idempotency_header .*or a probe: .*; or effect: irreversible/);
+  });
+
   it('refuses an empty directory, naming it', async () => {
     await writeFile(join(dir, 'readme.md'), '# no contracts here');
     const error = await failure(loadToolContracts(dir));

@@ -5,3 +5,4 @@ export * from './streams';
 export * from './intake';
 export * from './vault';
 export * from './sessions';
+export * from './runs';

@@ -25,7 +25,7 @@ export interface RecordedStream {
   readonly events: readonly RecordedEvent[];
 }
 
-export type RecordedStreamKind = 'vault' | 'sessions' | 'intents' | 'idempotency-keys';
+export type RecordedStreamKind = 'vault' | 'sessions' | 'intents' | 'idempotency-keys' | 'runs';
 
 /** A (type, schema version) pair a service reads. */
 export interface EventVersion {
@@ -58,7 +58,7 @@ export function recordedStreams(kind: RecordedStreamKind): RecordedStream[] {
 
 /** Every recorded event anywhere in the fixtures: the execution histories and every other stream. */
 export function allRecordedEvents(): RecordedEvent[] {
-  const streams: RecordedStreamKind[] = ['vault', 'sessions', 'intents', 'idempotency-keys'];
+  const streams: RecordedStreamKind[] = ['vault', 'sessions', 'intents', 'idempotency-keys', 'runs'];
   return [
     ...Object.values(recordedHistories).flatMap((history) => history as RecordedEvent[]),
     ...streams.flatMap((kind) => recordedStreams(kind).flatMap((stream) => stream.events)),

@@ -6,3 +6,4 @@ export * from './authorization';
 export * from './sealed-arguments';
 export * from './decider';
 export * from './intake';
+export * from './runs';

@@ -12,7 +12,7 @@ export function httpTool(overrides: Fields = {}): Fields {
     name: 'create_item',
     description: 'Create an item.',
     channel: 'http',
-    target: { origin: 'https://api.example.com', method: 'POST', path: '/v1/items' },
+    target: { origin: 'https://api.example.com', method: 'POST', path: '/v1/items', idempotency_header: 'Idempotency-Key' },
     arguments: {
       type: 'object',
       properties: { sku: { type: 'string' }, note: { type: 'string' } },

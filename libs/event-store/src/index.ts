@@ -70,3 +70,4 @@ export { Wakeup } from './subscription/wakeup';
 export * from './commands';
 export { createPool } from './pool';
 export { ResultStore, ResultStoreMigration, type StoredResult } from './results/result-store';
+export { LAG_BUCKETS, LATENCY_BUCKETS, WAIT_BUCKETS, processCounter, processGauge, processHistogram } from './metrics/process-metrics';

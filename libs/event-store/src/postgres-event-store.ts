@@ -51,7 +51,7 @@ export class PostgresEventStore implements EventStore {
   private async notifying(tx: Queryable | undefined, append: () => Promise<AppendResult>): Promise<AppendResult> {
     const result = await append();
     if (tx) markAppended(tx);
-    else await notifyAppended(this.db).catch((error: unknown) => void error); // committed; readers poll
+    else notifyAppended(this.db);
     return result;
   }
 

@@ -19,7 +19,8 @@ export async function inTransaction<T>(pool: ClientPool, work: (tx: Queryable) =
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
-    if (takeAppended(client)) await wakeReaders(client);
+    // Woken through the pool, never on this client: it goes back to the pool now, to someone else's transaction.
+    if (takeAppended(client)) notifyAppended(pool);
     return result;
   } catch (error) {
     takeAppended(client);
@@ -33,14 +34,5 @@ export async function inTransaction<T>(pool: ClientPool, work: (tx: Queryable) =
     throw error;
   } finally {
     client.release(broken);
-  }
-}
-
-/** The commit stands whatever happens here: a lost wakeup only delays readers until their poll. */
-async function wakeReaders(client: Queryable): Promise<void> {
-  try {
-    await notifyAppended(client);
-  } catch (error) {
-    void error; // committed already; readers poll
   }
 }

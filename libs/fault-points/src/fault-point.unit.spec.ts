@@ -41,6 +41,8 @@ describe('faultPoint', () => {
       const deadline = Date.now() + 50_000;
       while (processState(child.pid as number) !== 'T' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(processState(child.pid as number)).toBe('T');
+      // The line was written before the stop; the pipe may deliver it to us a moment after we see the 'T'.
+      while (!stderr.includes('"fault_point"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(stderr).toContain('"fault_point":"dispatcher.after_send"');
       child.kill('SIGCONT');
       expect(await exited).toBe(0);

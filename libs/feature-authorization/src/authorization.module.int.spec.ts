@@ -1,49 +1,21 @@
-import { type INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { startEventConsumers } from '@onceport/messaging';
 import { waitFor } from '@onceport/messaging/testing';
-import { type ServicePorts, openServicePorts, ServiceKitModule } from '@onceport/service-kit';
-import { AuthorizationModule } from './authorization.module';
-import { KEYS, demoContracts, seedAccepted, silentLog, testDirectory } from './testing/authorization-fixtures';
+import { type ServicePorts } from '@onceport/service-kit';
+import { KEYS, seedAccepted } from './testing/authorization-fixtures';
+import { type AuthorizationService, startAuthorizationService } from './testing/authorization-service';
 import { executionStream } from '@onceport/event-store';
 
 /** The module as a service wires it (runtime, consumer, admin API), in-process delivery, real PostgreSQL. */
 describe('AuthorizationModule (real PostgreSQL, in-process delivery, HTTP)', () => {
-  let db: TestDatabase;
+  let service: AuthorizationService;
   let runtime: ServicePorts;
-  let app: INestApplication;
   let url: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    runtime = await openServicePorts({
-      serviceName: 'authorization-test',
-      databaseUrl: db.url,
-      natsUrl: 'nats://127.0.0.1:1',
-      delivery: 'in_process',
-      log: silentLog,
-    });
-    const feature = AuthorizationModule.forOptions({
-      directory: testDirectory(),
-      contracts: await demoContracts(),
-      approvalTtlMs: 60_000,
-      approvalSweepMs: 60_000,
-      log: silentLog,
-    });
-    @Module({ imports: [ServiceKitModule.forPorts(runtime), feature] })
-    class TestService {}
-    app = await NestFactory.create(TestService, { logger: false, bodyParser: false });
-    await startEventConsumers(app, runtime.delivery);
-    await app.listen(0, '127.0.0.1');
-    const address = app.getHttpServer().address() as { port: number };
-    url = `http://127.0.0.1:${address.port}/v1/admin/vault`;
+    service = await startAuthorizationService();
+    runtime = service.runtime;
+    url = `${service.url}/v1/admin/vault`;
   });
-  afterAll(async () => {
-    await app?.close();
-    await runtime?.close();
-    await db?.drop();
-  });
+  afterAll(() => service?.close());
 
   const post = (path: 'lock' | 'unlock', body: string | undefined, key: string | null = KEYS.alice) =>
     fetch(`${url}/${path}`, {

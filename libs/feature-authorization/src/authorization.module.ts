@@ -15,6 +15,8 @@ import type { Pool } from 'pg';
 import { ApprovalDesk } from './approvals/approval-desk';
 import { ApprovalExpiryLifecycle, ApprovalExpirySweep } from './approvals/approval-expiry.sweep';
 import { ApprovalsAdminController } from './approvals/approvals-admin.controller';
+import { CampaignDesk } from './approvals/campaign-desk';
+import { CampaignsAdminController } from './approvals/campaigns-admin.controller';
 import { executionsReadModel } from './approvals/executions-read-model';
 import { UnfoldableExecutions } from './approvals/unfoldable-executions';
 import { AUTHORIZATION_OPTIONS, type AuthorizationOptions } from './authorization.options';
@@ -50,6 +52,7 @@ export class AuthorizationModule {
       controllers: [
         VaultAdminController,
         ApprovalsAdminController,
+        CampaignsAdminController,
         RevertAdminController,
         QuarantineAdminController,
         ExecutionAcceptedConsumer,
@@ -86,6 +89,12 @@ export class AuthorizationModule {
               unfoldable: new UnfoldableExecutions(pool, store, commands, loaded.log),
               onAppended: () => delivery.nudge(),
             }),
+        },
+        {
+          provide: CampaignDesk,
+          inject: [AUTHORIZATION_OPTIONS, COMMAND_HANDLER, ApprovalDesk, EVENT_DELIVERY],
+          useFactory: (loaded: AuthorizationOptions, commands: CommandHandler, desk: ApprovalDesk, delivery: EventDelivery) =>
+            new CampaignDesk({ commands, desk, contracts: loaded.contracts, log: loaded.log, onAppended: () => delivery.nudge() }),
         },
         {
           provide: ApprovalExpirySweep,

@@ -72,6 +72,7 @@ export function createDispatcher(input: DispatcherInput): Dispatcher {
     }),
     recorder: new OutcomeRecorder({ commands: input.commands, results: input.results, policy, secrets: input.secrets, onAppended }),
     tracer: input.tracer,
+    contracts: byName,
     dispatcherId: input.config.dispatcherId,
     leaseMsFor: (tool) => leaseMsFor(byName.get(tool), input.config.leaseMs),
     onAppended,

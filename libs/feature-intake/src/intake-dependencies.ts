@@ -19,6 +19,13 @@ export interface ActorAuthenticator {
   authenticate(bearerToken: string): AuthenticatedActor | null;
 }
 
+/** An operator's admin key or access token (runs: read any run, force a replay); the service kit's AdminAuth. */
+export interface AdminAuthenticator {
+  authenticate(
+    authorization: string | undefined,
+  ): Promise<{ readonly ok: true; readonly admin: { readonly id: string } } | { readonly ok: false }>;
+}
+
 export interface IntakeSettings {
   /** How long a call waits for the outcome before answering with the state it is in. */
   readonly defaultWaitMs: number;
@@ -47,6 +54,8 @@ export interface IntakeDependencies {
   /** Seals the arguments a contract marks `sensitive` before ExecutionAccepted is written. */
   readonly sealer: Pick<ArgumentSealer, 'seal'>;
   readonly actors: ActorAuthenticator;
+  /** Admins, by key or operator's token; absent where no admins are configured. */
+  readonly admins?: AdminAuthenticator;
   /** OAuth access tokens beside API keys (the actors file's `oauth:` section); absent: API keys only. */
   readonly oauth?: OAuthResourceServer;
   /** Each actor's rate and in-flight limits (the actors file). */

@@ -12,6 +12,7 @@ import {
   executionIdOfStream,
   executionStreamId,
   parseEvent,
+  runEventRegistry,
 } from '@onceport/contracts';
 import { type RecordedEvent, everyVersionOf, recordedHistories, recordedStreams, unrecorded } from '@onceport/contracts/testing';
 import { type KnownExecutionState, foldEvents, retryCandidateOf } from '@onceport/domain';
@@ -29,6 +30,7 @@ const INTAKE_WRITES = ['ExecutionAccepted', 'RetryAttached', 'ResultDelivered', 
  */
 const CONSUMED = [
   ...everyVersionOf(executionEventRegistry.types, (type) => executionEventRegistry.currentVersion(type)),
+  ...everyVersionOf(runEventRegistry.types, (type) => runEventRegistry.currentVersion(type)),
   ...[IntentClaimedEvent, IdempotencyKeyBoundEvent].flatMap((definition) =>
     everyVersionOf([definition.type], () => definition.schemaVersion),
   ),
@@ -152,6 +154,19 @@ describe('intake reads every recorded intent claim and Idempotency-Key binding',
       const { state: claims, version } = await loadStream(h.ports.store, intentStreamWithId(stream.streamId));
       expect(claims).toEqual(stream.events.map((e) => ({ executionId: e.data['executionId'], claimedAt: e.data['claimedAt'] })));
       expect(version).toBe(stream.events.length);
+    },
+  );
+
+  it.each(recordedStreams('runs').map((s) => [s.name, s] as const))(
+    'run stream %s: the run reads back with its attempts',
+    async (_name, stream) => {
+      const { runId } = stream.context;
+      if (!runId) throw new Error(`${stream.name}: no runId recorded`);
+      await h.ports.store.append(stream.streamId, stream.events.map(toStoredRecorded), { expectedVersion: 0 });
+      // Looked up by run id: a change in how the stream id is derived loses every recorded run.
+      const report = await h.runs.report({ kind: 'admin', id: 'ops:contract' }, runId);
+      expect(report.run.attempts.map((attempt) => attempt.attempt)).toEqual(stream.events.map((_event, index) => index + 1));
+      expect(report.run.trigger).toBe(stream.events[0]?.data['trigger']);
     },
   );
 

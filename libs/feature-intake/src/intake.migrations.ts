@@ -4,6 +4,7 @@ import { McpTablesMigration } from './mcp/mcp-tables.migration';
 import { RestAgentProcessesMigration } from './rest/agent-processes.migration';
 import { RestIdempotentResponsesMigration } from './rest/idempotent-responses.migration';
 import { IntakeInFlightMigration } from './limits/in-flight.migration';
+import { IntakeInFlightSlotsMigration } from './limits/in-flight-slots.migration';
 
 /** Intake's own tables (MCP sessions and stream events, issued REST agent processes, kept Idempotency-Key responses). */
 export const intakeMigrations: readonly SchemaStep[] = [
@@ -12,4 +13,5 @@ export const intakeMigrations: readonly SchemaStep[] = [
   RestIdempotentResponsesMigration,
   IntakeInFlightMigration,
   McpSessionLifetimeMigration,
+  IntakeInFlightSlotsMigration,
 ];

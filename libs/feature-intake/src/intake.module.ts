@@ -13,6 +13,7 @@ import { ActorDirectory, loadToolContracts } from '@onceport/config';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { type CommandHandler, openOrm, runMigrations } from '@onceport/event-store';
 import {
+  AdminAuth,
   AesGcmArgumentSealer,
   COMMAND_HANDLER,
   type FeatureModuleOptions,
@@ -39,6 +40,10 @@ import { McpSessions } from './mcp/mcp-sessions';
 import { IdempotencyKeys } from './rest/idempotency-keys';
 import { IdempotentResponses } from './rest/idempotent-responses';
 import { QueryExecutionService } from './query-execution/query-execution.service';
+import { RunsController } from './runs/runs.controller';
+import { TraceAdminController } from './trace-execution/trace-admin.controller';
+import { ACTOR_DIRECTORY } from './auth/actor-directory.token';
+import { RunsService } from './runs/runs.service';
 import { CancelExecutionService } from './cancel-execution/cancel-execution.service';
 import { AgentProcessesController } from './rest/agent-processes.controller';
 import { RestAgentProcesses } from './rest/agent-processes';
@@ -105,7 +110,14 @@ export class IntakeModule {
     checkIntakeEnv(env);
     return {
       module: IntakeModule,
-      controllers: [McpController, ExecutionsController, AgentProcessesController, ProtectedResourceMetadataController],
+      controllers: [
+        McpController,
+        ExecutionsController,
+        RunsController,
+        AgentProcessesController,
+        ProtectedResourceMetadataController,
+        TraceAdminController,
+      ],
       providers: [
         {
           provide: INTAKE_ORM,
@@ -117,9 +129,14 @@ export class IntakeModule {
           },
         },
         {
+          provide: ACTOR_DIRECTORY,
+          useFactory: () => ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE),
+        },
+        {
           provide: INTAKE_DEPENDENCIES,
-          inject: [INTAKE_ORM, SERVICE_LOG],
-          useFactory: (orm: MikroORM, log: ServiceLog) => loadIntakeDependencies(env, contractsDir, orm.em, log),
+          inject: [INTAKE_ORM, SERVICE_LOG, ACTOR_DIRECTORY],
+          useFactory: (orm: MikroORM, log: ServiceLog, actors: ActorDirectory) =>
+            loadIntakeDependencies(env, contractsDir, orm.em, log, actors),
         },
         {
           provide: ExecutionWatcher,
@@ -146,6 +163,7 @@ export class IntakeModule {
           inject: [INTAKE_DEPENDENCIES],
           useFactory: (deps: IntakeDependencies) => new IdempotentResponses(deps.em),
         },
+        RunsService,
         CallToolService,
         QueryExecutionService,
         RecordDeliveryService,
@@ -171,15 +189,15 @@ export class IntakeModule {
   }
 }
 
-/** Intake's own parts: contracts, actors, keys, OAuth and limits from its variables. */
+/** Intake's own parts: contracts, keys, OAuth and limits from its variables, and the actors file as loaded. */
 async function loadIntakeDependencies(
   env: IntakeEnv,
   contractsDir: string,
   em: EntityManager,
   log: ServiceLog,
+  actors: ActorDirectory,
 ): Promise<IntakeDependencies> {
   const { byName } = await loadToolContracts(contractsDir);
-  const actors = await ActorDirectory.load(env.ONCEPORT_ACTORS_FILE, env.ONCEPORT_ACTOR_KEYS_FILE);
   // Keys are fetched at the first token, not here: an issuer that is down must not stop API-key callers.
   const oauth = actors.oauth
     ? new JwtResourceServer(actors.oauth, (subject) => actors.actorForOAuthSubject(subject)?.id ?? null, [...byName.keys()], { log })
@@ -190,6 +208,7 @@ async function loadIntakeDependencies(
     keyring: env.ONCEPORT_HMAC_KEYS,
     sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
     actors,
+    admins: new AdminAuth(actors, { log }),
     ...(oauth ? { oauth } : {}),
     limits: actors,
     settings: {

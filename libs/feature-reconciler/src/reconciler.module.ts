@@ -35,6 +35,7 @@ import { ADMINS, RECONCILER_CHANNELS, RECONCILER_CONTRACTS, RECONCILER_ORM, SETT
 import { ReviewController } from './resolve-review/review.controller';
 import { OutcomeUnknownConsumer } from './settle-execution/outcome-unknown.consumer';
 import { SettleExecutionHandler } from './settle-execution/settle-execution.handler';
+import { ExecutionBacklogReporter } from './metrics/execution-backlog.reporter';
 import { Sweeper } from './sweep/sweeper';
 
 /** The read model and the reconcile checks, beside the kit's pg pool (projection, appends). */
@@ -44,7 +45,7 @@ const ORM_POOL_SIZE = 5;
 class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     @Inject(SWEEPER) private readonly sweeper: Sweeper,
-    @Inject(HttpChannel) private readonly channel: HttpChannel,
+    @Inject(RECONCILER_CHANNELS) private readonly channels: TargetChannels,
     @Inject(RECONCILER_ORM) private readonly orm: MikroORM,
   ) {}
 
@@ -57,7 +58,8 @@ class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApp
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.channel.close();
+    // HTTP pools and MCP upstream sessions (stdio servers the task probes started are stopped).
+    await this.channels.close();
     await this.orm.close();
   }
 }
@@ -111,6 +113,7 @@ export class ReconcilerModule {
               contracts,
               channel: channels.http,
               ssh: channels.ssh,
+              mcp: channels.mcp,
               credentials: channels.credentials,
               sealer: new AesGcmArgumentSealer(env.ONCEPORT_ENCRYPTION_KEYS),
               reconcilerId: env.ONCEPORT_RECONCILER_ID,
@@ -150,6 +153,7 @@ export class ReconcilerModule {
             ),
         },
         SweeperLifecycle,
+        ExecutionBacklogReporter,
       ],
     };
   }

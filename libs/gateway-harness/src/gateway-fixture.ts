@@ -14,6 +14,12 @@ export interface FixtureActor {
   readonly limits?: { readonly rate_per_second?: number; readonly burst?: number; readonly max_in_flight?: number };
 }
 
+/** The actors file's `oauth:` section (README "OAuth 2.1"), and the token subjects of its admin `ops:test-admin`. */
+export interface FixtureOAuth {
+  readonly section: Readonly<Record<string, string | number | readonly string[]>>;
+  readonly adminSubjects?: readonly string[];
+}
+
 export interface GatewayFixture {
   readonly dir: string;
   readonly contractsDir: string;
@@ -34,6 +40,7 @@ export function writeGatewayFixture(
   actors: readonly FixtureActor[],
   databaseUrl: string,
   natsUrl: string,
+  oauth?: FixtureOAuth,
 ): GatewayFixture {
   const dir = mkdtempSync(join(tmpdir(), 'onceport-fixture-'));
   const contractsDir = join(dir, 'contracts');
@@ -43,7 +50,8 @@ export function writeGatewayFixture(
   const adminKey = `adm_${randomBytes(24).toString('base64url')}`;
   const actorsFile = join(dir, 'actors.yaml');
   const hash = (key: string): string => createHash('sha256').update(key).digest('hex');
-  const lines = ['actors:'];
+  // JSON is YAML: the section as given.
+  const lines = [...(oauth ? [`oauth: ${JSON.stringify(oauth.section)}`] : []), 'actors:'];
   for (const actor of actors) {
     lines.push(`  - id: ${JSON.stringify(actor.id)}`, `    api_keys_sha256: [${hash(actor.key)}]`);
     lines.push(
@@ -53,6 +61,7 @@ export function writeGatewayFixture(
     if (actor.limits) lines.push(`    limits: ${JSON.stringify(actor.limits)}`);
   }
   lines.push('admins:', '  - id: "ops:test-admin"', `    api_keys_sha256: [${hash(adminKey)}]`);
+  if (oauth?.adminSubjects) lines.push(`    oauth_subjects: ${JSON.stringify(oauth.adminSubjects)}`);
   writeFileSync(actorsFile, `${lines.join('\n')}\n`);
   const hmacKeys = `k1:${randomBytes(32).toString('base64')}`;
   // One random AES-256 key, as runtime's testEncryptionKeys() makes it; not imported, so runtime's own

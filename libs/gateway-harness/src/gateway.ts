@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AppProcess, startAppProcess } from './app-process';
 import { type EmbeddedStart, startEmbedded } from './embedded-start';
-import { type FixtureActor, type GatewayFixture, writeGatewayFixture } from './gateway-fixture';
+import { type FixtureActor, type FixtureOAuth, type GatewayFixture, writeGatewayFixture } from './gateway-fixture';
 
 /** The four services of a deployment. */
 export const GATEWAY_SERVICES = ['intake', 'authorization', 'dispatcher', 'reconciler'] as const;
@@ -19,6 +19,8 @@ export interface GatewayOptions {
   /** Where the demo contracts' origins point. */
   readonly targetUrl: string;
   readonly actors: readonly FixtureActor[];
+  /** An `oauth:` section in the actors file, and the admin's token subjects. */
+  readonly oauth?: FixtureOAuth;
   /** The gateway's database (processes mode; the embedded start brings its own PostgreSQL). */
   readonly database?: { readonly url: string };
   /** JetStream; without it, only `ONCEPORT_DELIVERY: 'in_process'` works (the URL is then a placeholder). */
@@ -87,7 +89,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const databaseUrl = options.database?.url ?? (mode === 'embedded' ? 'unused' : '');
   if (!databaseUrl) throw new Error('startGateway: the processes mode needs a database');
   // in_process delivery never connects to NATS; the variable is only required to be a URL.
-  const fixture = writeGatewayFixture(options.targetUrl, options.actors, databaseUrl, options.nats?.url ?? 'nats://127.0.0.1:1');
+  const fixture = writeGatewayFixture(
+    options.targetUrl,
+    options.actors,
+    databaseUrl,
+    options.nats?.url ?? 'nats://127.0.0.1:1',
+    options.oauth,
+  );
   for (const [file, yaml] of Object.entries(options.contracts ?? {})) writeFileSync(join(fixture.contractsDir, file), yaml);
   const traceFile = join(fixture.dir, 'spans.jsonl');
   const env = { ...(options.trace ? { ONCEPORT_TRACE_FILE: traceFile } : {}), ...options.env };

@@ -9,6 +9,6 @@ export {
   type RestartOptions,
   startGateway,
 } from './gateway';
-export { type FixtureActor, type GatewayFixture, writeGatewayFixture } from './gateway-fixture';
+export { type FixtureActor, type FixtureOAuth, type GatewayFixture, writeGatewayFixture } from './gateway-fixture';
 export { LOCAL_APPS, type LocalApp, LocalTopology, type LocalTopologyOptions } from './local-topology';
 export { type NpmStart, bannerValue, freePort, portOpen, spawnNpmStart, waitFor } from './npm-start-process';

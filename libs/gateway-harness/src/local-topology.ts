@@ -7,14 +7,14 @@ import { join } from 'node:path';
 const WORKSPACE_ROOT = join(__dirname, '../../..');
 const SCRIPT = join(WORKSPACE_ROOT, 'deploy/local/onceport-local.sh');
 
-/** The services in the script's port order: replica r of app i listens on BASE + i + 1 + 100*r. */
-export const LOCAL_APPS = ['intake', 'authorization', 'dispatcher', 'reconciler'] as const;
+/** The services and the console in the script's port order: replica r of app i listens on BASE + i + 1 + 100*r. */
+export const LOCAL_APPS = ['intake', 'authorization', 'dispatcher', 'reconciler', 'console'] as const;
 export type LocalApp = (typeof LOCAL_APPS)[number];
 
 export interface LocalTopologyOptions {
   /** Environment of every replica (DATABASE_URL, NATS_URL, ONCEPORT_*); written to an env file the script sources, as an operator would. */
   readonly env: Record<string, string>;
-  /** Default: all four. */
+  /** Default: all five (the console calls replica 0 of the services). */
   readonly apps?: readonly LocalApp[];
   /** Default 2. */
   readonly replicas?: number;

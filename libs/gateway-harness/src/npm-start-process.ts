@@ -21,8 +21,14 @@ export interface NpmStart {
   stop(): Promise<void>;
 }
 
+/** `npm start` with `env`; the console on a free port unless `env` names one (tests never take the fixed 3005). */
 export function spawnNpmStart(env: Record<string, string>, timeoutMs = 150_000): NpmStart {
-  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, ONCEPORT_CONSOLE_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

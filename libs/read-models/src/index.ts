@@ -6,3 +6,8 @@ export { ReconcileChecksMigration } from './reconcile-checks/reconcile-checks.mi
 export { ExecutionMatchEntity, type ExecutionMatchRow } from './execution-matches/execution-match.entity';
 export { ReconcileCheckEntity, type ReconcileCheckRow } from './reconcile-checks/reconcile-check.entity';
 export { readModelEntities } from './read-model.entities';
+export { RunsMigration } from './runs/runs.migration';
+export { RunsListingMigration } from './runs/runs-listing.migration';
+export { runsProjection } from './runs/runs.projection';
+export { type RunCallRow, type RunRow, type RunsPage, type RunsQuery, executionStates, pageOfRuns, runCalls } from './runs/run-queries';
+export { catchUpReadModel } from './catch-up';

@@ -30,7 +30,21 @@ export {
 } from './problems/problem';
 export { ProblemDetailsFilter, SERVICE_LOG, clientProblemOf, internalProblem } from './problems/problem-details.filter';
 export { type ErrorLog, internalErrorMessage, reportInternalError } from './problems/internal-error';
-export { requireAdmin } from './admin/admin-auth';
+export { type AdminAuthentication, AdminAuth, adminAuthOf, requireAdmin } from './admin/admin-auth';
+export { ADMIN_REALM, AdminTokenAuthenticator, type AdminTokenVerdict } from './admin/admin-token';
+export {
+  type AccessTokenCheck,
+  AccessTokenVerifier,
+  MAX_ACCESS_TOKEN_LENGTH,
+  type TokenVerdict,
+  looksLikeJwt,
+} from './oauth/access-token-verifier';
+export { BEARER_REALM, type BearerChallenge, type BearerError, bearerChallenge } from './oauth/bearer-challenge';
+export { type FetchLimits, OAUTH_FETCH_LIMITS, OAuthFetchError, fetchBoundedJson } from './oauth/bounded-json-fetch';
+export { type FetchJson, discoverJwksUri, issuerMetadataUrls } from './oauth/issuer-metadata';
+export { JWKS_CACHE_DEFAULTS, JwksCache, type JwksCacheOptions, SigningKeysUnavailableError } from './oauth/jwks-cache';
+export { type IssuerKeysOptions, issuerKeys } from './oauth/issuer-keys';
+export { type TokenClaims, readTokenClaims } from './oauth/token-claims';
 export { REQUEST_ID, requestIdOrFresh } from './http/request-id';
 export { type ServerLimitsEnv, applyServerLimits, hardenHttpServer, serverLimitsEnvShape } from './http/server-limits';
 export { ClientAbortedError, ClientAbortedFilter, type InfoLog, isClientAbort, settledClientAbort } from './http/client-aborted';
@@ -63,5 +77,8 @@ export { type ServicePorts, openServicePorts } from './ports/service-ports';
 export { ServiceKitModule } from './ports/service-kit.module';
 export { portReadinessChecks } from './health/port-readiness';
 export { MetricsController } from './metrics/metrics.controller';
+export { OTHER_LABEL, targetLabel, toolLabel } from './metrics/metric-labels';
+export { type UnknownDetectedBy, countUnknownOutcome } from './metrics/unknown-outcomes';
+export { LAG_BUCKETS, LATENCY_BUCKETS, WAIT_BUCKETS, processCounter, processGauge, processHistogram } from '@onceport/event-store';
 export { type FeatureModuleOptions } from './bootstrap/feature-options';
 export { type ServiceDefinition, bootstrapService } from './bootstrap/bootstrap-service';

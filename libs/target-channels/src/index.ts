@@ -31,4 +31,13 @@ export { credentialsEnvShape } from './credentials/credentials-env';
 export { TargetChannels } from './target-channels';
 export { McpChannel, EXECUTION_ID_META, type McpSendInput } from './mcp/mcp-channel';
 export { upstreamDrift, type UpstreamDrift, type UpstreamTool } from './mcp/upstream-drift';
-export type { McpOutcome, McpObserved, McpFailedBeforeSend, McpFailedBeforeSendCode, McpUnknown, McpUnknownCode } from './mcp/mcp-outcome';
+export type {
+  McpOutcome,
+  McpObserved,
+  McpFailedBeforeSend,
+  McpFailedBeforeSendCode,
+  McpUnknown,
+  McpUnknownCode,
+  McpTaskProbe,
+} from './mcp/mcp-outcome';
+export { TASKS_EXTENSION } from './mcp/mcp-task-wire';

@@ -7,4 +7,4 @@ export { setBehavior, clearBehaviors, UpstreamBehavior, type BehaviorKind, EFFEC
 export { setCatalog, UpstreamCatalog } from './state/catalog';
 export { UPSTREAM_TOOLS, type UpstreamToolDefinition } from './upstream-tools';
 export { EXECUTION_ID_META_KEY, IDEMPOTENCY_META_KEY, TASKS_EXTENSION } from './upstream-server';
-export { DEFAULT_TASK_DELAY_MS, TASK_POLL_INTERVAL_MS, type TaskView } from './state/tasks';
+export { DEFAULT_TASK_DELAY_MS, TASK_POLL_INTERVAL_MS, type TaskView, endTasks } from './state/tasks';

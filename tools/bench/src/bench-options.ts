@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
   readonly mode: 'quick' | 'full';
-  readonly scenarios: ReadonlySet<'overhead' | 'throughput' | 'storm' | 'growth'>;
+  readonly scenarios: ReadonlySet<'idle' | 'overhead' | 'throughput' | 'storm' | 'growth'>;
+  readonly idleSeconds: number;
+  /** Each service runs under V8's sampling profiler (it costs a few % of a core: idle figures are taken without it). */
+  readonly profiles: boolean;
   readonly overheadRounds: number;
   readonly overheadCalls: number;
   readonly agents: readonly number[];
@@ -19,10 +22,10 @@ export interface BenchOptions {
   readonly note: string;
 }
 
-const SCENARIOS = ['overhead', 'throughput', 'storm', 'growth'] as const;
+const SCENARIOS = ['idle', 'overhead', 'throughput', 'storm', 'growth'] as const;
 
-export const USAGE = `usage: npm run bench -- [--quick] [--only overhead,throughput,storm,growth] [--levels 10000,1000000,10000000]
-                       [--agents 1,16,64,256] [--rounds N] [--out NAME] [--note "what else ran"]
+export const USAGE = `usage: npm run bench -- [--quick] [--only idle,overhead,throughput,storm,growth] [--levels 10000,1000000,10000000]
+                       [--agents 1,16,64,256] [--rounds N] [--out NAME] [--note "what else ran"] [--without-profiles]
   --quick   small rounds and a 10k/100k store, for development (writes reports/quick.md unless --out)`;
 
 /** Reads the command line; a bad value stops the run with a message naming it. */
@@ -37,6 +40,7 @@ export function readBenchOptions(argv: readonly string[]): BenchOptions {
       rounds: { type: 'string' },
       out: { type: 'string' },
       note: { type: 'string' },
+      'without-profiles': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -51,6 +55,8 @@ export function readBenchOptions(argv: readonly string[]): BenchOptions {
   return {
     mode: quick ? 'quick' : 'full',
     scenarios: new Set(only as (typeof SCENARIOS)[number][]),
+    idleSeconds: quick ? 10 : 30,
+    profiles: values['without-profiles'] !== true,
     overheadRounds: rounds ?? (quick ? 3 : 7),
     overheadCalls: quick ? 15 : 40,
     agents: values.agents ? wholeNumbers('--agents', values.agents) : quick ? [1, 16, 64] : [1, 16, 64, 256],

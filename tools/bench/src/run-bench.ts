@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { directCaller, mcpCaller } from './callers/callers';
@@ -14,9 +14,10 @@ import { type StormRound, stormRound } from './scenarios/duplicate-storm';
 import { durableSteps } from './scenarios/durable-steps';
 import { freshTarget } from './scenarios/fresh-target';
 import { hopBreakdown } from './scenarios/hop-breakdown';
+import { type IdleRound, idleRound } from './scenarios/idle';
 import { type OverheadRound, overheadRound, warmUp } from './scenarios/overhead';
 import { type ThroughputRound, throughputRound } from './scenarios/throughput';
-import { AGENT_KEY, startBenchStack } from './stack/bench-stack';
+import { AGENT_KEY, PROFILED_SERVICES, startBenchStack } from './stack/bench-stack';
 import { startProxyProcess } from './stack/proxy-process';
 import { type BenchPostgres, startBenchPostgres } from './stack/bench-postgres';
 import { figure } from './stats/summary';
@@ -36,9 +37,14 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
 
 async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
   const profileDir = mkdtempSync(join(tmpdir(), 'onceport-bench-prof-'));
-  const stack = await startBenchStack({ label: options.mode, serverUrl: postgres.url, profileIntakeTo: profileDir });
+  const stack = await startBenchStack({
+    label: options.mode,
+    serverUrl: postgres.url,
+    ...(options.profiles ? { profileTo: profileDir } : {}),
+  });
   const machine = await machineInfo(stack.db.pool);
   let overhead: OverheadSection | null = null;
+  let idle: IdleRound | null = null;
   const throughput: ThroughputLevel[] = [];
   const storm: StormRound[] = [];
   let template: ExecutionTemplate | null = null;
@@ -46,6 +52,15 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     await freshTarget(stack.target.url);
     const steps = await durableSteps(stack.db.pool, stack.nats.url);
     try {
+      // First, before any traffic: what the services cost by just running.
+      if (options.scenarios.has('idle')) {
+        idle = await idleRound(stack, options.idleSeconds, options.profiles);
+        log(
+          `idle: ${Object.entries(idle.cpu)
+            .map(([p, share]) => `${p} ${(share * 100).toFixed(1)} %`)
+            .join(', ')}`,
+        );
+      }
       if (options.scenarios.has('overhead')) overhead = await runOverhead(stack, steps, options, log);
       if (options.scenarios.has('throughput')) {
         for (const agents of options.agents) throughput.push(await runThroughput(stack, steps, agents, options, log));
@@ -53,7 +68,18 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
       if (options.scenarios.has('storm')) {
         for (let r = 0; r < options.stormRounds; r++) {
           log(`storm round ${r + 1}: ${options.stormCallers} identical calls`);
-          storm.push(await stormRound(stack, options.stormCallers, r));
+          const round = await stormRound(stack, options.stormCallers, r);
+          log(
+            `storm round ${r + 1}: p50 ${round.timeToAnswer.p50.toFixed(0)} ms, p99 ${round.timeToAnswer.p99.toFixed(0)} ms; timeline ${JSON.stringify(round.timeline)}`,
+          );
+          if (round.database)
+            log(
+              `storm per caller: ${round.database.statementsPerExecution.toFixed(1)} statements, ${round.database.writingCommitsPerExecution.toFixed(2)} writing commits; ${round.database.top
+                .slice(0, 8)
+                .map((s) => `${s.callsPerExecution.toFixed(2)}× ${s.query.slice(0, 90)}`)
+                .join(' | ')}`,
+            );
+          storm.push(round);
         }
       }
       if (options.scenarios.has('growth')) {
@@ -68,7 +94,7 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
   } finally {
     await stack.stop();
   }
-  const profile = intakeProfile(profileDir);
+  const profiles = serviceProfiles(profileDir);
   const growth: GrowthLevel[] = [];
   let growthError: string | null = null;
   const report = (): BenchReport => ({
@@ -76,12 +102,13 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     finishedAt: new Date().toISOString(),
     mode: options.mode,
     machine: { ...machine, postgres: `${machine.postgres} on ${postgres.description}`, loadAverageEnd: loadavg(), note: options.note },
+    idle,
     overhead,
     throughput,
     storm,
     growth,
     growthError,
-    profile,
+    profiles,
   });
   // Written now and after each growth level: a long run stopped late still leaves its figures.
   writeReport(report(), options.outName);
@@ -111,12 +138,17 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
   return final;
 }
 
-function intakeProfile(dir: string): ProfileSummary | null {
-  const path = findProfile(dir);
-  if (!path) return null;
-  const top = topSelfTime(path, WORKSPACE_ROOT);
-  rmSync(dir, { recursive: true, force: true });
-  return { process: 'intake', scope: 'its whole life in this run: start-up, every scenario above, shutdown', top };
+function serviceProfiles(dir: string): ProfileSummary[] {
+  const profiles = PROFILED_SERVICES.flatMap((service) => {
+    const path = existsSync(join(dir, service)) ? findProfile(join(dir, service)) : null;
+    if (!path) return [];
+    const top = topSelfTime(path, WORKSPACE_ROOT);
+    return [{ process: service, scope: 'its whole life in this run: start-up, every scenario above, shutdown', top }];
+  });
+  // BENCH_KEEP_PROFILES=1 keeps the .cpuprofile files (open them in Chrome's DevTools) and says where.
+  if (process.env['BENCH_KEEP_PROFILES']) process.stderr.write(`CPU profiles kept in ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
+  return profiles;
 }
 
 export function writeReport(report: BenchReport, name: string): void {
@@ -212,5 +244,6 @@ async function runThroughput(
     duplicateEffects: rounds.reduce((sum, r) => sum + r.duplicateEffects, 0),
     missingEffects: rounds.reduce((sum, r) => sum + r.missingEffects, 0),
     failures: rounds.reduce((sum, r) => sum + r.failures, 0),
+    database: rounds[rounds.length - 1]?.database ?? null,
   };
 }

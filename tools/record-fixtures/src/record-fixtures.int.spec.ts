@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEvent, parseSessionEvent, parseVaultEvent } from '@onceport/contracts';
+import { parseEvent, parseRunEvent, parseSessionEvent, parseVaultEvent } from '@onceport/contracts';
 import { COMMITTED_FIXTURES } from './record-fixtures';
 
 const ROOT = join(__dirname, '../../..');
@@ -23,6 +23,7 @@ const PARSERS: Readonly<Record<string, (raw: unknown) => unknown>> = {
   histories: parseEvent,
   vault: parseVaultEvent,
   sessions: parseSessionEvent,
+  runs: parseRunEvent,
 };
 
 describe('record-fixtures (real PostgreSQL)', () => {
@@ -44,7 +45,9 @@ describe('record-fixtures (real PostgreSQL)', () => {
     expect(written.sort()).toEqual([
       'histories/approval-rejected.json',
       'histories/completed-then-reverted.json',
+      'histories/run-attempt-2-ledger-hit.json',
       'histories/undelivered-correlation-expired.json',
+      'runs/opened-then-forced-replay.json',
       'sessions/granted-automatically.json',
       'sessions/granted-by-a-human.json',
       'vault/locked-then-unlocked.json',

@@ -3,14 +3,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { executionStreamId, sessionStreamId } from '@onceport/contracts';
-import { newExecutionId } from '@onceport/domain';
+import { executionStreamId, runIntentScope, runStreamId, sessionStreamId } from '@onceport/contracts';
+import { type ExecutionCommand, newExecutionId } from '@onceport/domain';
 import {
   CommandHandler,
+  type EventCause,
   type JsonObject,
   PostgresEventStore,
   type StoredEvent,
   executionStream,
+  runStream,
   sessionStream,
 } from '@onceport/event-store';
 import { createTestDatabase } from '@onceport/event-store/testing';
@@ -36,6 +38,8 @@ function clockAt(iso: string): { set: (iso: string) => Date; clock: () => Date }
   let now = new Date(iso);
   return { set: (next) => (now = new Date(next)), clock: () => now };
 }
+
+const runRef = (run: { runId: string; trigger: string }) => ({ runId: run.runId, trigger: run.trigger });
 
 /** Runs `record` against a fresh database with the runtime's tables; always drops it. */
 async function withStore(record: (store: PostgresEventStore) => Promise<void>): Promise<void> {
@@ -199,6 +203,140 @@ export async function recordFixtures(out: string): Promise<string[]> {
       { causationId: `sweep:${id}`, actor: 'svc:reconciler' },
     );
     write('histories', 'undelivered-correlation-expired', envelopes(await store.readStream(executionStreamId(id))));
+  });
+
+  // A run (DESIGN.md §7): opened, a campaign e-mail sent in attempt 1, a forced replay, and attempt 2's
+  // call of the same intent answered from the ledger (a RetryAttached naming attempt 2).
+  await withStore(async (store) => {
+    const time = clockAt('2026-12-01T09:00:00.000Z');
+    const commands = new CommandHandler(store, { clock: time.clock });
+    const run = { runId: 'campaign-winter-2026', actor: 'agent:mailer', trigger: 'ticket:OPS-812' };
+    const runCause = { causationId: 'http:req_RN01', actor: run.actor, correlationId: runStreamId(run.runId), traceparent: traceparent() };
+    await commands.handle(runStream(run.runId), (_l, now) => ({ type: 'OpenRun', data: run, metadata: { now } }), runCause);
+    const executionId = newExecutionId(Date.now(), randomBytes(10));
+    const scope = runIntentScope(run.trigger);
+    const record = {
+      actor: run.actor,
+      tool: 'send_email',
+      channel: 'http' as const,
+      target: 'https://mail.example.com',
+      credential_ref: 'mail-api',
+      method: 'POST /v3/messages',
+      arguments: { campaign_id: 'winter', recipient: 'ana@example.com' },
+      intent_scope: scope,
+    };
+    const mcp = (id: number) => ({ transport: 'mcp' as const, jsonRpcId: id, sessionId: 'mcp-sess-91bd' });
+    const cause = { causationId: 'mcp:mcp-sess-91bd:7', actor: run.actor, traceparent: traceparent() };
+    const on = executionStream(executionId);
+    const steps: { at: string; command: (now: Date) => ExecutionCommand | null; cause: EventCause }[] = [
+      {
+        at: '2026-12-01T09:00:01.000Z',
+        cause,
+        command: (now) => ({
+          type: 'AcceptExecution',
+          metadata: { now },
+          data: {
+            executionId,
+            tool: 'send_email',
+            channel: 'http',
+            actor: run.actor,
+            agentProcess: 'mcp-sess-91bd',
+            intentScope: scope,
+            fingerprint: `hmac-sha256:k1:${randomBytes(32).toString('hex')}`,
+            record,
+            arguments: { ...record.arguments, subject: 'Winter offers', body: 'Dear Ana, …' },
+            effectClass: 'idempotent',
+            approval: 'none',
+            correlationWindowMs: 15 * 60_000,
+            ledgerRetentionMs: 30 * 86_400_000,
+            clientIdempotencyKey: null,
+            run: { ...runRef(run), attempt: 1 },
+            repeats: null,
+          },
+        }),
+      },
+      {
+        at: '2026-12-01T09:00:01.040Z',
+        cause: { causationId: 'svc:authorization' },
+        command: (now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'pol-1' }, metadata: { now } }),
+      },
+      {
+        at: '2026-12-01T09:00:01.080Z',
+        cause: { causationId: 'svc:dispatcher' },
+        command: (now) => ({ type: 'StartDispatch', data: { dispatcherId: 'dispatcher-7c9f', leaseMs: 30_000 }, metadata: { now } }),
+      },
+      {
+        at: '2026-12-01T09:00:01.400Z',
+        cause: { causationId: 'svc:dispatcher' },
+        command: (now) => ({
+          type: 'ObserveOutcome',
+          data: {
+            attempt: 1,
+            targetStatus: 202,
+            succeeded: true,
+            result: { ref: 'results/sha256-9a', digest: `sha256:${'9a'.repeat(32)}`, size: 41, contentType: 'application/json' },
+          },
+          metadata: { now },
+        }),
+      },
+      {
+        at: '2026-12-01T09:00:01.450Z',
+        cause,
+        command: (now) => ({ type: 'RecordDelivery', data: { transport: 'mcp', replay: false, correlation: mcp(7) }, metadata: { now } }),
+      },
+    ];
+    for (const step of steps) {
+      time.set(step.at);
+      await commands.handle(on, (_l, now) => step.command(now), { ...step.cause, correlationId: executionId });
+    }
+    time.set('2026-12-01T11:30:00.000Z');
+    const check = { safe: false, unsafe: [] };
+    await commands.handle(
+      runStream(run.runId),
+      (_l, now) => ({
+        type: 'StartReplay',
+        data: {
+          after: 1,
+          requestedBy: 'ops:alice',
+          check,
+          force: { by: 'ops:alice', reason: 'The mail provider lost the campaign log; resend what is missing.' },
+        },
+        metadata: { now },
+      }),
+      { ...runCause, causationId: 'http:req_RP02', actor: 'ops:alice' },
+    );
+    time.set('2026-12-01T11:31:12.000Z');
+    const retry = { causationId: 'mcp:mcp-sess-a0c4:3', actor: run.actor, traceparent: traceparent(), correlationId: executionId };
+    await commands.handle(
+      on,
+      (_l, now) => ({
+        type: 'AttachRetry',
+        data: {
+          correlation: { transport: 'mcp', jsonRpcId: 3, sessionId: 'mcp-sess-a0c4' },
+          agentProcess: 'mcp-sess-a0c4',
+          clientIdempotencyKey: null,
+          run: { ...runRef(run), attempt: 2 },
+        },
+        metadata: { now },
+      }),
+      retry,
+    );
+    time.set('2026-12-01T11:31:12.030Z');
+    await commands.handle(
+      on,
+      (_l, now) => ({
+        type: 'RecordDelivery',
+        data: { transport: 'mcp', replay: true, correlation: { transport: 'mcp', jsonRpcId: 3, sessionId: 'mcp-sess-a0c4' } },
+        metadata: { now },
+      }),
+      retry,
+    );
+    write('histories', 'run-attempt-2-ledger-hit', envelopes(await store.readStream(executionStreamId(executionId))));
+    write('runs', 'opened-then-forced-replay', {
+      streamId: runStreamId(run.runId),
+      context: { runId: run.runId },
+      events: envelopes(await store.readStream(runStreamId(run.runId))),
+    });
   });
   return written;
 }

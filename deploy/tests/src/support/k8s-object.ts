@@ -7,6 +7,7 @@ import { type IConfigMap, ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { type IService, Service } from 'kubernetes-models/v1/Service';
 import { type IServiceAccount, ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { MONITORING_MODELS } from './monitoring-models';
 
 /** What every rendered object has; the kind-specific shape comes from kubernetes-models. */
 export interface K8sObject {
@@ -31,6 +32,7 @@ const MODELS: Record<string, { prototype: Model }> = {
   'v1 Namespace': Namespace,
   'v1 Service': Service,
   'v1 ServiceAccount': ServiceAccount,
+  ...MONITORING_MODELS,
 };
 
 /**

@@ -50,6 +50,12 @@ function isPodPeer(peer: Peer): boolean {
   );
 }
 
+/** A peer naming Onceport's own pods in the policy's namespace (no namespace selector): the console's way to the services. */
+function isOwnPodPeer(peer: Peer): boolean {
+  const selector = peer.podSelector as LabelSelector | undefined;
+  return !peer.ipBlock && !peer.namespaceSelector && selector?.matchLabels?.['app.kubernetes.io/part-of'] === 'onceport';
+}
+
 function portKeys(rule: EgressRule): string[] | null {
   if (!rule.ports || rule.ports.length === 0) return null;
   return rule.ports.map((port) => `${port.protocol ?? 'TCP'}/${port.port ?? '*'}${port.endPort ? `-${port.endPort}` : ''}`);
@@ -62,6 +68,8 @@ function portKeys(rule: EgressRule): string[] | null {
 export function targetReach(rule: EgressRule): string | null {
   const ports = portKeys(rule);
   if (!rule.to || rule.to.length === 0) return `any destination${ports ? ` on ${ports.join(', ')}` : ', any port'}`;
+  // Onceport's own pods are no target (onceportPodsReached says which, on which ports).
+  if (rule.to.every(isOwnPodPeer)) return null;
   const open = rule.to.find((peer) => !isPodPeer(peer));
   if (open)
     return `${open.ipBlock ? `ipBlock ${open.ipBlock.cidr}` : 'every pod of the selected namespaces'}${ports ? ` on ${ports.join(', ')}` : ', any port'}`;
@@ -86,4 +94,24 @@ export function reachesPort(egress: PodEgress, port: string): boolean {
     const ports = portKeys(rule);
     return ports === null || ports.includes(port);
   });
+}
+
+/**
+ * Which of Onceport's own pods (by app name, from their labels) the rules reach in the pod's
+ * namespace, and on which ports ("TCP/http"; "any" for a rule without ports).
+ */
+export function onceportPodsReached(
+  egress: PodEgress,
+  podsByApp: Readonly<Record<string, Record<string, string>>>,
+): Record<string, string[]> {
+  const reached: Record<string, string[]> = {};
+  for (const { rule } of egress.rules) {
+    for (const peer of (rule.to ?? []).filter(isOwnPodPeer)) {
+      for (const [app, labels] of Object.entries(podsByApp)) {
+        if (!selects(peer.podSelector as LabelSelector, labels)) continue;
+        reached[app] = [...new Set([...(reached[app] ?? []), ...(portKeys(rule) ?? ['any'])])].sort();
+      }
+    }
+  }
+  return reached;
 }

@@ -7,6 +7,10 @@ export const WORKSPACE_ROOT = join(__dirname, '../../../..');
 /** The four services; the reconciler counts once `apps/reconciler` exists (it is built in parallel). */
 export const ALL_APPS = ['intake', 'authorization', 'dispatcher', 'reconciler'] as const;
 export type AppName = (typeof ALL_APPS)[number];
+/** The web console: deployed and built into an image like the services, but no database, broker or actors file of its own. */
+export const CONSOLE_APP = 'console' as const;
+/** What the manifests deploy and the Dockerfile builds: the services and the console. */
+export const DEPLOYED_APPS = [...ALL_APPS, CONSOLE_APP] as const;
 
 export function presentApps(): AppName[] {
   return ALL_APPS.filter((app) => existsSync(join(WORKSPACE_ROOT, 'apps', app, 'src', 'main.ts')));

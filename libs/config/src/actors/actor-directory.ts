@@ -62,6 +62,16 @@ export class ActorDirectory {
     return id === undefined ? null : this.actor(id);
   }
 
+  /**
+   * The admin a verified operator token's subject (the value of `oauth.admin_claim`) names, or null.
+   * Only call it with a claim from a token whose signature, issuer, audience, lifetime and admin
+   * scope were checked.
+   */
+  adminForOAuthSubject(subject: string): Admin | null {
+    const id = this.source.oauth?.adminSubjects.get(subject);
+    return id === undefined ? null : (this.source.admins.find((admin) => admin.id === id) ?? null);
+  }
+
   actor(id: string): Actor | null {
     return this.actorsById.get(id) ?? null;
   }

@@ -1,6 +1,6 @@
 import { TOOL_NAME_PATTERN } from '@onceport/domain';
 import { z } from 'zod';
-import { OAuthSubjects, RawOAuth } from './oauth-section.schema';
+import { OAuthAdminSubjects, OAuthSubjects, RawOAuth } from './oauth-section.schema';
 
 // The raw YAML shape of ONCEPORT_ACTORS_FILE. Every field carries its own "expected" text: those
 // are what operators read.
@@ -19,6 +19,8 @@ import { OAuthSubjects, RawOAuth } from './oauth-section.schema';
 //   admins:                                  # operators of the admin API
 //     - id: ops:alice
 //       api_keys_sha256: [<64 hex>]
+//       oauth_subjects: [alice]              # with oauth:, values of admin_claim that are this admin;
+//                                            # with them, api_keys_sha256 is optional
 //   oauth: { issuer, resource, … }           # optional: bearer JWTs beside API keys (oauth-section.schema.ts);
 //                                            # an actor then names its token subjects in oauth_subjects: [...]
 //                                            # and may have them instead of api_keys_sha256
@@ -101,8 +103,8 @@ export const RawActor = z.strictObject(
 );
 
 export const RawAdmin = z.strictObject(
-  { id: PrincipalId, api_keys_sha256: KeyHashes.optional() },
-  { error: 'a mapping with id and api_keys_sha256' },
+  { id: PrincipalId, api_keys_sha256: KeyHashes.optional(), oauth_subjects: OAuthAdminSubjects.optional() },
+  { error: 'a mapping with id, api_keys_sha256 and oauth_subjects' },
 );
 
 export const RawActorsFile = z.strictObject(

@@ -7,5 +7,5 @@ export { ActorDirectory } from './actor-directory';
 export { bearerToken, hashApiKey } from './api-key';
 export { actorsFile, actorKeysFile } from './actors-env';
 export { type ActorLimits, type ActorLimitsTable, BUILT_IN_ACTOR_LIMITS } from './actor-limits';
-export type { OAuthSettings } from './oauth-settings';
+export { ADMIN_SCOPE, type OAuthSettings } from './oauth-settings';
 export { SCOPE_TOKEN, isOAuthWebUrl } from './oauth-section.schema';

@@ -36,11 +36,14 @@ export function mergeActorKeys(
     hashes: (own ?? []).map((hex, index) => ({ hex, source: policy, path: [...at, 'api_keys_sha256', index] })) as PlacedHash[],
   }));
   const keyDrafts = keys ? attachKeys(principals, policy, keys) : [];
-  // An actor named by OAuth token subjects can authenticate without a key (admins always need one).
-  const tokenActors = new Set(policy.data.actors.flatMap((a, i) => (a.oauth_subjects ? [i] : [])));
-  const orSubjects = policy.data.oauth ? ', or oauth_subjects: [...] for an actor that calls with OAuth access tokens only' : '';
+  // An actor or admin named by OAuth token subjects can authenticate without a key.
+  const tokenOnly = new Set([
+    ...policy.data.actors.flatMap((a, i) => (a.oauth_subjects ? [`actors.${i}`] : [])),
+    ...policy.data.admins.flatMap((a, i) => (a.oauth_subjects ? [`admins.${i}`] : [])),
+  ]);
+  const orSubjects = policy.data.oauth ? ', or oauth_subjects: [...] for an identity that signs in with OAuth access tokens only' : '';
   const missing: Draft[] = principals
-    .filter((p) => p.hashes.length === 0 && !(p.at[0] === 'actors' && tokenActors.has(p.at[1] as number)))
+    .filter((p) => p.hashes.length === 0 && !tokenOnly.has(p.at.join('.')))
     .map((p) => ({
       code: 'missing_keys',
       path: [...p.at, 'api_keys_sha256'],

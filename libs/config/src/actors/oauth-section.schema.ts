@@ -10,9 +10,14 @@ import { z } from 'zod';
 //     actor_claim: client_id                    # which claim names the caller (default sub)
 //     required_scopes: [onceport]               # optional: every token must carry all of them
 //     clock_tolerance_seconds: 30               # optional: leeway for exp / nbf / iat between the two clocks
+//     admin_claim: sub                          # which claim names an operator (default sub)
+//     admin_audience: https://onceport.example/admin  # the `aud` operators' tokens carry (default: resource)
 //   actors:
 //     - id: agent:deploy-bot
 //       oauth_subjects: [deploy-bot]            # values of actor_claim that are this actor
+//   admins:
+//     - id: ops:alice
+//       oauth_subjects: [alice]                 # values of admin_claim that are this admin (tokens need the onceport:admin scope)
 
 /** Long enough for any real issuer or resource URL, short enough to keep a typo from being a blob. */
 const MAX_URL_LENGTH = 2048;
@@ -27,8 +32,11 @@ const JWKS_URI_EXPECTED =
 const CLAIM_EXPECTED = 'the name of a top-level token claim, e.g. sub or client_id (letters, digits and _ . : / @ + -, at most 128)';
 const SCOPE_EXPECTED = 'a list of OAuth scopes (each 1 to 128 characters of RFC 6749 §3.3: no spaces, no " or \\), at most 32';
 const TOLERANCE_EXPECTED = 'whole seconds of clock difference tolerated for exp, nbf and iat: 0 to 300';
-export const OAUTH_SUBJECT_EXPECTED =
-  'a list of values of the oauth actor_claim that are this actor (e.g. its OAuth client_id): each 1 to 256 characters, no control characters and no surrounding spaces';
+const SUBJECT_RULES = 'each 1 to 256 characters, no control characters and no surrounding spaces, at most 64';
+export const OAUTH_SUBJECT_EXPECTED = `a list of values of the oauth actor_claim that are this actor (e.g. its OAuth client_id): ${SUBJECT_RULES}`;
+export const OAUTH_ADMIN_SUBJECT_EXPECTED = `a list of values of the oauth admin_claim that are this admin (e.g. the operator's sub at the issuer): ${SUBJECT_RULES}`;
+const ADMIN_AUDIENCE_EXPECTED =
+  'the audience (RFC 8707 resource) operators\' access tokens carry in "aud", e.g. https://onceport.example/admin: an https URL without query or fragment (http only on a loopback host), or leave it out to use resource';
 
 function webUrl(expected: string, { query }: { query: boolean }): z.ZodString {
   return z
@@ -72,21 +80,36 @@ export const RawOAuth = z.strictObject(
       .min(0, { error: TOLERANCE_EXPECTED })
       .max(300, { error: TOLERANCE_EXPECTED })
       .default(30),
+    admin_claim: z
+      .string({ error: CLAIM_EXPECTED })
+      .regex(/^[A-Za-z0-9_][A-Za-z0-9_.:/@+-]{0,127}$/, { error: CLAIM_EXPECTED })
+      .default('sub'),
+    admin_audience: webUrl(ADMIN_AUDIENCE_EXPECTED, { query: false }).optional(),
   },
-  { error: 'a mapping with issuer, resource and optionally jwks_uri, actor_claim, required_scopes, clock_tolerance_seconds' },
+  {
+    error:
+      'a mapping with issuer, resource and optionally jwks_uri, actor_claim, required_scopes, clock_tolerance_seconds, admin_claim, admin_audience',
+  },
 );
 
-/** A claim value is compared exactly: surrounding spaces would be a value no issuer sends. */
-export const OAuthSubjects = z
-  .array(
-    z
-      .string({ error: OAUTH_SUBJECT_EXPECTED })
-      // No control characters, no space at either end (a claim value is compared exactly).
-      // eslint-disable-next-line no-control-regex
-      .regex(/^(?!\s)(?![\s\S]*\s$)[^\x00-\x1f\x7f]{1,256}$/, { error: OAUTH_SUBJECT_EXPECTED }),
-    { error: OAUTH_SUBJECT_EXPECTED },
-  )
-  .min(1, { error: OAUTH_SUBJECT_EXPECTED })
-  .max(64, { error: OAUTH_SUBJECT_EXPECTED });
+/** Token subjects of an actor or an admin; `expected` says which claim they are values of. */
+function oauthSubjects(expected: string) {
+  return z
+    .array(
+      z
+        .string({ error: expected })
+        // No control characters, no space at either end (a claim value is compared exactly).
+        // eslint-disable-next-line no-control-regex
+        .regex(/^(?!\s)(?![\s\S]*\s$)[^\x00-\x1f\x7f]{1,256}$/, { error: expected }),
+      { error: expected },
+    )
+    .min(1, { error: expected })
+    .max(64, { error: expected });
+}
+
+/** Values of `actor_claim` that are an actor. */
+export const OAuthSubjects = oauthSubjects(OAUTH_SUBJECT_EXPECTED);
+/** Values of `admin_claim` that are an admin. */
+export const OAuthAdminSubjects = oauthSubjects(OAUTH_ADMIN_SUBJECT_EXPECTED);
 
 export type RawOAuth = z.output<typeof RawOAuth>;

@@ -47,6 +47,9 @@ describe('parseActorsFile: the oauth: section', () => {
         ['deploy-bot-canary', 'agent:deploy-bot'],
         ['report-bot', 'agent:token-only'],
       ]),
+      adminClaim: 'sub',
+      adminAudience: 'https://onceport.example/mcp',
+      adminSubjects: new Map(),
     });
     const directory = new ActorDirectory(file);
     expect(directory.actorForOAuthSubject('deploy-bot-canary')?.id).toBe('agent:deploy-bot');
@@ -97,7 +100,7 @@ actors: []
       'oauth.resource: got "https://onceport.example/mcp#tools"; expected this server\'s resource identifier (RFC 8707)',
     );
     expect(error.message).toContain(
-      'expected one of the known fields issuer | resource | jwks_uri | actor_claim | required_scopes | clock_tolerance_seconds',
+      'expected one of the known fields issuer | resource | jwks_uri | actor_claim | required_scopes | clock_tolerance_seconds | admin_claim | admin_audience',
     );
   });
 
@@ -149,10 +152,10 @@ describe('parseActorsFile: oauth_subjects of actors', () => {
   it('given an actor with neither keys nor subjects, when parsed with oauth:, then missing_keys says either will do', () => {
     const error = problems(`${oauth()}actors:\n  - id: agent:nobody\n    tools: []\n`);
     expect(error.issues[0]).toMatchObject({ code: 'missing_keys', path: 'actors[0].api_keys_sha256' });
-    expect(error.message).toContain('or oauth_subjects: [...] for an actor that calls with OAuth access tokens only');
+    expect(error.message).toContain('or oauth_subjects: [...] for an identity that signs in with OAuth access tokens only');
   });
 
-  it('given bad subjects, or subjects on an admin, when parsed, then each is refused with its path', () => {
+  it('given bad subjects, when parsed, then each is refused with its path', () => {
     const error = problems(`${oauth()}actors:
   - id: agent:a
     tools: []
@@ -160,16 +163,11 @@ describe('parseActorsFile: oauth_subjects of actors', () => {
   - id: agent:b
     tools: []
     oauth_subjects: []
-admins:
-  - id: ops:alice
-    api_keys_sha256: [${hashApiKey('op_alice')}]
-    oauth_subjects: [alice]
 `);
     expect(error.issues.map((issue) => [issue.code, issue.path])).toEqual([
       ['invalid_field', 'actors[0].oauth_subjects[0]'],
       ['invalid_field', 'actors[0].oauth_subjects[1]'],
       ['invalid_field', 'actors[1].oauth_subjects'],
-      ['unknown_field', 'admins[0].oauth_subjects'],
     ]);
     expect(error.message).toContain('expected a list of values of the oauth actor_claim that are this actor');
   });

@@ -1,12 +1,21 @@
 import { type EventRegistry, createEventRegistry, type SafeParseEventResult } from './event-registry';
+import { executionAcceptedPast } from './execution-accepted.event';
 import { type ExecutionEventEnvelope, executionEventDefinitions } from './execution-event';
+import { type PastVersion } from './past-version';
+import { retryAttachedPast } from './retry-attached.event';
+
+/** The superseded versions of each event that has moved past v1, oldest first (the event catalogue documents them too). */
+export const executionEventPastVersions: Partial<Record<string, readonly PastVersion[]>> = {
+  ExecutionAccepted: executionAcceptedPast,
+  RetryAttached: retryAttachedPast,
+};
 
 /**
  * The read side of execution events. When an event moves to v2, its entry gets
  * `past: [pastVersion(1, DataV1, upcastV1toV2)]` and old streams keep folding.
  */
 export const executionEventRegistry: EventRegistry<ExecutionEventEnvelope> = createEventRegistry(
-  Object.values(executionEventDefinitions).map((current) => ({ current, past: [] })),
+  Object.values(executionEventDefinitions).map((current) => ({ current, past: executionEventPastVersions[current.type] ?? [] })),
 );
 
 /**

@@ -27,6 +27,14 @@ describe('parseEvent', () => {
     expect(() => parseEvent({ ...outcomeUnknown, data: {} })).toThrow(EventParseError);
   });
 
+  it('reads an upstream task id when there is one, bounded: printable ASCII, no spaces, 128 at most', () => {
+    const withTask = (upstreamTaskId: string) => ({ ...outcomeUnknown, data: { ...outcomeUnknown.data, upstreamTaskId } });
+    const event = parseEvent(withTask('tsk_0123abcd'));
+    expect(event.type === 'OutcomeUnknown' && event.data.upstreamTaskId).toBe('tsk_0123abcd');
+    for (const bad of ['', 'a b', 'tsk\n1', 'x'.repeat(129), 'tâche'])
+      expect(parseError(withTask(bad)).issues[0]?.path).toBe('data.upstreamTaskId');
+  });
+
   it('refuses envelopes without correlation or causation ids', () => {
     const { causationId: _dropped, ...withoutCausation } = metadata;
     const error = parseError({ ...outcomeUnknown, metadata: withoutCausation });

@@ -9,14 +9,17 @@ describe('subjects', () => {
     expect(EXECUTION_STREAM_SUBJECTS).toBe('onceport.execution.>');
   });
 
-  it('gives all 17 lifecycle events a v1 subject inside the stream subject space', () => {
+  it('gives all 17 lifecycle events a versioned subject inside the stream subject space', () => {
     expect(EXECUTION_EVENT_TYPES).toHaveLength(17);
+    // Events that gained run fields are at v2; every other one is still at v1.
+    const atV2 = new Set(['ExecutionAccepted', 'RetryAttached']);
     for (const type of EXECUTION_EVENT_TYPES) {
       const definition = executionEventDefinitions[type];
+      const version = atV2.has(type) ? 2 : 1;
       expect(definition.type).toBe(type);
-      expect(definition.schemaVersion).toBe(1);
-      expect(definition.subject).toMatch(/^onceport\.execution\.[a-z]+(-[a-z]+)*\.v1$/);
-      expect(definition.subjectWildcard).toBe(definition.subject.replace(/v1$/, '*'));
+      expect(definition.schemaVersion).toBe(version);
+      expect(definition.subject).toMatch(new RegExp(`^onceport\\.execution\\.[a-z]+(-[a-z]+)*\\.v${version}$`));
+      expect(definition.subjectWildcard).toBe(definition.subject.replace(/v\d+$/, '*'));
     }
     expect(new Set(EXECUTION_EVENT_TYPES.map((type) => executionEventDefinitions[type].subject)).size).toBe(17);
   });

@@ -18,6 +18,8 @@ export function acceptExecution(command: AcceptExecution, state: ExecutionState)
     correlationWindowEndsAt: plusMs(command, correlationWindowMs),
     ledgerRetentionEndsAt: ledgerRetentionMs === null ? null : plusMs(command, ledgerRetentionMs),
     acceptedAt: nowIso(command),
+    run: rest.run ?? null,
+    repeats: rest.repeats ?? null,
   };
   // Inputs come from outside (the record, the arguments): check them against the contract here, so a
   // bad record is refused as a command instead of surfacing as an unpublishable event.
@@ -34,7 +36,7 @@ export function acceptExecution(command: AcceptExecution, state: ExecutionState)
  * (DESIGN.md §5); this only records that it did, and what the retry was answered from.
  */
 export function attachRetry(command: AttachRetry, state: KnownExecutionState): ExecutionEvent[] {
-  const { correlation, agentProcess, clientIdempotencyKey } = command.data;
+  const { correlation, agentProcess, clientIdempotencyKey, run } = command.data;
   return [
     {
       type: 'RetryAttached',
@@ -45,6 +47,7 @@ export function attachRetry(command: AttachRetry, state: KnownExecutionState): E
         clientIdempotencyKey,
         stateAtAttach: state.status,
         attachedAt: nowIso(command),
+        run: run ?? null,
       },
     },
   ];

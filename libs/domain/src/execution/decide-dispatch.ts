@@ -60,8 +60,9 @@ export function observeOutcome(command: ObserveOutcome, state: KnownExecutionSta
 }
 
 export function markOutcomeUnknown(command: MarkOutcomeUnknown, state: KnownExecutionState): ExecutionEvent[] {
-  const { attempt, reason } = command.data;
+  const { attempt, reason, upstreamTaskId } = command.data;
   if (state.status === 'dispatched_unknown' && state.unknown.attempt === attempt) return [];
   requireOpenAttempt(command, state, attempt, ['dispatched']);
-  return [{ type: 'OutcomeUnknown', data: { executionId: state.facts.executionId, attempt, reason, detectedAt: nowIso(command) } }];
+  const data = { executionId: state.facts.executionId, attempt, reason, detectedAt: nowIso(command) };
+  return [{ type: 'OutcomeUnknown', data: upstreamTaskId === undefined ? data : { ...data, upstreamTaskId } }];
 }

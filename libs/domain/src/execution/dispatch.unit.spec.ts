@@ -117,6 +117,15 @@ describe('MarkOutcomeUnknown', () => {
     expect(state).toMatchObject({ status: 'dispatched_unknown', unknown: { attempt: 1, probes: 0, lastVerdict: null } });
   });
 
+  it('carries the task an MCP upstream answered with, for the reconciler to poll', () => {
+    const withTask = { ...unknown(), data: { ...unknown().data, upstreamTaskId: 'tsk_42' } };
+    const state = given(histories.dispatched)
+      .when(withTask)
+      .then([events.unknown({ upstreamTaskId: 'tsk_42' })]);
+    expect(state).toMatchObject({ status: 'dispatched_unknown', unknown: { upstreamTaskId: 'tsk_42' } });
+    expect(given(histories.dispatched).when(unknown()).then([events.unknown()])).toMatchObject({ unknown: { upstreamTaskId: null } });
+  });
+
   it('is a no-op when already unknown for that attempt', () => {
     given(histories.dispatched_unknown).when(unknown()).thenNothing();
   });

@@ -80,12 +80,12 @@ function evolveKnown(state: KnownExecutionState, event: Exclude<ExecutionEvent, 
         : { status: 'failed', facts, progress: next, failure: { reason: targetRefusedSentence(targetStatus), failedAt: observedAt } };
     }
     case 'OutcomeUnknown': {
-      const { attempt, reason, detectedAt } = event.data;
+      const { attempt, reason, detectedAt, upstreamTaskId } = event.data;
       return {
         status: 'dispatched_unknown',
         facts,
         progress: at({ lastAttemptEnd: { attempt, how: 'unknown' } }),
-        unknown: { attempt, reason, detectedAt, probes: 0, lastVerdict: null },
+        unknown: { attempt, reason, detectedAt, probes: 0, lastVerdict: null, upstreamTaskId: upstreamTaskId ?? null },
       };
     }
     case 'ProbeAttempted':

@@ -9,7 +9,9 @@ import {
   type ApprovalMode,
   type ApprovalKind,
   type ProbeVerdict,
+  type RepeatedExecution,
   type RequestCorrelation,
+  type RunReference,
   type ResultReference,
   type ReviewResolution,
   type Settlement,
@@ -46,11 +48,20 @@ export type AcceptExecution = Command<
     /** null when the tool keeps no ledger (DESIGN.md §5). */
     readonly ledgerRetentionMs: number | null;
     readonly clientIdempotencyKey: string | null;
+    /** Omitted by callers outside runs. */
+    readonly run?: RunReference | null;
+    readonly repeats?: RepeatedExecution | null;
   }
 >;
 export type AttachRetry = Command<
   'AttachRetry',
-  { readonly correlation: RequestCorrelation; readonly agentProcess: string | null; readonly clientIdempotencyKey: string | null }
+  {
+    readonly correlation: RequestCorrelation;
+    readonly agentProcess: string | null;
+    readonly clientIdempotencyKey: string | null;
+    /** The run and attempt of the retry, when it named one. */
+    readonly run?: RunReference | null;
+  }
 >;
 export type RequestApproval = Command<
   'RequestApproval',
@@ -83,7 +94,11 @@ export type ObserveOutcome = Command<
   'ObserveOutcome',
   { readonly attempt: number; readonly targetStatus: number; readonly succeeded: boolean; readonly result: ResultReference | null }
 >;
-export type MarkOutcomeUnknown = Command<'MarkOutcomeUnknown', { readonly attempt: number; readonly reason: string }>;
+/** `upstreamTaskId`: the task an MCP upstream answered with and had not finished (the reconciler polls it). */
+export type MarkOutcomeUnknown = Command<
+  'MarkOutcomeUnknown',
+  { readonly attempt: number; readonly reason: string; readonly upstreamTaskId?: string }
+>;
 export type RecordProbe = Command<
   'RecordProbe',
   { readonly attempt: number; readonly probeNumber: number; readonly verdict: ProbeVerdict; readonly detail: string }

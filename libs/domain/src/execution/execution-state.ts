@@ -9,7 +9,9 @@ import {
   type Fingerprint,
   type JsonValue,
   type ProbeVerdict,
+  type RepeatedExecution,
   type RequestCorrelation,
+  type RunReference,
   type ResultReference,
   type ReviewResolution,
   type Settlement,
@@ -33,6 +35,10 @@ export interface ExecutionFacts {
   readonly ledgerRetentionEndsAt: string | null;
   readonly clientIdempotencyKey: string | null;
   readonly acceptedAt: string;
+  /** The run and attempt that asked for it (DESIGN.md §7); null outside runs. */
+  readonly run: RunReference | null;
+  /** The earlier execution of the same intent it repeats, if any. */
+  readonly repeats: RepeatedExecution | null;
 }
 
 /** How the latest dispatch attempt ended; lets a redelivered outcome command be told apart from a new one. */
@@ -107,6 +113,8 @@ export interface DispatchedUnknownState extends Known<'dispatched_unknown'> {
     readonly detectedAt: string;
     readonly probes: number;
     readonly lastVerdict: ProbeVerdict | null;
+    /** The unfinished task an MCP upstream answered with: the reconciler's probe (`tasks/get`). */
+    readonly upstreamTaskId: string | null;
   };
 }
 export interface CompletedResultNotDeliveredState extends Known<'completed_result_not_delivered'> {

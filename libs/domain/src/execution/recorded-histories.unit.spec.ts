@@ -18,6 +18,7 @@ const expected = {
   'approval-rejected.json': { status: 'denied', attempt: 0, delivered: false, retriesAttached: 0 },
   'completed-then-reverted.json': { status: 'reverted', attempt: 1, delivered: true, retriesAttached: 0 },
   'undelivered-correlation-expired.json': { status: 'expired', attempt: 1, delivered: false, retriesAttached: 1 },
+  'run-attempt-2-ledger-hit.json': { status: 'completed', attempt: 1, delivered: true, retriesAttached: 1 },
 } as const satisfies Record<string, { status: string; attempt: number; delivered: boolean; retriesAttached: number }>;
 
 // Every history tools/record-fixtures committed, not a hand-kept list: a new one must fold, and say into what.

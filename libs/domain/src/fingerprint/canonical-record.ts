@@ -20,12 +20,13 @@ export interface CanonicalRecordInput {
 }
 
 /** Arguments allowed by `additionalProperties` have no declared role; the safe reading is identity. */
-const UNDECLARED_ARGUMENT: ArgumentSpec = { role: 'identity', normalize: [], sensitive: false };
+const UNDECLARED_ARGUMENT: ArgumentSpec = { role: 'identity', normalize: [], sensitive: false, derivation: null };
 
 /**
  * Builds the canonical operation record (DESIGN.md §2) from the contract, never from request
  * bytes: identity and derived arguments only, declared defaults filled in, normalisations applied,
- * generated arguments dropped, sensitive ones replaced by `{ "$hmac": "<digest>" }`, keys sorted.
+ * derived arguments as the gateway computed them (a digest, never the file), generated arguments
+ * dropped, sensitive ones replaced by `{ "$hmac": "<digest>" }`, keys sorted.
  *
  * @example buildCanonicalRecord({ contract, actor: 'agent:billing', intentScope: 'run_42', arguments: args, hmacForSensitive: sensitiveHmacWith(keyring) })
  */
@@ -47,10 +48,13 @@ export function buildCanonicalRecord(input: CanonicalRecordInput): CanonicalOper
   }
 
   const recorded: Record<string, JsonValue> = {};
-  for (const name of Object.keys(validated.value).sort()) {
+  // A derived argument is recorded as the gateway computed it, whether or not the agent sent one.
+  const names = new Set([...Object.keys(validated.value), ...Object.keys(validated.derived)]);
+  for (const name of [...names].sort()) {
     const spec = contract.argumentSpecs[name] ?? UNDECLARED_ARGUMENT;
     if (spec.role === 'generated') continue;
-    const canonical = canonicalJson(validated.value[name]);
+    if (spec.derivation && validated.derived[name] === undefined) continue;
+    const canonical = canonicalJson(spec.derivation ? validated.derived[name] : validated.value[name]);
     recorded[name] = spec.sensitive ? { $hmac: input.hmacForSensitive(canonical) } : (JSON.parse(canonical) as JsonValue);
   }
 

@@ -32,7 +32,8 @@ const contract = parseOne(
       recipient: { role: 'identity', normalize: ['email'] },
       amount: 'identity',
       priority: 'identity',
-      attachment: 'derived',
+      // The agent's own description of a file: identity (a digest the gateway computes is `derive: sha256`, derived-arguments.property.unit.spec.ts).
+      attachment: 'identity',
       card: { role: 'identity', sensitive: true },
       subject: 'generated',
       body: 'generated',

@@ -63,22 +63,32 @@ export function buildToolContract(
     correlationWindowMs: raw.correlation_window ? (parseDuration(raw.correlation_window) ?? 0) : DEFAULT_CORRELATION_WINDOW_MS[effect],
     ledgerRetentionMs: raw.ledger_retention ? parseDuration(raw.ledger_retention) : null,
     approval: raw.approval ?? 'none',
+    deliberateRepeats: raw.deliberate_repeats ?? 'allowed',
     source: { file: where.file, index: where.index, line: where.line },
   };
 
   const contract = withTarget(raw, common, { at, rules, upstreams }, issues);
   checkEffect(
     {
+      name: raw.name,
       effect,
       channel: raw.channel,
       method: raw.channel === 'http' ? raw.target.method : null,
       hasProbe: contract ? contract.probe !== null : raw.probe !== undefined,
+      hasIdempotencyKey: hasIdempotencyKey(raw),
       hasLedgerRetention: raw.ledger_retention !== undefined,
     },
     at,
     issues,
   );
   return issues.length > 0 || !contract ? { contract: null, issues } : { contract: deepFreeze(contract), issues };
+}
+
+/** Whether the target itself receives the execution id as a key it deduplicates on. */
+function hasIdempotencyKey(raw: RawTool): boolean {
+  if (raw.channel === 'http') return raw.target.idempotency_header !== undefined;
+  if (raw.channel === 'mcp') return raw.target.idempotency_meta_key !== undefined;
+  return false;
 }
 
 interface TargetContext {
@@ -139,18 +149,9 @@ function mcpContract(
       ),
     );
   }
-  if (raw.probe) {
-    // The dispatcher does not ask upstreams for tasks yet, so there would be nothing to poll: refused
-    // rather than accepted and silently unused.
-    issues.push(
-      draft(
-        'invalid_field',
-        [...at, 'probe'],
-        'probe: { kind: mcp_task } (upstream tasks are not supported yet)',
-        'no probe on an MCP tool for now: an unknown outcome settles by the effect class (idempotent → sent again, otherwise a human)',
-      ),
-    );
-  }
   if (!target) return null;
-  return { ...common, credentialRef: target.upstream.credentialRef, channel: 'mcp', target, probe: null };
+  // `mcp_task`: the dispatcher asks the upstream for a task, and an unfinished one is polled by the
+  // reconciler (tasks/get). A call the upstream answered without a task settles by the effect class.
+  const probe = raw.probe ? { kind: raw.probe.kind } : null;
+  return { ...common, credentialRef: target.upstream.credentialRef, channel: 'mcp', target, probe };
 }

@@ -1,6 +1,7 @@
 import { ArgumentRole } from '@onceport/contracts';
 import { z } from 'zod';
 import { describeValue, draft, type IssueDraft, type PathSegment } from './issue-path';
+import { checkDerivationSources, derivationOf, DERIVATION_KINDS } from './check-derivations';
 import type { ArgumentSpec, ArgumentsSchema, JsonSchemaNode } from './tool-contract.types';
 import { parseWithIssues } from './zod-issues';
 
@@ -9,11 +10,14 @@ const RoleEntry = z.strictObject(
     role: ArgumentRole,
     normalize: z.array(z.enum(['trim', 'lowercase', 'email', 'url']), { error: 'a list such as [trim, lowercase]' }).optional(),
     sensitive: z.boolean({ error: 'true or false' }).optional(),
+    derive: z.enum(DERIVATION_KINDS).optional(),
+    from: z.string({ error: 'the name of a declared argument' }).optional(),
   },
-  { error: 'a role (identity | derived | generated) or a mapping { role, normalize, sensitive }' },
+  { error: 'a role (identity | derived | generated) or a mapping { role, normalize, sensitive, derive, from }' },
 );
 
-const ROLE_HELP = 'identity for ids, targets and recipients; derived for values computed from content; generated for model-written text';
+const ROLE_HELP =
+  'identity for ids, targets and recipients; derived (with derive: sha256 | normalized_url) for values the gateway computes from content; generated for model-written text';
 
 /**
  * Every argument must say how it takes part in the fingerprint (DESIGN.md §2). Guessing a role
@@ -63,8 +67,10 @@ export function checkArgumentRoles(
         ),
       );
     }
-    specs[name] = { role: parsed.value.role, normalize, sensitive: parsed.value.sensitive ?? false };
+    const derivation = derivationOf(name, { ...parsed.value, normalize }, at, issues);
+    specs[name] = { role: parsed.value.role, normalize, sensitive: parsed.value.sensitive ?? false, derivation };
   }
+  checkDerivationSources(specs, schema, tool, issues);
   for (const name of Object.keys(rawRoles ?? {})) {
     if (!declared.includes(name)) {
       issues.push(

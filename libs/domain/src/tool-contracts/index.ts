@@ -1,5 +1,6 @@
 export type {
   ApprovalPolicy,
+  ArgumentDerivation,
   ArgumentSpec,
   ArgumentsSchema,
   HttpMethod,
@@ -15,6 +16,7 @@ export type {
   McpToolContract,
   McpUpstream,
   McpUpstreamAuth,
+  DerivationKind,
   Normalization,
   SshHostKey,
   SshProbe,
@@ -27,6 +29,7 @@ export { parseToolContracts } from './parse-tool-contracts';
 export { mergeToolContracts } from './merge-tool-contracts';
 export { validateArguments, type ArgumentIssue, type ArgumentsValidation } from './validate-arguments';
 export { normalizeArgument } from './normalize-argument';
+export { deriveArgument, normalizedUrl } from './derive-argument';
 export { parseTemplate, type ParsedTemplate, type TemplatePart } from './template';
 export { parseDuration, formatDuration, DURATION_PATTERN } from './duration';
 export {

@@ -29,7 +29,8 @@ const mcpTool = (overrides: Fields = {}): Fields => ({
   target: { upstream: 'files' },
   arguments: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
   roles: { path: 'identity', content: 'generated' },
-  effect: 'idempotent',
+  // Not idempotent: the upstream documents no idempotency key, and a blind re-send is refused at load.
+  effect: 'irreversible',
   ...overrides,
 });
 const file = (upstreams: Fields[] | undefined, ...tools: Fields[]): string => stringify(upstreams ? { upstreams, tools } : { tools });
@@ -69,6 +70,7 @@ describe('parseToolContracts: channel mcp', () => {
       title: 'write_file',
       description: 'Write a file.',
       credentialRef: 'files-token',
+      deliberateRepeats: 'allowed',
       argumentsSchema: {
         type: 'object',
         properties: { path: { type: 'string' }, content: { type: 'string' } },
@@ -76,12 +78,12 @@ describe('parseToolContracts: channel mcp', () => {
         additionalProperties: false,
       },
       argumentSpecs: {
-        path: { role: 'identity', normalize: [], sensitive: false },
-        content: { role: 'generated', normalize: [], sensitive: false },
+        path: { role: 'identity', normalize: [], sensitive: false, derivation: null },
+        content: { role: 'generated', normalize: [], sensitive: false, derivation: null },
       },
-      effect: 'idempotent',
+      effect: 'irreversible',
       effectDeclared: true,
-      correlationWindowMs: 86_400_000,
+      correlationWindowMs: 604_800_000,
       ledgerRetentionMs: null,
       approval: 'none',
       source: { file: FILE, index: 0, line: expect.any(Number) as number },
@@ -179,9 +181,16 @@ tools:
     expect(Object.isFrozen(a?.target.upstream.transport === 'stdio' ? a.target.upstream.args : null)).toBe(true);
   });
 
-  it('refuses an mcp_task probe for now (upstream tasks are not supported: nothing would poll it)', () => {
-    const withProbe = file([stdioUpstream()], mcpTool({ effect: 'idempotent', probe: { kind: 'mcp_task' } }));
-    expect(theIssue(withProbe, 'invalid_field', 'tools[0].probe').expected).toContain('no probe on an MCP tool for now');
+  it('accepts an mcp_task probe (the upstream is asked for a task the reconciler polls), and no probe means none', () => {
+    const [withProbe] = mcp(file([stdioUpstream()], mcpTool({ effect: 'irreversible', probe: { kind: 'mcp_task' } })));
+    expect(withProbe?.probe).toEqual({ kind: 'mcp_task' });
+    const [without] = mcp(file([stdioUpstream()], mcpTool({ effect: 'irreversible' })));
+    expect(without?.probe).toBeNull();
+  });
+
+  it('accepts a conditional MCP tool only with the mcp_task probe (its task says whether the condition held and it ran)', () => {
+    const [conditional] = mcp(file([stdioUpstream()], mcpTool({ effect: 'conditional', probe: { kind: 'mcp_task' } })));
+    expect(conditional).toMatchObject({ effect: 'conditional', probe: { kind: 'mcp_task' } });
   });
 
   it('treats an undeclared effect as irreversible, whatever the upstream claims', () => {
@@ -200,8 +209,8 @@ tools:
     const text = readFileSync(join(__dirname, '../../test/fixtures/contracts-mcp/filesystem.yaml'), 'utf8');
     const contracts = mcp(text, 'filesystem.yaml');
     expect(contracts.map((c) => [c.name, c.target.tool, c.effect, c.effectDeclared])).toEqual([
-      ['write_file', 'write_file', 'idempotent', true],
-      ['create_directory', 'create_directory', 'idempotent', true],
+      ['write_file', 'write_file', 'irreversible', true],
+      ['create_directory', 'create_directory', 'irreversible', true],
       ['move_file', 'move_file', 'irreversible', false],
       ['read_text_file', 'read_text_file', 'none', true],
       ['list_directory', 'list_directory', 'none', true],
@@ -327,7 +336,7 @@ describe('parseToolContracts: channel mcp refusals', () => {
     const remote = file([stdioUpstream()], mcpTool({ effect: 'remote_command' }));
     expect(theIssue(remote, 'effect_conflict', 'tools[0].effect').expected).toContain('only with channel ssh');
     const conditional = file([stdioUpstream()], mcpTool({ effect: 'conditional' }));
-    expect(theIssue(conditional, 'probe_required', 'tools[0].probe').expected).toContain('declare idempotent or irreversible');
+    expect(theIssue(conditional, 'probe_required', 'tools[0].probe').expected).toContain('{ kind: mcp_task }');
     const ledger = file([stdioUpstream()], mcpTool({ effect: 'none', ledger_retention: '1d' }));
     expect(theIssue(ledger, 'effect_conflict', 'tools[0].ledger_retention')).toBeDefined();
     const probe = file([stdioUpstream()], mcpTool({ probe: { kind: 'marker' } }));

@@ -32,7 +32,7 @@ tools:
       project: identity
       environment: { role: identity, normalize: [trim, lowercase] }
       notes: generated
-      digest: { role: derived, sensitive: true }
+      digest: { role: derived, derive: sha256, sensitive: true }
     effect: conditional
     probe:
       method: GET
@@ -52,6 +52,7 @@ describe('parseToolContracts: valid contracts', () => {
       title: 'Create a deployment',
       description: 'Deploy a version.',
       credentialRef: 'deploy-api',
+      deliberateRepeats: 'allowed',
       argumentsSchema: {
         type: 'object',
         properties: {
@@ -64,10 +65,10 @@ describe('parseToolContracts: valid contracts', () => {
         additionalProperties: false,
       },
       argumentSpecs: {
-        project: { role: 'identity', normalize: [], sensitive: false },
-        environment: { role: 'identity', normalize: ['trim', 'lowercase'], sensitive: false },
-        notes: { role: 'generated', normalize: [], sensitive: false },
-        digest: { role: 'derived', normalize: [], sensitive: true },
+        project: { role: 'identity', normalize: [], sensitive: false, derivation: null },
+        environment: { role: 'identity', normalize: ['trim', 'lowercase'], sensitive: false, derivation: null },
+        notes: { role: 'generated', normalize: [], sensitive: false, derivation: null },
+        digest: { role: 'derived', normalize: [], sensitive: true, derivation: { kind: 'sha256', from: 'digest' } },
       },
       effect: 'conditional',
       effectDeclared: true,
@@ -119,6 +120,7 @@ describe('parseToolContracts: valid contracts', () => {
         probe: { kind: 'marker' },
         credential_ref: 'ssh-deploy',
         approval: 'per_use',
+        deliberate_repeats: 'refused',
       }),
     );
     expect(contract).toMatchObject({
@@ -126,6 +128,7 @@ describe('parseToolContracts: valid contracts', () => {
       effect: 'remote_command',
       credentialRef: 'ssh-deploy',
       approval: 'per_use',
+      deliberateRepeats: 'refused',
       correlationWindowMs: 86_400_000,
       target: {
         host: 'db1.internal',
@@ -222,7 +225,7 @@ describe('parseToolContracts: valid contracts', () => {
       ['get_build_status', 'none', 'none'],
     ]);
     expect(contracts[1]?.ledgerRetentionMs).toBe(30 * 86_400_000);
-    expect(contracts[2]?.argumentSpecs['card_token']).toEqual({ role: 'identity', normalize: [], sensitive: true });
+    expect(contracts[2]?.argumentSpecs['card_token']).toEqual({ role: 'identity', normalize: [], sensitive: true, derivation: null });
   });
 
   it('loads the SSH demo fixture', () => {

@@ -114,6 +114,7 @@ const commonFields = {
   correlation_window: Duration.optional(),
   ledger_retention: Duration.optional(),
   approval: z.enum(['none', 'session', 'per_use']).optional(),
+  deliberate_repeats: z.enum(['allowed', 'refused'], { error: whenNot('allowed or refused') }).optional(),
 };
 
 const TOOL_EXPECTED = whenNot('a mapping describing one tool (name, description, channel, target, …)');

@@ -9,6 +9,7 @@ export type ContractIssueCode =
   | 'invalid_template'
   | 'effect_conflict'
   | 'probe_required'
+  | 'blind_idempotency'
   | 'secret_in_contract'
   | 'host_key'
   | 'duplicate_tool'

@@ -32,9 +32,9 @@ describe('parseToolContracts: every problem names file, field path, what was fou
   it('reports a wrong enum value in the documented form', () => {
     const issue = theIssue(contractsYaml(httpTool({ effect: 'maybe' })), 'invalid_field', 'tools[0].effect');
     expect(issue.message).toBe(
-      'contracts/test.yaml: tools[0].effect: got "maybe"; expected one of none | idempotent | conditional | irreversible | remote_command (line 21)',
+      'contracts/test.yaml: tools[0].effect: got "maybe"; expected one of none | idempotent | conditional | irreversible | remote_command (line 22)',
     );
-    expect(issue.line).toBe(21);
+    expect(issue.line).toBe(22);
   });
 
   it('reports YAML syntax errors with file and line', () => {

@@ -7,6 +7,8 @@ import type { ArgumentRole, EffectClass, JsonValue } from '@onceport/contracts';
 export type ToolContract = HttpToolContract | SshToolContract | McpToolContract;
 
 export type Normalization = 'trim' | 'lowercase' | 'email' | 'url';
+/** What the gateway computes for a `derived` argument (closed set; see derive-argument.ts). */
+export type DerivationKind = 'sha256' | 'normalized_url';
 export type ApprovalPolicy = 'none' | 'session' | 'per_use';
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -30,6 +32,17 @@ export interface ArgumentSpec {
   readonly normalize: readonly Normalization[];
   /** Never stored in plain text: enters the record as a keyed HMAC of its value. */
   readonly sensitive: boolean;
+  /**
+   * Set exactly for role `derived`: the record holds what the gateway computes from the argument
+   * `from` (the argument itself unless the YAML names another), never the agent's claim.
+   */
+  readonly derivation: ArgumentDerivation | null;
+}
+
+export interface ArgumentDerivation {
+  readonly kind: DerivationKind;
+  /** A declared argument of type string; the argument's own name when the YAML has no `from`. */
+  readonly from: string;
 }
 
 interface ToolContractCommon {
@@ -49,6 +62,11 @@ interface ToolContractCommon {
   /** Null: a completed, delivered execution never matches again (no ledger hits). */
   readonly ledgerRetentionMs: number | null;
   readonly approval: ApprovalPolicy;
+  /**
+   * Whether an agent may say it means a second effect of an intent that would match (DESIGN.md §7):
+   * `refused` for tools where a repeat is never wanted (a payment); default `allowed`.
+   */
+  readonly deliberateRepeats: 'allowed' | 'refused';
   /** Where the contract was declared, for operators and duplicate reports. */
   readonly source: { readonly file: string; readonly index: number; readonly line: number | null };
 }
@@ -72,7 +90,11 @@ export interface SshToolContract extends ToolContractCommon {
 export interface McpToolContract extends ToolContractCommon {
   readonly channel: 'mcp';
   readonly target: McpTarget;
-  /** Always null for now: `mcp_task` (settling an upstream task by its `tasks/get`) is refused at load until the dispatcher asks for tasks. */
+  /**
+   * `mcp_task`: the dispatcher asks the upstream for a task (task-augmented `tools/call`), and an
+   * unknown outcome whose task is known is settled by polling the upstream's `tasks/get`. Null: an
+   * unknown outcome settles by the effect class table alone.
+   */
   readonly probe: McpProbe | null;
 }
 

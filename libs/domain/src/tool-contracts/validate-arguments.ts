@@ -1,6 +1,7 @@
 import type { JsonValue } from '@onceport/contracts';
 import type { ErrorObject } from 'ajv';
 import { validatorFor } from './arguments-ajv';
+import { deriveArguments } from './derived-arguments';
 import { normalizeArgument } from './normalize-argument';
 import type { ToolContract } from './tool-contract.types';
 
@@ -14,10 +15,17 @@ export interface ArgumentIssue {
 }
 
 export type ArgumentsValidation =
-  { readonly ok: true; readonly value: Record<string, JsonValue> } | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
+  | {
+      readonly ok: true;
+      readonly value: Record<string, JsonValue>;
+      /** What the gateway computed for each `derived` argument (see deriveArguments); the record holds these. */
+      readonly derived: Readonly<Record<string, string>>;
+    }
+  | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
 
 /**
- * Applies the contract's declared normalisations, then checks the arguments against its schema.
+ * Applies the contract's declared normalisations, checks the arguments against its schema, then
+ * derives the `derived` arguments (a source that cannot be derived, or a disagreeing claim, is refused).
  * On success `value` is a normalised copy with declared defaults filled in (the caller's object
  * is never modified): what is dispatched and what is fingerprinted are the same values.
  *
@@ -34,8 +42,9 @@ export function validateArguments(contract: ToolContract, args: unknown): Argume
     if (value !== undefined && spec.normalize.length > 0) copy[name] = normalizeArgument(value, spec.normalize);
   }
   const validate = validatorFor(contract.argumentsSchema);
-  if (validate(copy)) return { ok: true, value: copy };
-  return { ok: false, issues: (validate.errors ?? []).map(toArgumentIssue) };
+  if (!validate(copy)) return { ok: false, issues: (validate.errors ?? []).map(toArgumentIssue) };
+  const derived = deriveArguments(contract, copy);
+  return derived.issues.length > 0 ? { ok: false, issues: derived.issues } : { ok: true, value: copy, derived: derived.values };
 }
 
 function toArgumentIssue(error: ErrorObject): ArgumentIssue {

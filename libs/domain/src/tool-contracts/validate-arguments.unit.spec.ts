@@ -17,7 +17,7 @@ const contract = parseOne(
 describe('validateArguments', () => {
   it('accepts valid arguments and returns a copy with defaults filled in', () => {
     const args = { sku: 'A-1' };
-    expect(validateArguments(contract, args)).toEqual({ ok: true, value: { sku: 'A-1', qty: 1 } });
+    expect(validateArguments(contract, args)).toEqual({ ok: true, value: { sku: 'A-1', qty: 1 }, derived: {} });
     expect(args).toEqual({ sku: 'A-1' });
   });
 
@@ -52,7 +52,11 @@ describe('validateArguments', () => {
         roles: { to: { role: 'identity', normalize: ['email'] } },
       }),
     );
-    expect(validateArguments(emailContract, { to: '  Ana@Example.COM ' })).toEqual({ ok: true, value: { to: 'ana@example.com' } });
+    expect(validateArguments(emailContract, { to: '  Ana@Example.COM ' })).toEqual({
+      ok: true,
+      value: { to: 'ana@example.com' },
+      derived: {},
+    });
   });
 
   it('still validates a contract that was copied after loading', () => {

@@ -102,4 +102,86 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     expect(handled.appended).toEqual([]);
     expect(handled.version).toBe(2);
   });
+
+  it('appends a herd of commuting commands in a few shared commits, each decided on the ones before it', async () => {
+    const attach = (i: number) =>
+      repository.handle(
+        execution,
+        (_loaded, now) => ({
+          type: 'AttachRetry',
+          data: { correlation: { transport: 'rest', requestId: `retry-${i}` }, agentProcess: null, clientIdempotencyKey: null },
+          metadata: { now },
+        }),
+        { causationId: `retry-${i}` },
+        { appendAnywhere: true },
+      );
+    const handled = await Promise.all(Array.from({ length: 200 }, (_, i) => attach(i)));
+
+    const attached = (await repository.load(execution)).events.filter((e) => e.type === 'RetryAttached');
+    expect(attached).toHaveLength(200);
+    expect(new Set(attached.map((e) => e.metadata.causationId)).size).toBe(200);
+    // Each caller is told the version just after its own event.
+    expect(new Set(handled.map((h) => h.version)).size).toBe(200);
+    for (const h of handled) expect(h.events[h.version - 1]?.metadata.eventId).toBe(h.appended[0]?.metadata.eventId);
+    const commits = await db.pool.query<{ n: number }>(
+      "SELECT count(DISTINCT transaction_id)::int AS n FROM onceport.events WHERE stream_id = $1 AND event_type = 'RetryAttached'",
+      [execution.id],
+    );
+    expect(commits.rows[0]?.n).toBeLessThan(20);
+  });
+
+  it('refuses only the commuting command its decider refuses; the rest of its batch is appended', async () => {
+    const deliver = (requestId: string, replay: boolean) =>
+      repository.handle(
+        execution,
+        (_loaded, now) => ({
+          type: 'RecordDelivery',
+          data: { transport: 'rest', replay, correlation: { transport: 'rest', requestId } },
+          metadata: { now },
+        }),
+        { causationId: requestId },
+        { appendAnywhere: true },
+      );
+    await repository.handle(
+      execution,
+      (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd', leaseMs: 30_000 }, metadata: { now } }),
+      context,
+    );
+    await repository.handle(
+      execution,
+      (_, now) => ({ type: 'ObserveOutcome', data: { attempt: 1, targetStatus: 200, succeeded: true, result: null }, metadata: { now } }),
+      context,
+    );
+    // Two first deliveries at once: the second, decided after the first in the same batch, is refused.
+    const outcomes = await Promise.allSettled([deliver('a', false), deliver('b', false), deliver('c', true)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const delivered = (await repository.load(execution)).events.filter((e) => e.type === 'ResultDelivered');
+    expect(delivered.map((e) => e.metadata.causationId)).toEqual(['a', 'c']);
+  });
+
+  it('shares reads among concurrent loads of one stream, and a load asked after an append still sees it', async () => {
+    const store = new PostgresEventStore(db.pool);
+    let reads = 0;
+    const readStream = store.readStream.bind(store);
+    store.readStream = (streamId: string, fromVersion?: number) => {
+      reads += 1;
+      return readStream(streamId, fromVersion);
+    };
+    const herd = new CommandHandler(store);
+    const loads = await Promise.all(Array.from({ length: 200 }, () => herd.load(execution)));
+    expect(loads.every((l) => l.version === 2)).toBe(true);
+    expect(reads).toBeLessThanOrEqual(2);
+
+    // A load running when another writer appends; a load asked after the append waits for a read that starts after it.
+    reads = 0;
+    const running = herd.load(execution);
+    await repository.handle(
+      execution,
+      (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-2', leaseMs: 30_000 }, metadata: { now } }),
+      context,
+    );
+    const after = await herd.load(execution);
+    expect(after.version).toBe(3);
+    expect((await running).version).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -1,7 +1,10 @@
+import type { CampaignStream } from './streams/campaign-stream';
+import type { RunStream } from './streams/run-stream';
 import { type Event, type EventEnvelope } from '@onceport/contracts';
 import type { WrongExpectedVersionError } from '../errors';
 import type { EventStore } from '../event-store.port';
 import { type ClientPool, type Queryable, inTransaction } from '../queryable';
+import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
 import { retryOnConflict } from './conflict-retry';
 import { type EventCause, eventMetadata, toNewEvent } from './event-cause';
 import { loadStream } from './load-stream';
@@ -24,7 +27,8 @@ import {
 export interface HandleOptions<State, E extends Event> {
   /**
    * Append wherever the stream ends instead of at the loaded version: only for commands whose
-   * events commute with anything else (a retry attaching), so a herd of them doesn't fight.
+   * events commute with anything else (a retry attaching), so a herd of them doesn't fight. Such
+   * commands for one stream share commits (`CommutingAppends`); `known` does not apply to them.
    */
   readonly appendAnywhere?: boolean;
   /**
@@ -53,6 +57,27 @@ export interface CommandHandlerOptions {
 export type CommandFor<S extends AnyStream> = (loaded: LoadedOf<S>, now: Date) => CommandOf<S> | null | Promise<CommandOf<S> | null>;
 type HandleOptionsOf<S extends AnyStream> = HandleOptions<StateOf<S>, EventOf<S>>;
 type HandledOf<S extends AnyStream> = HandledCommand<StateOf<S>, EventOf<S>>;
+
+interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** One stream's reads: the one running (implied) and the one queued behind it for who arrived meanwhile. */
+interface StreamReads {
+  queued: Deferred<unknown> | null;
+}
 
 type Step =
   | { readonly streamId: string; readonly events: readonly EventEnvelope[]; readonly expectedVersion: number }
@@ -106,6 +131,9 @@ export class CommandHandler {
   private readonly folded = new Map<string, LoadedStream<unknown, Event>>();
   private readonly clock: () => Date;
   private readonly cacheSize: number;
+  private readonly commuting = new CommutingAppends();
+  /** Streams being read now, each with the read queued behind the running one. */
+  private readonly reads = new Map<string, StreamReads>();
 
   constructor(
     private readonly store: EventStore,
@@ -115,9 +143,43 @@ export class CommandHandler {
     this.cacheSize = options.cacheSize ?? 2_000;
   }
 
-  /** The stream folded now. Cached kinds read only the events after their last fold. */
-  async load<S extends AnyStream>(stream: S): Promise<LoadedOf<S>> {
+  /**
+   * The stream folded now. Cached kinds read only the events after their last fold, and concurrent
+   * loads of one stream share reads: a load that arrives while a read is running waits for the next
+   * read (one for everyone who arrived meanwhile), so it still sees every event committed before it
+   * was asked — and a herd of 1,000 waiters costs two reads, not 1,000 reads of the same new events.
+   */
+  load<S extends AnyStream>(stream: S): Promise<LoadedOf<S>> {
     if (!stream.kind.cached || this.cacheSize <= 0) return loadStream(this.store, stream);
+    const reads = this.reads.get(stream.id);
+    if (!reads) {
+      const started: StreamReads = { queued: null };
+      this.reads.set(stream.id, started);
+      return this.runRead(stream, started) as Promise<LoadedOf<S>>;
+    }
+    reads.queued ??= deferred();
+    return reads.queued.promise as Promise<LoadedOf<S>>;
+  }
+
+  /** Reads once; then the read everyone queued meanwhile, if anyone did. */
+  private runRead<S extends AnyStream>(stream: S, reads: StreamReads): Promise<LoadedOf<S>> {
+    const read = this.readNew(stream);
+    void read
+      .catch(() => undefined)
+      .then(() => {
+        const next = reads.queued;
+        if (!next) {
+          this.reads.delete(stream.id);
+          return;
+        }
+        reads.queued = null;
+        this.runRead(stream, reads).then(next.resolve, next.reject);
+      });
+    return read;
+  }
+
+  /** The cached fold and the events after it. */
+  private async readNew<S extends AnyStream>(stream: S): Promise<LoadedOf<S>> {
     const cached = this.folded.get(stream.id) as LoadedOf<S> | undefined;
     const known = cached ?? emptyStream(stream);
     const stored = await this.store.readStream(stream.id, known.version + 1);
@@ -165,6 +227,18 @@ export class CommandHandler {
     options?: HandleOptionsOf<IdempotencyKeyStream>,
   ): Promise<HandledOf<IdempotencyKeyStream>>;
   handle(
+    stream: RunStream,
+    commandFor: CommandFor<RunStream>,
+    cause: EventCause,
+    options?: HandleOptionsOf<RunStream>,
+  ): Promise<HandledOf<RunStream>>;
+  handle(
+    stream: CampaignStream,
+    commandFor: CommandFor<CampaignStream>,
+    cause: EventCause,
+    options?: HandleOptionsOf<CampaignStream>,
+  ): Promise<HandledOf<CampaignStream>>;
+  handle(
     stream: AnyStream,
     commandFor: CommandFor<AnyStream>,
     cause: EventCause,
@@ -179,6 +253,7 @@ export class CommandHandler {
     cause: EventCause,
     options: HandleOptionsOf<S>,
   ): Promise<HandledOf<S>> {
+    if (options.appendAnywhere) return this.handleCommuting(stream, commandFor, cause);
     return retryOnConflict(async (attempt) => {
       const loaded = attempt === 1 && options.known ? options.known : await this.load(stream);
       const now = this.clock();
@@ -186,12 +261,32 @@ export class CommandHandler {
       if (command === null) return { ...loaded, appended: [] };
       const appended: EventEnvelope<EventOf<S>>[] = this.decided(stream, loaded.state, command, cause, now);
       if (appended.length === 0) return { ...loaded, appended: [] };
-      const expectedVersion = options.appendAnywhere ? 'any' : loaded.version;
-      const at = await this.store.append(stream.id, appended.map(toNewEvent), { expectedVersion });
+      const at = await this.store.append(stream.id, appended.map(toNewEvent), { expectedVersion: loaded.version });
       let state: StateOf<S> = loaded.state;
       for (const event of appended) state = stream.kind.decider.evolve(state, event) as StateOf<S>;
       return { state, version: at.nextExpectedVersion, events: [...loaded.events, ...appended], appended };
     }, options.onConflict);
+  }
+
+  /** Queues the command with the others for its stream; they are decided in turn and appended in one commit. */
+  private handleCommuting<S extends AnyStream>(stream: S, commandFor: CommandFor<S>, cause: EventCause): Promise<HandledOf<S>> {
+    const access: CommutingStreamAccess<StateOf<S>, EventOf<S>> = {
+      load: () => this.load(stream),
+      evolve: (state, event) => stream.kind.decider.evolve(state, event) as StateOf<S>,
+      appendAtEnd: async (events) =>
+        (await this.store.append(stream.id, events.map(toNewEvent), { expectedVersion: 'any' })).nextExpectedVersion,
+      now: this.clock,
+    };
+    return new Promise<HandledOf<S>>((resolve, reject) => {
+      this.commuting.enqueue(stream.id, access, {
+        decide: async (loaded, now) => {
+          const command = await commandFor(loaded, now);
+          return command === null ? [] : this.decided(stream, loaded.state, command, cause, now);
+        },
+        resolve,
+        reject,
+      });
+    });
   }
 
   /**

@@ -16,3 +16,5 @@ export { type VaultStream, vaultStream } from './streams/vault-stream';
 export { type SessionStream, sessionStream } from './streams/session-stream';
 export { type IntentStream, intentStream, intentStreamId, intentStreamWithId } from './streams/intent-stream';
 export { type IdempotencyKeyStream, idempotencyKeyStream } from './streams/idempotency-key-stream';
+export { type RunStream, runStream } from './streams/run-stream';
+export { type CampaignStream, campaignStream } from './streams/campaign-stream';

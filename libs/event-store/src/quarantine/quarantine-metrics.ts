@@ -1,58 +1,46 @@
-import { Counter, Gauge, register } from 'prom-client';
+import { processCounter, processGauge } from '../metrics/process-metrics';
 import type { Queryable } from '../queryable';
 import { OPEN_STATUSES } from './quarantine-policy';
 
-/**
- * The quarantine's two metrics, on prom-client's default registry (what `GET /metrics` serves).
+/*
+ * The quarantine's two metrics, on the process registry (what `GET /metrics` serves).
  * Labels are subscriber names only: code constants, so the series stay few; event ids go to the
  * log line and the admin API, never into a label.
  */
-function singleton<T>(name: string, make: () => T): T {
-  return (register.getSingleMetric(name) as T | undefined) ?? make();
-}
-
-const quarantinedTotal = singleton(
-  'onceport_events_quarantined_total',
-  () =>
-    new Counter({
-      name: 'onceport_events_quarantined_total',
-      help: 'Events a subscriber stopped retrying and skipped (quarantined).',
-      labelNames: ['subscriber'],
-    }),
-);
+const quarantinedTotal = processCounter({
+  name: 'onceport_events_quarantined_total',
+  help: 'Events a subscriber stopped retrying and skipped (quarantined).',
+  labelNames: ['subscriber'],
+});
 
 /** Databases whose open entries the gauge reports (one per runtime in the process). */
 const sources = new Set<Queryable>();
 
-singleton(
-  'onceport_quarantine_open_entries',
-  () =>
-    new Gauge({
-      name: 'onceport_quarantine_open_entries',
-      help: 'Quarantined events not yet retried successfully or released, by subscriber.',
-      labelNames: ['subscriber'],
-      async collect() {
-        this.reset();
-        for (const db of sources) {
-          let rows: { subscriber: string; open: string }[];
-          try {
-            rows = (
-              await db.query<{ subscriber: string; open: string }>(
-                'SELECT subscriber, count(*)::text AS open FROM onceport.event_quarantine WHERE status = ANY($1) GROUP BY subscriber',
-                [OPEN_STATUSES],
-              )
-            ).rows;
-          } catch (error) {
-            // The database is unreachable: the gauge has no series this scrape, rather than /metrics
-            // failing as a whole (readiness reports the database).
-            void error;
-            continue;
-          }
-          for (const row of rows) this.inc({ subscriber: row.subscriber }, Number(row.open));
-        }
-      },
-    }),
-);
+processGauge({
+  name: 'onceport_quarantine_open_entries',
+  help: 'Quarantined events not yet retried successfully or released, by subscriber.',
+  labelNames: ['subscriber'],
+  async collect() {
+    this.reset();
+    for (const db of sources) {
+      let rows: { subscriber: string; open: string }[];
+      try {
+        rows = (
+          await db.query<{ subscriber: string; open: string }>(
+            'SELECT subscriber, count(*)::text AS open FROM onceport.event_quarantine WHERE status = ANY($1) GROUP BY subscriber',
+            [OPEN_STATUSES],
+          )
+        ).rows;
+      } catch (error) {
+        // The database is unreachable: the gauge has no series this scrape, rather than /metrics
+        // failing as a whole (readiness reports the database).
+        void error;
+        continue;
+      }
+      for (const row of rows) this.inc({ subscriber: row.subscriber }, Number(row.open));
+    }
+  },
+});
 
 export function countQuarantined(subscriber: string): void {
   quarantinedTotal.inc({ subscriber });

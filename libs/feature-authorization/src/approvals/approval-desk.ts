@@ -11,6 +11,7 @@ import {
   vaultStream,
 } from '@onceport/event-store';
 import { effectiveApproval, executionIdOfApproval } from '../authorize-execution/decide-authorization';
+import { countApprovalEvents } from '../metrics/authorization-metrics';
 import { type Log } from '../shared/log';
 import { lapsedApprovals, recentApprovals, undecidedApprovals } from './approval-queries';
 import { type ApprovalStatus, type ApproverView, approverViewOf } from './approver-view';
@@ -94,7 +95,7 @@ export class ApprovalDesk {
   }
 
   async get(approvalId: string): Promise<ApproverView> {
-    return (await this.find(approvalId)).view;
+    return this.withRepeated((await this.find(approvalId)).view);
   }
 
   async decide(approvalId: string, decision: ApprovalDecision, admin: Admin, reason: string, cause: EventCause): Promise<ApproverView> {
@@ -109,7 +110,11 @@ export class ApprovalDesk {
         ? { type: 'GrantApproval', data: { approvalId, approver: admin.id, reason }, metadata: { now } }
         : { type: 'RejectApproval', data: { approvalId, approver: admin.id, reason }, metadata: { now } };
     try {
-      await this.deps.commands.handle(executionStream(executionId), (_loaded, now) => command(now), { ...cause, actor: admin.id });
+      const handled = await this.deps.commands.handle(executionStream(executionId), (_loaded, now) => command(now), {
+        ...cause,
+        actor: admin.id,
+      });
+      countApprovalEvents(this.deps.contracts, handled);
     } catch (error) {
       if (!(error instanceof IllegalTransitionError)) throw error;
       // Someone decided (or the deadline passed) between our read and our append: answer from what is recorded now.
@@ -135,6 +140,7 @@ export class ApprovalDesk {
       );
       if (handled.appended.length > 0) {
         this.deps.onAppended?.();
+        countApprovalEvents(this.deps.contracts, handled);
         this.deps.log('info', 'approval expired', { approvalId, executionId });
       }
       return handled.appended.length > 0;
@@ -239,7 +245,7 @@ export class ApprovalDesk {
       )
         continue;
       try {
-        await this.deps.commands.handle(
+        const handled = await this.deps.commands.handle(
           executionStream(id),
           (_loaded, now) => ({
             type: 'GrantApproval',
@@ -248,6 +254,7 @@ export class ApprovalDesk {
           }),
           { ...cause, actor: admin.id },
         );
+        countApprovalEvents(this.deps.contracts, handled);
         this.deps.log('info', 'approval granted with its session', {
           approvalId: view.approval_id,
           executionId: id,
@@ -265,7 +272,21 @@ export class ApprovalDesk {
   /** One item of the list; null for an execution that cannot be folded (logged and counted), so the others are still listed. */
   private async listedViewOf(executionId: string): Promise<ApproverView | null> {
     const loaded = await this.loadOrSkip(executionId, 'approvals list');
-    return loaded ? this.viewOf(loaded) : null;
+    const view = loaded ? this.viewOf(loaded) : null;
+    return view && this.withRepeated(view);
+  }
+
+  /** The execution a call repeats, as it stands: what the approver weighs a second effect against. */
+  private async withRepeated(view: ApproverView): Promise<ApproverView> {
+    if (!view.repeats) return view;
+    const earlier = await this.loadOrSkip(view.repeats.execution_id, 'repeated execution');
+    if (!earlier || earlier.state.status === 'none') return view;
+    const state = earlier.state;
+    const completedAt = 'completedAt' in state && typeof state.completedAt === 'string' ? state.completedAt : null;
+    return {
+      ...view,
+      repeats: { ...view.repeats, state: state.status, attempt: state.facts.run?.attempt ?? null, completed_at: completedAt },
+    };
   }
 
   /**

@@ -37,13 +37,13 @@ export class ApprovalsAdminController {
     @Query('status') status?: string,
     @Query('limit') limit?: string,
   ): Promise<{ approvals: ApproverView[] }> {
-    requireAdmin(this.options.directory, authorization);
+    await requireAdmin(this.options.directory, authorization);
     return { approvals: await this.desk.list(filterOf(status), limitOf(limit)) };
   }
 
   @Get(':approval_id')
   async one(@Headers('authorization') authorization: string | undefined, @Param('approval_id') approvalId: string): Promise<ApproverView> {
-    requireAdmin(this.options.directory, authorization);
+    await requireAdmin(this.options.directory, authorization);
     return this.desk.get(approvalId);
   }
 
@@ -74,7 +74,7 @@ export class ApprovalsAdminController {
     request: IncomingMessage,
   ): Promise<ApproverView> {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed.
-    const admin = requireAdmin(this.options.directory, authorization);
+    const admin = await requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
     const parent = contextFromTraceparent(headerOf(request, 'traceparent'), headerOf(request, 'tracestate'));
     return inSpan(this.tracer, `approval ${decision}`, parent, { 'onceport.admin': admin.id, 'onceport.approval_id': approvalId }, () =>

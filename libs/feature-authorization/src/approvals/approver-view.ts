@@ -29,6 +29,23 @@ export interface ApproverView {
   readonly known_outcome: { readonly state: ExecutionStatus; readonly target_status: number | null } | null;
   readonly retries_attached: number;
   readonly retry_note: string;
+  /** The run and attempt the call belongs to (DESIGN.md §7); null outside runs. */
+  readonly run: { readonly id: string; readonly attempt: number; readonly trigger: string } | null;
+  /**
+   * The earlier execution of the same intent this one repeats — the attempt-1 execution an attempt-2
+   * call asks for again, or one the agent said it deliberately repeats, with its reason. `state` and
+   * `attempt` are filled in by the desk from that execution's stream.
+   */
+  readonly repeats: RepeatedView | null;
+}
+
+export interface RepeatedView {
+  readonly execution_id: string;
+  readonly deliberate: boolean;
+  readonly reason: string | null;
+  readonly state?: ExecutionStatus;
+  readonly attempt?: number | null;
+  readonly completed_at?: string | null;
 }
 
 export interface ExecutionHistory {
@@ -80,6 +97,10 @@ export function approverViewOf(history: ExecutionHistory, contract: ToolContract
     known_outcome: progress.firstDispatchedAt === null ? null : { state: state.status, target_status: progress.lastTargetStatus },
     retries_attached: progress.retriesAttached,
     retry_note: retryNote(progress.retriesAttached, state.status, progress.firstDispatchedAt),
+    run: facts.run ? { id: facts.run.runId, attempt: facts.run.attempt, trigger: facts.run.trigger } : null,
+    repeats: facts.repeats
+      ? { execution_id: facts.repeats.executionId, deliberate: facts.repeats.deliberate, reason: facts.repeats.reason }
+      : null,
   };
 }
 

@@ -31,6 +31,16 @@ describe('approverViewOf', () => {
     expect(approverViewOf(history(events.accepted(), events.authorized()), undefined, T(1))).toBeNull();
   });
 
+  it('shows the run and attempt of a call, and the earlier execution it repeats', () => {
+    const run = { runId: 'campaign-12', attempt: 2, trigger: 'ticket:OPS-812' };
+    const repeats = { executionId: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J40', deliberate: false, reason: null };
+    const view = approverViewOf(history(events.accepted({ approval: 'per_use', run, repeats }), requested), undefined, T(1));
+    expect(view).toMatchObject({
+      run: { id: 'campaign-12', attempt: 2, trigger: 'ticket:OPS-812' },
+      repeats: { execution_id: 'exe_01JNQ7ZK3M8V2C4D6F8G0H2J40', deliberate: false, reason: null },
+    });
+  });
+
   it('shows a pending approval with the original record, target, fingerprint and deadline', () => {
     const view = approverViewOf(history(perUse, requested), undefined, T(1));
     expect(view).toEqual({
@@ -55,6 +65,8 @@ describe('approverViewOf', () => {
       known_outcome: null,
       retries_attached: 0,
       retry_note: 'No retry has arrived for this execution.',
+      run: null,
+      repeats: null,
     });
   });
 

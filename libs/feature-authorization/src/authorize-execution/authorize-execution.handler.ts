@@ -4,6 +4,8 @@ import { type ApprovalMode, type ExecutionAcceptedData, parseEvent } from '@once
 import { type ExecutionFacts, effectiveAgentProcess } from '@onceport/domain';
 import { type DeliveryContext, type WireEvent } from '@onceport/messaging';
 import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/service-kit';
+import { approveFromCampaign } from '../approvals/campaign-approval';
+import { countApprovalEvents, countAuthorization } from '../metrics/authorization-metrics';
 import { type Log } from '../shared/log';
 import { AUTHORIZATION_SERVICE, type AuthorizationDecision, type AuthorizationRung, decideAuthorization } from './decide-authorization';
 import { type CommandHandler, type EventCause, executionStream, sessionStream, vaultStream } from '@onceport/event-store';
@@ -59,12 +61,29 @@ export class AuthorizeExecutionHandler {
     const facts = loaded.state.facts;
     const cause: EventCause = { causationId, actor: AUTHORIZATION_SERVICE, ...currentTraceContext() };
     const { decision, grantRecorded } = await this.decideRecordingGrant(facts, cause);
+    // A per-use call of a run whose approver granted the campaign is approved from that grant (DESIGN.md §7).
+    if (decision.rung === 'per_use_approval' && decision.command.type === 'RequestApproval' && facts.run) {
+      if (await approveFromCampaign(this.deps.commands, facts, decision.command, cause)) {
+        this.deps.onAppended?.();
+        countAuthorization(this.deps.contracts, facts.tool, 'campaign_approval');
+        return {
+          decided: true,
+          rung: 'campaign_approval',
+          grantRecorded,
+          appended: ['ApprovalRequested', 'ApprovalGranted', 'ExecutionAuthorized'],
+        };
+      }
+    }
     const handled = await this.deps.commands.handle(
       executionStream(executionId),
       (current, now) => (current.state.status === 'accepted' ? { ...decision.command, metadata: { now } } : null),
       cause,
     );
     if (grantRecorded || handled.appended.length > 0) this.deps.onAppended?.();
+    if (handled.appended.length > 0) {
+      countAuthorization(this.deps.contracts, facts.tool, decision.rung);
+      countApprovalEvents(this.deps.contracts, handled);
+    }
     return { decided: true, rung: decision.rung, grantRecorded, appended: handled.appended.map((e) => e.type) };
   }
 

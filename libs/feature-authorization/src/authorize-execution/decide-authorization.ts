@@ -30,7 +30,14 @@ export interface AuthorizationInput {
 }
 
 /** Which rung of the ladder decided (DESIGN.md §6); logged and put on the span. */
-export type AuthorizationRung = 'vault_locked' | 'actor_not_allowed' | 'session_approval' | 'per_use_approval' | 'authorized';
+export type AuthorizationRung =
+  | 'vault_locked'
+  | 'actor_not_allowed'
+  | 'session_approval'
+  | 'per_use_approval'
+  /** A per-use call approved from its run's campaign grant. */
+  | 'campaign_approval'
+  | 'authorized';
 
 export interface AuthorizationDecision {
   readonly rung: AuthorizationRung;

@@ -35,7 +35,7 @@ export class QuarantineAdminController {
     @Query('subscriber') subscriber?: string,
     @Query('limit') limit?: string,
   ): Promise<{ entries: QuarantineEntry[] }> {
-    requireAdmin(this.options.directory, authorization);
+    await requireAdmin(this.options.directory, authorization);
     return { entries: await listQuarantine(this.pool, filterOf(status), limitOf(limit), subscriberFilterOf(subscriber)) };
   }
 
@@ -45,7 +45,7 @@ export class QuarantineAdminController {
     @Param('subscriber') subscriber: string,
     @Param('event_id') eventId: string,
   ): Promise<QuarantineEntry> {
-    requireAdmin(this.options.directory, authorization);
+    await requireAdmin(this.options.directory, authorization);
     const entry = await quarantineEntry(this.pool, subscriberOf(subscriber), eventIdOf(eventId));
     if (!entry) throw notFound(subscriber, eventId);
     return entry;
@@ -58,7 +58,7 @@ export class QuarantineAdminController {
     @Param('subscriber') subscriber: string,
     @Param('event_id') eventId: string,
   ): Promise<QuarantineEntry> {
-    const admin = requireAdmin(this.options.directory, authorization);
+    const admin = await requireAdmin(this.options.directory, authorization);
     const change = await requestRetry(this.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id);
     this.options.log('info', 'quarantine retry requested', { subscriber, eventId, by: admin.id, ok: change.ok });
     return entryOf(change, subscriber, eventId);
@@ -73,7 +73,7 @@ export class QuarantineAdminController {
     @Req() request: IncomingMessage,
   ): Promise<QuarantineEntry> {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed.
-    const admin = requireAdmin(this.options.directory, authorization);
+    const admin = await requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
     const change = await releaseQuarantined(this.pool, subscriberOf(subscriber), eventIdOf(eventId), admin.id, reason);
     if (change.ok) this.options.log('info', 'quarantined event released', { subscriber, eventId, by: admin.id });

@@ -48,7 +48,7 @@ export class RevertAdminController {
     @Param('execution_id') executionId: string,
     @Req() request: IncomingMessage,
   ): Promise<RevertView> {
-    const admin = requireAdmin(this.options.directory, authorization);
+    const admin = await requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
     if (!ExecutionId.safeParse(executionId).success) throw notFound(executionId);
     const parent = contextFromTraceparent(headerOf(request, 'traceparent'), headerOf(request, 'tracestate'));

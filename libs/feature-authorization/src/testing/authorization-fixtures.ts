@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { ActorDirectory, hashApiKey, loadToolContracts, parseActorsFile } from '@onceport/config';
-import { type ApprovalMode, executionStreamId } from '@onceport/contracts';
+import { type ApprovalMode, type RunReference, executionStreamId, runIntentScope } from '@onceport/contracts';
 import { type AcceptExecution, type ToolContract, newExecutionId } from '@onceport/domain';
 import { type EventStore, executionStream, type CommandHandler } from '@onceport/event-store';
 import { type WireEvent, toWireEvent } from '@onceport/messaging';
@@ -58,6 +58,10 @@ export interface Call {
   readonly agentProcess?: string | null;
   readonly approval?: ApprovalMode;
   readonly executionId?: string;
+  /** A call of a run: its intent scope derives from the trigger. */
+  readonly run?: RunReference;
+  /** The identity arguments (default `{ project: 'shop' }`). */
+  readonly arguments?: Record<string, string>;
 }
 
 /** An AcceptExecution whose canonical record agrees with its fields (the contract checks that). */
@@ -70,8 +74,8 @@ export function acceptCommand(call: Call, now = new Date()): AcceptExecution {
     target: 'https://deploy.example.com',
     credential_ref: 'deploy-api',
     method: 'POST /v1/x',
-    arguments: { project: 'shop' },
-    intent_scope: 'run:test',
+    arguments: call.arguments ?? { project: 'shop' },
+    intent_scope: call.run ? runIntentScope(call.run.trigger) : 'run:test',
   };
   return {
     type: 'AcceptExecution',
@@ -91,6 +95,7 @@ export function acceptCommand(call: Call, now = new Date()): AcceptExecution {
       correlationWindowMs: 60_000,
       ledgerRetentionMs: null,
       clientIdempotencyKey: null,
+      run: call.run ?? null,
     },
   };
 }

@@ -37,7 +37,7 @@ export class VaultAdminController {
 
   @Get()
   async state(@Headers('authorization') authorization: string | undefined): Promise<VaultView> {
-    requireAdmin(this.options.directory, authorization);
+    await requireAdmin(this.options.directory, authorization);
     const loaded = await this.commands.load(vaultStream());
     return { ...loaded.state, version: loaded.version };
   }
@@ -56,7 +56,7 @@ export class VaultAdminController {
 
   private async change(type: VaultCommand['type'], authorization: string | undefined, request: IncomingMessage): Promise<VaultChangeView> {
     // Authenticate before reading the body: an anonymous caller gets nothing parsed.
-    const admin = requireAdmin(this.options.directory, authorization);
+    const admin = await requireAdmin(this.options.directory, authorization);
     const reason = reasonOf(await readJsonBody(request));
     const traceparent = headerOf(request, 'traceparent');
     const name = type === 'LockVault' ? 'vault lock' : 'vault unlock';

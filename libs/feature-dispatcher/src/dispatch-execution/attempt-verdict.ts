@@ -14,7 +14,8 @@ export type AttemptVerdict =
       readonly contentType: string | null;
     }
   | { readonly kind: 'failed_before_send'; readonly reason: string; readonly retryable: boolean }
-  | { readonly kind: 'unknown'; readonly reason: string };
+  /** `upstreamTaskId`: an MCP upstream's unfinished task, which the reconciler polls. */
+  | { readonly kind: 'unknown'; readonly reason: string; readonly upstreamTaskId?: string };
 
 export type AttemptOutcomeKind = AttemptVerdict['kind'];
 
@@ -89,8 +90,12 @@ export function mcpVerdictOf(outcome: McpOutcome): AttemptVerdict {
       };
     case 'failed_before_send':
       return { kind: 'failed_before_send', reason: `${outcome.code}: ${outcome.reason}`, retryable: outcome.retryable };
-    case 'unknown':
-      return { kind: 'unknown', reason: `${outcome.code}: ${outcome.reason}` };
+    case 'unknown': {
+      const reason = `${outcome.code}: ${outcome.reason}`;
+      return outcome.upstreamTaskId === undefined
+        ? { kind: 'unknown', reason }
+        : { kind: 'unknown', reason, upstreamTaskId: outcome.upstreamTaskId };
+    }
     default: {
       const _exhaustive: never = outcome;
       return _exhaustive;

@@ -1,4 +1,4 @@
-import { verdictOf } from './attempt-verdict';
+import { mcpVerdictOf, verdictOf } from './attempt-verdict';
 
 describe('verdictOf', () => {
   const observed = (status: number) => ({
@@ -35,6 +35,22 @@ describe('verdictOf', () => {
     });
     expect(verdictOf({ kind: 'unknown', code: 'body_timeout', reason: 'body stalled', stage: 'response_started' })).toMatchObject({
       reason: expect.stringContaining('after the response had started'),
+    });
+  });
+});
+
+describe('mcpVerdictOf', () => {
+  it('keeps the task id of an unfinished upstream task, so the reconciler can poll it', () => {
+    expect(
+      mcpVerdictOf({ kind: 'unknown', code: 'task_unfinished', reason: 'task tsk_1: still working', upstreamTaskId: 'tsk_1' }),
+    ).toEqual({
+      kind: 'unknown',
+      reason: 'task_unfinished: task tsk_1: still working',
+      upstreamTaskId: 'tsk_1',
+    });
+    expect(mcpVerdictOf({ kind: 'unknown', code: 'timeout', reason: 'no result within 5 ms' })).toEqual({
+      kind: 'unknown',
+      reason: 'timeout: no result within 5 ms',
     });
   });
 });

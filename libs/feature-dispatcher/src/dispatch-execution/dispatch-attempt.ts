@@ -1,8 +1,16 @@
 import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import { type Span, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { type ExecutionCommand, type ExecutionFacts, IllegalTransitionError, type VaultState, vaultLockedReason } from '@onceport/domain';
+import {
+  type ExecutionCommand,
+  type ExecutionFacts,
+  IllegalTransitionError,
+  type ToolContract,
+  type VaultState,
+  vaultLockedReason,
+} from '@onceport/domain';
 import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/service-kit';
 import type { DispatcherLog } from '../logging/dispatcher-log';
+import { countOutcome } from '../metrics/dispatcher-metrics';
 import type { AttemptOutcomeKind, AttemptVerdict } from './attempt-verdict';
 import type { DispatchCause } from './dispatch-trigger';
 import type { OutcomeRecorder, RecordedOutcome } from './outcome-recorder';
@@ -19,6 +27,8 @@ export interface AttemptDeps {
   readonly sender: TargetSender;
   readonly recorder: OutcomeRecorder;
   readonly tracer: Tracer;
+  /** The loaded contracts: only their names become metric labels. */
+  readonly contracts: ReadonlyMap<string, ToolContract>;
   readonly dispatcherId: string;
   readonly leaseMsFor: (tool: string) => number;
   readonly onAppended: () => void;
@@ -88,6 +98,7 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
       });
       faultPoint(FAULT_POINTS.dispatcherAfterSend);
       const recorded = await deps.recorder.record(facts.executionId, started.attempt, verdict, causedBy(started.eventId));
+      if (recorded.kind === 'recorded' && recorded.event) countOutcome(deps.contracts, facts.tool, verdict);
       annotate(span, verdict, recorded);
       logAttempt(deps.log, facts, started.attempt, verdict, recorded);
       if (recorded.kind === 'superseded') return { kind: 'superseded', attempt: started.attempt, outcome: verdict.kind };

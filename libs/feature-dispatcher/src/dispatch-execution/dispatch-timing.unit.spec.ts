@@ -8,7 +8,7 @@ tools:
     channel: http
     target: { origin: 'http://127.0.0.1:9', method: POST, path: /v1/payments, timeout: ${timeout} }
     arguments: { type: object, properties: {} }
-    effect: idempotent
+    effect: irreversible
 `;
 const sshYaml = `
 tools:

@@ -34,8 +34,14 @@ export function outcomeCommand(
       const reason = verdict.retryable && !retryable ? `${verdict.reason} (gave up after ${earlier + 1} tries)` : verdict.reason;
       return { type: 'FailDispatchBeforeSend', data: { attempt, reason, retryable }, metadata };
     }
-    case 'unknown':
-      return { type: 'MarkOutcomeUnknown', data: { attempt, reason: verdict.reason }, metadata };
+    case 'unknown': {
+      const { reason, upstreamTaskId } = verdict;
+      return {
+        type: 'MarkOutcomeUnknown',
+        data: upstreamTaskId === undefined ? { attempt, reason } : { attempt, reason, upstreamTaskId },
+        metadata,
+      };
+    }
     default: {
       const _exhaustive: never = verdict;
       return _exhaustive;

@@ -39,6 +39,15 @@ describe('outcomeCommand', () => {
     });
   });
 
+  it("carries an MCP upstream's unfinished task id into the unknown outcome", () => {
+    const verdict = { kind: 'unknown' as const, reason: 'task_unfinished: task tsk_9: still working', upstreamTaskId: 'tsk_9' };
+    expect(outcomeCommand(verdict, 1, firstAttempt, policy, now)).toEqual({
+      type: 'MarkOutcomeUnknown',
+      data: { attempt: 1, reason: verdict.reason, upstreamTaskId: 'tsk_9' },
+      metadata: { now },
+    });
+  });
+
   it('keeps a retryable failure retryable while the round has retries left, then records it as final and says why', () => {
     const verdict = { kind: 'failed_before_send' as const, reason: 'connect_refused: ECONNREFUSED', retryable: true };
     expect(outcomeCommand(verdict, 1, firstAttempt, policy, now)).toMatchObject({

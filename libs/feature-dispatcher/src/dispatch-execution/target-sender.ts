@@ -1,6 +1,7 @@
 import type { JsonValue } from '@onceport/contracts';
 import { type ArgumentSealer, type ToolContract, openSealedArguments } from '@onceport/domain';
 import { type HttpChannel, McpChannel, MissingCredentialError, SshChannel } from '@onceport/target-channels';
+import { observeDispatch } from '../metrics/dispatcher-metrics';
 import type { SecretScrubber } from '../secrets/secret-scrubber';
 import { type AttemptVerdict, mcpVerdictOf, refusedBeforeSend, sshVerdictOf, verdictOf } from './attempt-verdict';
 
@@ -47,6 +48,13 @@ export class TargetSender {
   async send(request: SendRequest): Promise<AttemptVerdict> {
     const contract = this.deps.contracts.get(request.tool);
     if (!contract) return refusedBeforeSend(`no tool contract named "${request.tool}" is loaded by this dispatcher`);
+    const started = performance.now();
+    const verdict = await this.sendWith(contract, request);
+    observeDispatch(contract, verdict, (performance.now() - started) / 1000);
+    return verdict;
+  }
+
+  private async sendWith(contract: ToolContract, request: SendRequest): Promise<AttemptVerdict> {
     const credential = this.credentialFor(contract.credentialRef);
     if ('refused' in credential) return credential.refused;
     // A value that does not open (key rotated out, altered, moved) is refused before any byte leaves.

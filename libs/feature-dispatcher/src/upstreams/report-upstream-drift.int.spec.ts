@@ -37,14 +37,14 @@ tools:
     target: { upstream: files }
     arguments: { type: object, properties: { path: { type: string }, content: { type: string } }, required: [path, content] }
     roles: { path: identity, content: generated }
-    effect: idempotent
+    effect: irreversible
   - name: write_text
     description: Declares an argument the server does not take.
     channel: mcp
     target: { upstream: files, tool: write_file }
     arguments: { type: object, properties: { path: { type: string }, text: { type: string } }, required: [path, text] }
     roles: { path: identity, text: generated }
-    effect: idempotent
+    effect: irreversible
   - name: shred_file
     description: A tool the server never had.
     channel: mcp

@@ -14,6 +14,12 @@ export interface AgentAnswer {
   readonly next_step: string;
   readonly result: AnswerResult | null;
   readonly denial: { readonly code: string; readonly reason: string } | null;
+  /** Present when the call was answered from a completed execution's ledger instead of being sent (DESIGN.md §5). */
+  readonly ledger_hit?: true;
+  /** Present when the call named a run: the run and the attempt the call belongs to (DESIGN.md §7). */
+  readonly run?: { readonly id: string; readonly attempt: number };
+  /** Present when the execution repeats an earlier one of the same intent: which, and whether the agent said so. */
+  readonly repeats?: { readonly execution_id: string; readonly deliberate: boolean; readonly reason: string | null };
 }
 
 export interface AnswerResult {

@@ -1,16 +1,26 @@
+import type { RunReference } from '@onceport/contracts';
 import type { KnownExecutionState } from '@onceport/domain';
 import { type ResultStore } from '@onceport/event-store';
 import type { AgentAnswer, AnswerResult } from './agent-answer';
 import { nextStepSentence } from './next-step';
 
 /** Turns an execution's folded state into the answer an agent gets (the result body read by reference). */
-export async function buildAnswer(state: KnownExecutionState, results: ResultStore, how: { attached: boolean }): Promise<AgentAnswer> {
+export interface AnswerFor {
+  readonly attached: boolean;
+  /** The match was a ledger hit: a completed execution answered the call. */
+  readonly ledgerHit?: boolean;
+  /** The run and attempt the call itself named (an attempt-2 call may be answered by attempt 1's execution). */
+  readonly run?: RunReference | null;
+}
+
+export async function buildAnswer(state: KnownExecutionState, results: ResultStore, how: AnswerFor): Promise<AgentAnswer> {
   const executionId = state.facts.executionId;
   const targetStatus = state.progress.lastTargetStatus;
   const reason = reasonOf(state);
   const result = await readResult(state, results);
   // A stored result handed to a call that did not cause it is a replay.
   const replay = how.attached && result !== null;
+  const repeats = state.facts.repeats ?? null;
   return {
     execution_id: executionId,
     tool: state.facts.tool,
@@ -21,6 +31,9 @@ export async function buildAnswer(state: KnownExecutionState, results: ResultSto
     next_step: nextStepSentence(state.status, executionId, { replay, targetStatus, reason }),
     result,
     denial: state.status === 'denied' ? { code: state.denial.code, reason: state.denial.reason } : null,
+    ...(how.ledgerHit ? { ledger_hit: true as const } : {}),
+    ...(how.run ? { run: { id: how.run.runId, attempt: how.run.attempt } } : {}),
+    ...(repeats ? { repeats: { execution_id: repeats.executionId, deliberate: repeats.deliberate, reason: repeats.reason } } : {}),
   };
 }
 

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { bearerToken } from '@onceport/config';
 import type { AuthenticatedActor, IntakeDependencies } from '../intake-dependencies';
-import { looksLikeJwt } from './oauth/access-token-verifier';
-import { bearerChallenge } from './oauth/bearer-challenge';
+import { bearerChallenge, looksLikeJwt } from '@onceport/service-kit';
 import type { OAuthResourceServer, TokenAuthentication } from './oauth/oauth-resource-server';
 import { toolScope } from './oauth/tool-scope';
 

@@ -1,4 +1,5 @@
 import type { RequestCorrelation } from '@onceport/contracts';
+import type { DeliberateRepeat, NamedRun } from '../input-bounds';
 
 /** One tool call as intake received it, from MCP or REST. */
 export interface ToolCallRequest {
@@ -7,8 +8,12 @@ export interface ToolCallRequest {
   readonly agentProcess: string | null;
   readonly tool: string;
   readonly arguments: unknown;
-  /** The run / campaign this call belongs to; defaults per actor. */
+  /** The operation scope the call's intent is matched within; defaults per actor. A run's calls take their run's instead. */
   readonly intentScope: string | null;
+  /** The run the call belongs to (DESIGN.md §7); omitted outside runs. */
+  readonly run?: NamedRun | null;
+  /** A deliberate second effect of an intent that would match, with the agent's reason. */
+  readonly repeat?: DeliberateRepeat | null;
   readonly correlation: RequestCorrelation;
   readonly clientIdempotencyKey: string | null;
   readonly waitMs: number;

@@ -3,12 +3,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ROOT_CONTEXT, type Tracer } from '@opentelemetry/api';
 import type { EventDelivery } from '@onceport/messaging';
 import type { Pool } from 'pg';
+import { type RepeatedExecution, type RunReference, runIntentScope } from '@onceport/contracts';
 import {
   type ExecutionCommand,
   type KnownExecutionState,
   type ToolContract,
   type ClaimIntent,
   type IntentClaim,
+  type RetryMatch,
   fingerprintIntent,
   matchRetry,
   newExecutionId,
@@ -44,6 +46,9 @@ import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { InFlightCapReached, IntakeLimits } from '../limits';
 import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
+import { countCall } from '../metrics/intake-metrics';
+import { RepeatRefusedError } from '../runs/run-errors';
+import { RunsService } from '../runs/runs.service';
 import { type ToolCallRequest, defaultIntentScope } from './call-tool.request';
 
 /** How many of an intent's newest executions matching looks at. */
@@ -51,6 +56,7 @@ const CANDIDATES = 10;
 
 interface IntentOfCall {
   readonly intentScope: string;
+  readonly run: RunReference | null;
   readonly intent: ReturnType<typeof fingerprintIntent>;
   readonly streams: readonly IntentStream[];
   readonly context: EventCause;
@@ -61,6 +67,16 @@ export interface CallOutcome {
   /** Set when this call created the execution; false when it attached to (or replayed) an earlier one. */
   readonly created: boolean;
 }
+
+interface Started {
+  readonly executionId: string;
+  readonly created: boolean;
+  readonly ledgerHit: boolean;
+  readonly run: RunReference | null;
+}
+
+/** Matches a deliberate repeat may go past: the earlier execution is done (or denied), so a second one is a second effect, not a retry. */
+const REPEATABLE: ReadonlySet<string> = new Set(['ledger_hit', 'replay_stored_result', 'same_denial']);
 
 /**
  * The heart of intake: one tool call becomes a new execution, or attaches to the execution of the
@@ -80,6 +96,7 @@ export class CallToolService {
     @Inject(EVENT_DELIVERY) private readonly delivery: EventDelivery,
     @Inject(TRACER) private readonly tracer: Tracer,
     @Inject(PG_POOL) pool: Pool,
+    @Inject(RunsService) private readonly runs: RunsService,
   ) {
     this.limits = new IntakeLimits(deps.limits, pool, commands);
   }
@@ -88,7 +105,7 @@ export class CallToolService {
   call(request: ToolCallRequest): Promise<CallOutcome> {
     return this.withSpan(request, async (contract, args) => {
       const started = await this.acceptOrAttach(request, contract, args);
-      return this.finish(started.executionId, started.created, request.waitMs);
+      return this.finish(started, request.waitMs);
     });
   }
 
@@ -100,13 +117,14 @@ export class CallToolService {
     return this.withSpan(request, async (contract, args) => {
       const started = await this.acceptOrAttach(request, contract, args);
       await between(started.executionId);
-      return this.finish(started.executionId, started.created, request.waitMs);
+      return this.finish(started, request.waitMs);
     });
   }
 
-  private async finish(executionId: string, created: boolean, waitMs: number): Promise<CallOutcome> {
+  private async finish(started: Started, waitMs: number): Promise<CallOutcome> {
+    const { executionId, created, ledgerHit, run } = started;
     const state = await this.awaitAnswerable(executionId, waitMs);
-    return { answer: await buildAnswer(state, this.results, { attached: !created }), created };
+    return { answer: await buildAnswer(state, this.results, { attached: !created, ledgerHit, run }), created };
   }
 
   private withSpan(
@@ -134,26 +152,26 @@ export class CallToolService {
     });
   }
 
-  private async acceptOrAttach(
-    request: ToolCallRequest,
-    contract: ToolContract,
-    args: Record<string, unknown>,
-  ): Promise<{ executionId: string; created: boolean }> {
-    const intentScope = request.intentScope ?? defaultIntentScope(request.actor);
+  private async acceptOrAttach(request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>): Promise<Started> {
+    const context = this.causation(request);
+    // A run's calls share the scope its trigger derives, so every attempt matches the same intents (DESIGN.md §7).
+    const run = request.run ? await this.runs.resolveForCall(request.actor, request.run, context) : null;
+    const intentScope = run ? runIntentScope(run.trigger) : (request.intentScope ?? defaultIntentScope(request.actor));
     const intent = fingerprintIntent({ contract, actor: request.actor, intentScope, arguments: args }, this.deps.keyring);
     const streams = intent.matching.map((fingerprint) => intentStream(fingerprint, request.actor, intentScope));
-    const context = this.causation(request);
     let released = false;
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
-        const on: IntentOfCall = { intentScope, intent, streams, context };
+        const on: IntentOfCall = { intentScope, run, intent, streams, context };
         const started = await this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
         if (!started.created) {
-          const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, at);
+          const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, run, at);
           await this.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
+          countCall(this.deps.contracts, contract.name, contract.channel, started.ledgerHit ? 'ledger_hit' : 'attached');
           return started;
         }
+        countCall(this.deps.contracts, contract.name, contract.channel, 'accepted');
         faultPoint(FAULT_POINTS.intakeAfterAccept);
         this.delivery.nudge();
         return started;
@@ -174,13 +192,16 @@ export class CallToolService {
     contract: ToolContract,
     args: Record<string, unknown>,
     on: IntentOfCall,
-  ): Promise<{ executionId: string; created: boolean }> {
-    const { intentScope, intent, streams, context } = on;
+  ): Promise<Started> {
+    const { intentScope, run, intent, streams, context } = on;
     const loaded = await Promise.all(streams.map((stream) => attempt.load(stream)));
     const candidates = await this.loadCandidates(loaded.flatMap((claims) => claims.state).slice(-CANDIDATES), request.receivedAt);
     const now = attempt.now();
     const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);
-    if (match.kind !== 'new') return { executionId: match.executionId, created: false };
+    if (match.kind !== 'new' && !request.repeat) {
+      return { executionId: match.executionId, created: false, ledgerHit: match.kind === 'ledger_hit', run };
+    }
+    const repeats = repeatedExecution(match, request, contract);
     const executionId = newExecutionId(now.getTime(), randomBytes(10));
     const accept: ExecutionCommand = {
       type: 'AcceptExecution',
@@ -201,6 +222,8 @@ export class CallToolService {
         correlationWindowMs: contract.correlationWindowMs,
         ledgerRetentionMs: contract.ledgerRetentionMs,
         clientIdempotencyKey: request.clientIdempotencyKey,
+        run,
+        repeats,
       },
     };
     // The claim, the in-flight place and the acceptance commit together: a lost race or a refusal
@@ -214,7 +237,7 @@ export class CallToolService {
     attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
     const execution = executionStream(executionId);
     attempt.decide(execution, emptyStream(execution), accept, context);
-    return { executionId, created: true };
+    return { executionId, created: true, ledgerHit: false, run };
   }
 
   /** The claimed executions' states, each as it was when this call arrived. */
@@ -258,12 +281,38 @@ function asSeenWhenReceived(execution: LoadedExecution, receivedAt: number): Kno
   return { ...state, status: 'completed_result_not_delivered' };
 }
 
-function attachCommand(request: ToolCallRequest, now: Date): ExecutionCommand {
+function attachCommand(request: ToolCallRequest, run: RunReference | null, now: Date): ExecutionCommand {
   return {
     type: 'AttachRetry',
     metadata: { now },
-    data: { correlation: request.correlation, agentProcess: request.agentProcess, clientIdempotencyKey: request.clientIdempotencyKey },
+    data: { correlation: request.correlation, agentProcess: request.agentProcess, clientIdempotencyKey: request.clientIdempotencyKey, run },
   };
+}
+
+/**
+ * The earlier execution a new one repeats. Said by the agent (a deliberate repeat, with its reason),
+ * it may only go past an execution that is done or denied — never one whose outcome is still open,
+ * where a "repeat" would be a blind retry. Otherwise it is the newest execution of the intent that
+ * did not absorb the call (failed, lapsed…), shown to approvers and in the divergence report.
+ */
+function repeatedExecution(match: RetryMatch, request: ToolCallRequest, contract: ToolContract): RepeatedExecution | null {
+  if (!request.repeat)
+    return match.kind === 'new' && match.reasons[0] ? { executionId: match.reasons[0].executionId, deliberate: false, reason: null } : null;
+  if (contract.deliberateRepeats === 'refused') {
+    throw new RepeatRefusedError(`${contract.name} takes no deliberate repeats (its contract says deliberate_repeats: refused)`, null);
+  }
+  if (match.kind === 'new') {
+    const newest = match.reasons[0];
+    return newest ? { executionId: newest.executionId, deliberate: true, reason: request.repeat.reason } : null;
+  }
+  const answer = match.kind === 'ledger_hit' ? 'ledger_hit' : match.answer;
+  if (!REPEATABLE.has(answer)) {
+    throw new RepeatRefusedError(
+      `execution ${match.executionId} of this intent is not settled yet (${answer}): ask for it, and repeat once it is done`,
+      match.executionId,
+    );
+  }
+  return { executionId: match.executionId, deliberate: true, reason: request.repeat.reason };
 }
 
 function requestIdOf(request: ToolCallRequest): string {

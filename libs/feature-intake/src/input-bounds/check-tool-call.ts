@@ -1,5 +1,6 @@
 import { type BoundViolation, type Checked } from './bound-violation';
 import { checkJsonValue, stringProblem } from './check-json-value';
+import { type DeliberateRepeat, type NamedRun, checkDeliberateRepeat, checkNamedRun } from './check-run-fields';
 import { type InputBounds, MAX_ARGUMENT_DEPTH, MAX_INTENT_SCOPE_CHARS, MAX_TOOL_NAME_CHARS } from './input-bounds';
 
 /** A tool call's fields as a transport found them (anything JSON can hold), and where it found each. */
@@ -8,6 +9,8 @@ export interface ToolCallInput {
   readonly arguments: unknown;
   readonly intentScope: unknown;
   readonly waitMs: unknown;
+  readonly run?: unknown;
+  readonly repeat?: unknown;
 }
 
 export interface ToolCallPaths {
@@ -15,6 +18,8 @@ export interface ToolCallPaths {
   readonly arguments: string;
   readonly intentScope: string;
   readonly waitMs: string;
+  readonly run: string;
+  readonly repeat: string;
 }
 
 /** A tool call inside every bound: what intake may fingerprint, store and index. */
@@ -24,6 +29,10 @@ export interface BoundedToolCall {
   readonly intentScope: string | null;
   /** Already limited to `maxWaitMs`; `defaultWaitMs` when none was sent. */
   readonly waitMs: number;
+  /** The run the call belongs to (DESIGN.md §7); its intent scope then derives from the run's trigger. */
+  readonly run: NamedRun | null;
+  /** The agent means a second effect of an intent that would match, and says why. */
+  readonly repeat: DeliberateRepeat | null;
 }
 
 /**
@@ -38,8 +47,17 @@ export function checkToolCall(input: ToolCallInput, paths: ToolCallPaths, bounds
   const args = checkArguments(input.arguments, paths.arguments, bounds, violations);
   const intentScope = checkIntentScope(input.intentScope, paths.intentScope, violations);
   const waitMs = checkWaitMs(input.waitMs, paths.waitMs, bounds, violations);
+  const run = checkNamedRun(input.run, paths.run, violations);
+  const repeat = checkDeliberateRepeat(input.repeat, paths.repeat, violations);
+  if (run && intentScope !== null) {
+    violations.push({
+      path: paths.intentScope,
+      bound: 'not with a run',
+      message: "a run's calls take their intent scope from the run's trigger: send the run or an intent scope, not both",
+    });
+  }
   if (violations.length > 0) return { ok: false, violations };
-  return { ok: true, value: { tool, arguments: args, intentScope, waitMs } };
+  return { ok: true, value: { tool, arguments: args, intentScope, waitMs, run, repeat } };
 }
 
 function checkToolName(value: unknown, path: string, violations: BoundViolation[]): string {

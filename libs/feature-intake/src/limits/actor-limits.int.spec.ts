@@ -268,6 +268,30 @@ describe('per-actor limits and the batch cap (real intake over HTTP and PostgreS
     }, 30_000);
   });
 
+  describe('executions in flight, below the cap', () => {
+    it("one actor's calls do not take turns: an acceptance goes through while the actor's counting lock is held elsewhere", async () => {
+      const roomy = { ...h.deps, limits: { limitsOf: (): ActorLimits => ({ ...BUILT_IN_ACTOR_LIMITS, maxInFlight: 10_000 }) } };
+      const service = h.callToolService(roomy, h.watcher);
+      const holder = await h.ports.pool.connect();
+      try {
+        // The lock the counted path takes (in-flight-executions.ts), held by another session for the whole call.
+        await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [0x0f1f, 'agent:unqueued']);
+        const outcomes = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => service.call(h.request({ actor: 'agent:unqueued', arguments: args(`unqueued-${i}`) }))),
+        );
+        expect(outcomes.map((o) => o.answer.state)).toEqual(Array.from({ length: 8 }, () => 'accepted'));
+        const slots = await h.ports.pool.query<{ slot: number }>('SELECT slot FROM onceport.intake_in_flight WHERE actor = $1', [
+          'agent:unqueued',
+        ]);
+        expect(slots.rows).toHaveLength(8);
+        for (const { slot } of slots.rows) expect(slot).toBeLessThan(10_000);
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock_all()');
+        holder.release();
+      }
+    }, 30_000);
+  });
+
   describe('JSON-RPC batch cap', () => {
     it(`a batch of ${MAX_BATCH_CALLS + 1} tools/calls is refused whole with -32600 naming the bound and creates nothing; a batch of ${MAX_BATCH_CALLS} passes`, async () => {
       const session = await mcpSession('key-batch');

@@ -3,7 +3,8 @@ import { type Queryable, type CommandHandler } from '@onceport/event-store';
 import type { ActorLimitsSource } from './actor-limits.port';
 import { CallRateLimiter } from './call-rate-limiter';
 import { InFlightExecutions, type Reservation } from './in-flight-executions';
-import { TooManyInFlightError } from './limit-errors';
+import { RateLimitedError, TooManyInFlightError } from './limit-errors';
+import { countLimitRefusal } from '../metrics/intake-metrics';
 
 /** Thrown inside the accepting transaction to roll it back: the actor is at its in-flight cap. */
 export class InFlightCapReached extends Error {
@@ -38,7 +39,12 @@ export class IntakeLimits {
 
   /** Throws `RateLimitedError` when the actor's bucket is empty. */
   admitCall(actor: string): void {
-    this.rate.admit(actor, this.limitsOf(actor));
+    try {
+      this.rate.admit(actor, this.limitsOf(actor));
+    } catch (error) {
+      if (error instanceof RateLimitedError) countLimitRefusal('rate_limited');
+      throw error;
+    }
   }
 
   /**
@@ -58,8 +64,9 @@ export class IntakeLimits {
    */
   async releaseOrRefuse(actor: string, stillInFlight: number | null): Promise<void> {
     const limits = this.limitsOf(actor);
-    if (stillInFlight !== null) throw new TooManyInFlightError(actor, limits, stillInFlight);
-    const left = await this.inFlight.release(actor);
-    if (left >= limits.maxInFlight) throw new TooManyInFlightError(actor, limits, left);
+    const left = stillInFlight ?? (await this.inFlight.release(actor));
+    if (stillInFlight === null && left < limits.maxInFlight) return;
+    countLimitRefusal('too_many_in_flight');
+    throw new TooManyInFlightError(actor, limits, left);
   }
 }

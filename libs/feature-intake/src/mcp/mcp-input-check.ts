@@ -2,6 +2,8 @@ import {
   type BoundViolation,
   type InputBounds,
   MAX_BODY_DEPTH,
+  type ToolCallInput,
+  type ToolCallPaths,
   checkJsonRpcId,
   checkJsonValue,
   checkToolCall,
@@ -13,27 +15,35 @@ import { jsonRpcError } from './json-rpc-shape';
 /** Intent scope and wait travel in `_meta` so tool schemas stay the contract's own. */
 export const INTENT_SCOPE_META = 'onceport/intent_scope';
 export const WAIT_META = 'onceport/wait_ms';
+/** The run a call belongs to, `{ id, trigger?, attempt? }` (DESIGN.md §7). */
+export const RUN_META = 'onceport/run';
+/** A deliberate second effect of an intent that would match: `{ reason }`. */
+export const REPEAT_META = 'onceport/repeat';
 
 /** Where the fields of a `tools/call` are, for violations that name them. */
-export function toolCallPaths(base: string): { tool: string; arguments: string; intentScope: string; waitMs: string } {
+export function toolCallPaths(base: string): ToolCallPaths {
   const meta = `${base}._meta`;
   return {
     tool: `${base}.name`,
     arguments: `${base}.arguments`,
     intentScope: `${meta}[${JSON.stringify(INTENT_SCOPE_META)}]`,
     waitMs: `${meta}[${JSON.stringify(WAIT_META)}]`,
+    run: `${meta}[${JSON.stringify(RUN_META)}]`,
+    repeat: `${meta}[${JSON.stringify(REPEAT_META)}]`,
   };
 }
 
 /** The `tools/call` params as the one validator takes them. */
-export function toolCallInput(params: Record<string, unknown>): {
-  tool: unknown;
-  arguments: unknown;
-  intentScope: unknown;
-  waitMs: unknown;
-} {
+export function toolCallInput(params: Record<string, unknown>): ToolCallInput {
   const meta = isObject(params['_meta']) ? params['_meta'] : {};
-  return { tool: params['name'], arguments: params['arguments'], intentScope: meta[INTENT_SCOPE_META], waitMs: meta[WAIT_META] };
+  return {
+    tool: params['name'],
+    arguments: params['arguments'],
+    intentScope: meta[INTENT_SCOPE_META],
+    waitMs: meta[WAIT_META],
+    run: meta[RUN_META],
+    repeat: meta[REPEAT_META],
+  };
 }
 
 export interface RefusedBody {

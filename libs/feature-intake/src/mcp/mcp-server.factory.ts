@@ -14,6 +14,9 @@ import type { QueryExecutionService } from '../query-execution/query-execution.s
 import { ActorLimitError } from '../limits';
 import { limitMcpError } from '../limits/limit-answers';
 import { boundedTraceContext, checkToolCall, describeViolations } from '../input-bounds';
+import { RunRefusal } from '@onceport/domain';
+import { RepeatRefusedError } from '../runs/run-errors';
+import { RunAttemptNotStarted } from '../runs/runs.service';
 import { guarded } from './mcp-handler-guard';
 import { toolCallInput, toolCallPaths } from './mcp-input-check';
 import { LEGACY_TASKS_CAPABILITY, legacyTaskResult, registerLegacyTaskHandlers } from './mcp-legacy-tasks';
@@ -104,6 +107,8 @@ export function createMcpServer(services: McpServices, scope: McpRequestScope): 
           tool: checked.value.tool,
           arguments: checked.value.arguments,
           intentScope: checked.value.intentScope,
+          run: checked.value.run,
+          repeat: checked.value.repeat,
           correlation,
           clientIdempotencyKey: null,
           // A 2025 task is answered with the execution it is at once; its outcome is asked for with tasks/get and tasks/result.
@@ -171,5 +176,10 @@ function toMcpError(error: unknown): Error {
   }
   if (error instanceof ExecutionNotFoundError)
     return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code });
+  // Nothing was recorded for a call its run or its repeat refused: the code says which rule.
+  if (error instanceof RunRefusal || error instanceof RunAttemptNotStarted)
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code });
+  if (error instanceof RepeatRefusedError)
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { code: error.code, execution_id: error.executionId });
   return error instanceof Error ? error : new Error(String(error));
 }

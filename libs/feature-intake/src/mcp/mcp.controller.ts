@@ -19,10 +19,17 @@ import { CancelExecutionService } from '../cancel-execution/cancel-execution.ser
 import { RecordDeliveryService } from '../deliver-result/record-delivery.service';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
-import { BodyTooLargeError, MalformedJsonError, PG_POOL, SERVICE_LOG, type ServiceLog, readJsonBody } from '@onceport/service-kit';
+import {
+  BodyTooLargeError,
+  MalformedJsonError,
+  PG_POOL,
+  SERVICE_LOG,
+  type ServiceLog,
+  bearerChallenge,
+  readJsonBody,
+} from '@onceport/service-kit';
 import type { Pool } from 'pg';
 import { authenticateBearer, refusalHeaders, toolScopeRefusal } from '../auth/authenticate-bearer';
-import { bearerChallenge } from '../auth/oauth/bearer-challenge';
 import { toolsOutsideTokenScope } from '../auth/oauth/tool-scope';
 import { EXECUTION_STATUS_TOOL } from './mcp-tool-catalog';
 import { ACTOR_CLAIM_META, type ActorClaim, actorClaimMismatch, headerActorClaims } from '../auth/actor-claim';

@@ -9,8 +9,15 @@ import {
   childPath,
 } from '../input-bounds';
 
-const FIELDS = ['tool', 'arguments', 'intent_scope', 'wait_ms'] as const;
-const REST_PATHS = { tool: '$.tool', arguments: '$.arguments', intentScope: '$.intent_scope', waitMs: '$.wait_ms' };
+const FIELDS = ['tool', 'arguments', 'intent_scope', 'wait_ms', 'run', 'repeat'] as const;
+const REST_PATHS = {
+  tool: '$.tool',
+  arguments: '$.arguments',
+  intentScope: '$.intent_scope',
+  waitMs: '$.wait_ms',
+  run: '$.run',
+  repeat: '$.repeat',
+};
 
 /**
  * The body of `POST /v1/executions` through the one tool-call validator (shared with MCP): every
@@ -31,7 +38,14 @@ export function parseExecutionRequest(body: unknown, bounds: InputBounds): Check
     .slice(0, 10)
     .map((key) => ({ path: childPath('$', key), bound: 'known field', message: `unknown field; expected ${FIELDS.join(', ')}` }));
   const checked = checkToolCall(
-    { tool: b['tool'], arguments: b['arguments'], intentScope: b['intent_scope'], waitMs: b['wait_ms'] },
+    {
+      tool: b['tool'],
+      arguments: b['arguments'],
+      intentScope: b['intent_scope'],
+      waitMs: b['wait_ms'],
+      run: b['run'],
+      repeat: b['repeat'],
+    },
     REST_PATHS,
     bounds,
   );

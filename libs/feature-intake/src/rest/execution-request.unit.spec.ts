@@ -20,11 +20,11 @@ describe('parseExecutionRequest: the body of POST /v1/executions', () => {
   it('reads a full body, fills what is missing, and limits the wait', () => {
     expect(parseExecutionRequest({ ...valid, intent_scope: 'run:42', wait_ms: 0 }, bounds)).toEqual({
       ok: true,
-      value: { tool: 'create_deployment', arguments: { project: 'web' }, intentScope: 'run:42', waitMs: 0 },
+      value: { tool: 'create_deployment', arguments: { project: 'web' }, intentScope: 'run:42', waitMs: 0, run: null, repeat: null },
     });
     expect(parseExecutionRequest({ tool: 'get_build_status' }, bounds)).toEqual({
       ok: true,
-      value: { tool: 'get_build_status', arguments: {}, intentScope: null, waitMs: 1000 },
+      value: { tool: 'get_build_status', arguments: {}, intentScope: null, waitMs: 1000, run: null, repeat: null },
     });
     expect(parseExecutionRequest({ ...valid, wait_ms: 999_999 }, bounds)).toMatchObject({ ok: true, value: { waitMs: 5000 } });
     expect(parseExecutionRequest({ ...valid, intent_scope: 's'.repeat(200) }, bounds)).toMatchObject({
@@ -55,10 +55,33 @@ describe('parseExecutionRequest: the body of POST /v1/executions', () => {
     expect(violationsOf(body).map((v) => v.path)).toEqual([path]);
   });
 
+  it('reads a run and a deliberate repeat; refuses bad ones by path, and a run together with an intent scope', () => {
+    const run = { id: 'campaign-12', trigger: 'ticket:OPS-812', attempt: 2 };
+    expect(parseExecutionRequest({ ...valid, run, repeat: { reason: 'asked twice' } }, bounds)).toMatchObject({
+      ok: true,
+      value: { run, repeat: { reason: 'asked twice' } },
+    });
+    expect(parseExecutionRequest({ ...valid, run: { id: 'campaign-12' } }, bounds)).toMatchObject({
+      ok: true,
+      value: { run: { id: 'campaign-12', trigger: null, attempt: null } },
+    });
+    const paths = (body: Record<string, unknown>) => violationsOf(body).map((v) => v.path);
+    expect(paths({ ...valid, run: { id: '../x', trigger: 'has space', attempt: 0, extra: 1 } })).toEqual([
+      '$.run.extra',
+      '$.run.id',
+      '$.run.trigger',
+      '$.run.attempt',
+    ]);
+    expect(paths({ ...valid, run: 'campaign-12' })).toEqual(['$.run']);
+    expect(paths({ ...valid, repeat: { reason: '  ' } })).toEqual(['$.repeat']);
+    expect(paths({ ...valid, repeat: { reason: 'x'.repeat(501) } })).toEqual(['$.repeat']);
+    expect(paths({ ...valid, run: { id: 'c' }, intent_scope: 'run:42' })).toEqual(['$.intent_scope']);
+  });
+
   it('names each unknown field and lists the known ones', () => {
     expect(violationsOf({ ...valid, args: {}, scope: 'x' })).toEqual([
-      { path: '$.args', bound: 'known field', message: 'unknown field; expected tool, arguments, intent_scope, wait_ms' },
-      { path: '$.scope', bound: 'known field', message: 'unknown field; expected tool, arguments, intent_scope, wait_ms' },
+      { path: '$.args', bound: 'known field', message: 'unknown field; expected tool, arguments, intent_scope, wait_ms, run, repeat' },
+      { path: '$.scope', bound: 'known field', message: 'unknown field; expected tool, arguments, intent_scope, wait_ms, run, repeat' },
     ]);
   });
 

@@ -28,6 +28,9 @@ import {
 import { IntakeErrorFilter } from '../internal-errors/intake-error.filter';
 import { internalErrorMessage, reportInternalError } from '../internal-errors/internal-error';
 import { QueryExecutionService } from '../query-execution/query-execution.service';
+import { RUN_REFUSAL_STATUS, RepeatRefusedError } from '../runs/run-errors';
+import { RunAttemptNotStarted } from '../runs/runs.service';
+import { RunRefusal } from '@onceport/domain';
 import { checkAgentProcessHeader } from './agent-process-header';
 import { RestAgentProcesses } from './agent-processes';
 import { authenticateActor, sendRefusal } from './authenticate-actor';
@@ -95,6 +98,8 @@ export class ExecutionsController {
       tool: body.tool,
       arguments: body.arguments,
       intentScope: body.intentScope,
+      run: body.run,
+      repeat: body.repeat,
       correlation,
       clientIdempotencyKey: key,
       waitMs: body.waitMs,
@@ -103,7 +108,13 @@ export class ExecutionsController {
     };
     try {
       if (key === null) return this.answer(res, (await this.callTool.call(request)).answer, correlation);
-      const payload = { tool: body.tool, arguments: body.arguments, intent_scope: body.intentScope };
+      const payload = {
+        tool: body.tool,
+        arguments: body.arguments,
+        intent_scope: body.intentScope,
+        ...(body.run ? { run: body.run } : {}),
+        ...(body.repeat ? { repeat: body.repeat } : {}),
+      };
       const digest = this.keys.digest(payload);
       const prior = await this.keys.lookup(actor.id, key);
       if (prior) return await this.answerReusedKey(res, actor, key, prior, payload, correlation);
@@ -233,6 +244,12 @@ export class ExecutionsController {
       );
     }
     if (error instanceof ExecutionNotFoundError) return sendProblem(res, 404, 'execution-not-found', 'Execution not found', error.message);
+    if (error instanceof RunRefusal || error instanceof RunAttemptNotStarted) {
+      const { status, type, title } = RUN_REFUSAL_STATUS[error.code];
+      return sendProblem(res, status, type, title, error.message, { code: error.code });
+    }
+    if (error instanceof RepeatRefusedError)
+      return sendProblem(res, 409, 'repeat-refused', 'Deliberate repeat refused', error.message, { execution_id: error.executionId });
     const correlationId = reportInternalError((level, message, fields) => this.log(level, message, fields), error, 'rest executions');
     if (res.headersSent) return void res.end();
     sendProblem(res, 500, 'internal-error', 'Internal error', internalErrorMessage(correlationId), { correlation_id: correlationId });

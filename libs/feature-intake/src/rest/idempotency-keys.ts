@@ -10,6 +10,9 @@ export interface KeyedPayload {
   readonly tool: string;
   readonly arguments: unknown;
   readonly intent_scope: string | null;
+  /** Present only when sent, so payloads bound before runs existed keep their digests. */
+  readonly run?: unknown;
+  readonly repeat?: unknown;
 }
 
 const KEYED_DIGEST = /^hmac-sha256:([A-Za-z0-9._-]{1,64}):[0-9a-f]{64}$/;

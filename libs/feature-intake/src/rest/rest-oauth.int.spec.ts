@@ -9,7 +9,7 @@ import { answerProtectedResourceMetadata } from '../auth/oauth/protected-resourc
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import type { IntakeDependencies } from '../intake-dependencies';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
-import { type TestAuthorizationServer, startTestAuthorizationServer } from '../testing/oauth-authorization-server';
+import { type TestAuthorizationServer, startTestAuthorizationServer } from '@onceport/service-kit/testing';
 import { AgentProcessesController } from './agent-processes.controller';
 import { RestAgentProcesses } from './agent-processes';
 

@@ -22,6 +22,7 @@ import { IdempotencyKeys } from '../rest/idempotency-keys';
 import { IdempotentResponses } from '../rest/idempotent-responses';
 import { intakeEntities } from '../intake.entities';
 import { intakeMigrations } from '../intake.migrations';
+import { RunsService } from '../runs/runs.service';
 import { hostOriginPolicyOf } from '../mcp/host-origin-policy';
 
 /** The demo contracts; their origins are never reached (nothing here dispatches). */
@@ -38,6 +39,7 @@ export interface IntakeHarness {
   /** The key ring intake seals with (a dispatcher of the same install opens with it). */
   readonly sealer: AesGcmArgumentSealer;
   readonly watcher: ExecutionWatcher;
+  readonly runs: RunsService;
   readonly callTool: CallToolService;
   readonly query: QueryExecutionService;
   readonly delivery: RecordDeliveryService;
@@ -78,6 +80,11 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
     poolSize: 30,
     log: options.log ?? (() => undefined),
   });
+  const mcpControllers: McpController[] = [];
+  const track = (controller: McpController): McpController => {
+    mcpControllers.push(controller);
+    return controller;
+  };
   const { byName } = await loadToolContracts([DEMO_CONTRACTS]);
   const sealer = testArgumentSealer();
   const orm = await openOrm({ databaseUrl: db.url, entities: intakeEntities, poolSize: 10 });
@@ -103,8 +110,9 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
   const watcherErrors: unknown[] = [];
   const watcher = new ExecutionWatcher(ports.pool, (error) => watcherErrors.push(error));
   await watcher.start();
+  const runs = new RunsService(ports.commands, ports.pool, ports.log);
   const callToolService = (over: IntakeDependencies, on: ExecutionWatcher): CallToolService =>
-    new CallToolService(over, on, ports.commands, ports.results, ports.delivery, ports.tracer, ports.pool);
+    new CallToolService(over, on, ports.commands, ports.results, ports.delivery, ports.tracer, ports.pool, runs);
   const queryService = (over: IntakeDependencies): QueryExecutionService => new QueryExecutionService(over, ports.commands, ports.results);
   const recordDelivery = (): RecordDeliveryService => new RecordDeliveryService(ports.commands, ports.log);
   return {
@@ -113,22 +121,25 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
     deps,
     sealer,
     watcher,
+    runs,
     callTool: callToolService(deps, watcher),
     query: queryService(deps),
     delivery: recordDelivery(),
     callToolService,
     queryService,
     mcpController: (over, on, callTool = callToolService(over, on)) =>
-      new McpController(
-        over,
-        callTool,
-        queryService(over),
-        recordDelivery(),
-        new CancelExecutionService(ports.commands, queryService(over)),
-        on,
-        new McpSessions(over.em, over.settings.sessionIdleMs),
-        ports.pool,
-        ports.log,
+      track(
+        new McpController(
+          over,
+          callTool,
+          queryService(over),
+          recordDelivery(),
+          new CancelExecutionService(ports.commands, queryService(over)),
+          on,
+          new McpSessions(over.em, over.settings.sessionIdleMs),
+          ports.pool,
+          ports.log,
+        ),
       ),
     executionsController: (over, on, options = {}) =>
       new ExecutionsController(
@@ -164,7 +175,11 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
       const commands = ports.commands;
       await commands.handle(
         executionStream(executionId),
-        (_loaded, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } }),
+        // An approved per-use call is authorized by its grant already.
+        (loaded, now) =>
+          loaded.state.status === 'authorized'
+            ? null
+            : { type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'test' }, metadata: { now } },
         context,
       );
       await commands.handle(
@@ -186,6 +201,8 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
     allEvents: () => ports.store.readAll({ limit: 100_000 }),
     watcherErrors,
     async close() {
+      // What Nest does at shutdown: a controller that served a resumed stream holds a LISTEN connection until then.
+      for (const controller of mcpControllers) controller.onApplicationShutdown();
       await watcher.stop();
       await orm.close();
       await ports.close();

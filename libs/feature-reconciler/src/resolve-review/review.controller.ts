@@ -41,7 +41,7 @@ export class ReviewController {
 
   @Get('reviews')
   async list(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
-    if (!this.admin(req, res)) return;
+    if (!(await this.admin(req, res))) return;
     await catchUpReadModel(this.pool);
     const loaded = await Promise.all((await executionsInReview(this.em, LIST_LIMIT)).map((id) => this.commands.load(executionStream(id))));
     const reviews = loaded
@@ -52,7 +52,7 @@ export class ReviewController {
 
   @Post('executions/:id/resolve')
   async resolve(@Param('id') id: string, @Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
-    const admin = this.admin(req, res);
+    const admin = await this.admin(req, res);
     if (!admin) return;
     const body = await readBody(req).catch((error: unknown) => {
       if (error instanceof BodyTooLargeError) return 'too_large' as const;
@@ -89,9 +89,9 @@ export class ReviewController {
   }
 
   /** The admin behind the bearer token, or a 401 already sent. */
-  private admin(req: IncomingMessage, res: ServerResponse): Admin | null {
+  private async admin(req: IncomingMessage, res: ServerResponse): Promise<Admin | null> {
     try {
-      return requireAdmin(this.admins, req.headers.authorization);
+      return await requireAdmin(this.admins, req.headers.authorization);
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       writeProblem(res, error);

@@ -18,6 +18,8 @@ export type MarkerStep =
       readonly reason: string;
       readonly exitStatus: number;
       readonly body: Buffer;
+      /** How the body is stored; JSON (the marker's output document) when not given. */
+      readonly contentType?: string;
     }
   /** Still running within its timeout: nothing to record, look again later. */
   | { readonly kind: 'wait'; readonly why: string };

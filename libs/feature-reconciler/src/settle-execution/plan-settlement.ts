@@ -69,9 +69,14 @@ function planUnknown(input: PlanInput, attempt: number, probes: number, lastVerd
       ? settle(attempt, 'not_applied', 'read-only call: safe to run again')
       : settle(attempt, 'failed', `read-only call gave no answer in ${attempt} attempts`);
   }
-  // MCP upstreams are settled by the effect class table alone: upstream tasks are not asked for yet,
-  // so there is nothing to poll (the contract parser refuses an `mcp_task` probe for now).
-  const probe = contract.channel === 'mcp' ? null : contract.probe;
+  // An MCP call is probed only through the task its upstream answered with (probe mcp_task): without
+  // a task id there is nothing to ask, and the effect class table settles it.
+  const probe =
+    contract.channel === 'mcp'
+      ? input.state.status === 'dispatched_unknown' && input.state.unknown.upstreamTaskId
+        ? contract.probe
+        : null
+      : contract.probe;
   if (probe && probes < limits.maxProbes) return probeWithBackoff(input, attempt, probes);
   if (probe && probes >= limits.maxProbes) return settle(attempt, 'needs_review', `${probes} probes could not tell whether it was applied`);
   if (effect === 'idempotent') {

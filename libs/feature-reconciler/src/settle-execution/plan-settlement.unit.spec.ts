@@ -152,3 +152,32 @@ describe('planSettlement (DESIGN.md §3: what happens after an unknown outcome)'
     expect(plan({ status: 'completed' } as unknown as KnownExecutionState, contract('idempotent', true))).toEqual({ kind: 'nothing' });
   });
 });
+
+describe('planSettlement for MCP upstream tools', () => {
+  const mcp = (effect: ToolContract['effect'], taskProbe: boolean): ToolContract =>
+    ({
+      name: 'm',
+      channel: 'mcp',
+      effect,
+      effectDeclared: true,
+      probe: taskProbe ? { kind: 'mcp_task' } : null,
+    }) as unknown as ToolContract;
+  const withTask = (probes = 0, taskId: string | null = 'tsk_1'): KnownExecutionState =>
+    ({
+      status: 'dispatched_unknown',
+      unknown: { attempt: 1, probes, lastVerdict: probes > 0 ? 'cant_tell' : null, reason: 'r', detectedAt: '', upstreamTaskId: taskId },
+    }) as unknown as KnownExecutionState;
+
+  it('polls the task the upstream answered with (probe mcp_task), then a human once the probes are spent', () => {
+    expect(plan(withTask(), mcp('irreversible', true))).toEqual({ kind: 'probe', attempt: 1, probeNumber: 1 });
+    expect(plan(withTask(), mcp('conditional', true))).toEqual({ kind: 'probe', attempt: 1, probeNumber: 1 });
+    expect(plan(withTask(3), mcp('irreversible', true))).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+  });
+
+  it('without a task id, or without the probe, settles by the effect class table alone', () => {
+    expect(plan(withTask(0, null), mcp('irreversible', true))).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+    expect(plan(withTask(0, null), mcp('conditional', true))).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+    expect(plan(withTask(0, null), mcp('idempotent', true))).toMatchObject({ kind: 'settle', settlement: 'not_applied' });
+    expect(plan(withTask(), mcp('irreversible', false))).toMatchObject({ kind: 'settle', settlement: 'needs_review' });
+  });
+});

@@ -4,15 +4,18 @@ import {
   type ExecutionCommand,
   type HttpToolContract,
   type KnownExecutionState,
+  type McpToolContract,
   type SshToolContract,
   type ToolContract,
   openSealedArguments,
 } from '@onceport/domain';
 import { currentTraceContext, inSpan, contextFromTraceparent } from '@onceport/service-kit';
-import { type CredentialResolver, type HttpChannel, SshChannel } from '@onceport/target-channels';
+import { type CredentialResolver, type HttpChannel, McpChannel, SshChannel } from '@onceport/target-channels';
+import { countSettlementEvents } from '../metrics/settlement-metrics';
 import { movedOnSince } from './moved-on-since';
 import { ROOT_CONTEXT, type Tracer } from '@opentelemetry/api';
 import { type MarkerStep, markerStep } from './marker-step';
+import { taskStep } from './task-step';
 import { type SettlementLimits, type SettlementPlan, planSettlement } from './plan-settlement';
 import { type CommandHandler, type EventCause, type LoadedExecution, type ResultStore, executionStream } from '@onceport/event-store';
 
@@ -30,6 +33,8 @@ export interface SettleDependencies {
   readonly reconcilerId: string;
   /** Reads SSH markers; made here when not given (it holds no connection between probes). */
   readonly ssh?: Pick<SshChannel, 'probe'>;
+  /** Reads MCP upstream tasks; pass the service's own channel (its sessions are closed with it). */
+  readonly mcp?: Pick<McpChannel, 'probeTask'>;
   /** Where stand-downs are reported; silent when not given. */
   readonly log?: SettleLog;
 }
@@ -66,11 +71,13 @@ const MAX_STEPS = 8;
  */
 export class SettleExecutionHandler {
   private readonly ssh: Pick<SshChannel, 'probe'>;
-  /** Markers found running: when to read them again (in memory: losing it only costs an early read). */
+  private readonly mcp: Pick<McpChannel, 'probeTask'>;
+  /** Markers (and upstream tasks) found running: when to read them again (in memory: losing it only costs an early read). */
   private readonly runningUntil = new Map<string, { readonly readings: number; readonly nextAtMs: number }>();
 
   constructor(private readonly deps: SettleDependencies) {
     this.ssh = deps.ssh ?? new SshChannel();
+    this.mcp = deps.mcp ?? new McpChannel();
   }
 
   async settle(executionId: string, causation: { causationId: string; traceparent?: string | null }): Promise<SettleOutcome> {
@@ -94,8 +101,12 @@ export class SettleExecutionHandler {
             return { done: 'nothing', status: state.status, nextCheckAtMs: null, version: loaded.version };
           }
           if (plan.kind === 'wait') return { done: 'wait', status: state.status, nextCheckAtMs: plan.untilMs, version: loaded.version };
-          if (plan.kind === 'probe' && contract?.channel === 'ssh') {
-            const marker = await this.readMarker(state, contract, plan.attempt, plan.probeNumber);
+          if (plan.kind === 'probe' && (contract?.channel === 'ssh' || contract?.channel === 'mcp')) {
+            // A marker or an upstream task: read, then settled by what it says (or read again later).
+            const marker =
+              contract.channel === 'ssh'
+                ? await this.readMarker(state, contract, plan.attempt, plan.probeNumber)
+                : await this.readTask(state, contract, plan.attempt, plan.probeNumber);
             if (marker.kind === 'wait')
               return { done: 'wait', status: state.status, nextCheckAtMs: marker.untilMs, version: loaded.version };
             for (const command of marker.commands) {
@@ -216,7 +227,46 @@ export class SettleExecutionHandler {
     const opened = openSealedArguments(executionId, state.facts.arguments, this.deps.sealer);
     if (!opened.ok) return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', opened.reason)] };
     const probe = await this.ssh.probe({ contract, executionId, arguments: opened.arguments, credential });
-    const step: MarkerStep = markerStep(probe, contract, executionId, Date.now());
+    return this.carryOut(executionId, attempt, probeNumber, markerStep(probe, contract, executionId, Date.now()));
+  }
+
+  /**
+   * Reads the task an MCP upstream answered with (`tasks/get`, then its result once it ended) and
+   * turns it into commands like a marker reading: ended → settled with its result stored; working →
+   * read again later with backoff, without spending a probe, while the correlation window lasts.
+   */
+  private async readTask(
+    state: KnownExecutionState,
+    contract: McpToolContract,
+    attempt: number,
+    probeNumber: number,
+  ): Promise<{ kind: 'wait'; untilMs: number } | { kind: 'append'; commands: ExecutionCommand[] }> {
+    const executionId = state.facts.executionId;
+    const running = this.runningUntil.get(executionId);
+    if (running && running.nextAtMs > Date.now()) return { kind: 'wait', untilMs: running.nextAtMs };
+    const taskId = state.status === 'dispatched_unknown' ? state.unknown.upstreamTaskId : null;
+    if (state.status !== 'dispatched_unknown' || taskId === null)
+      return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', 'no upstream task was recorded')] };
+    let credential: string | null = null;
+    try {
+      credential = contract.credentialRef ? this.deps.credentials.resolve(contract.credentialRef) : null;
+    } catch {
+      const detail = `credential "${contract.credentialRef}" of the upstream is not configured`;
+      return { kind: 'append', commands: [recordProbe(attempt, probeNumber, 'cant_tell', detail)] };
+    }
+    const probe = await this.mcp.probeTask({ contract, taskId, credential });
+    const step = taskStep(probe, contract, { taskId, detectedAt: state.unknown.detectedAt }, Date.now());
+    return this.carryOut(executionId, attempt, probeNumber, step);
+  }
+
+  /** A marker's or a task's step as commands, or the time to read it again (in memory: losing it costs an early read). */
+  private async carryOut(
+    executionId: string,
+    attempt: number,
+    probeNumber: number,
+    step: MarkerStep,
+  ): Promise<{ kind: 'wait'; untilMs: number } | { kind: 'append'; commands: ExecutionCommand[] }> {
+    const running = this.runningUntil.get(executionId);
     if (step.kind === 'wait') {
       const readings = (running?.readings ?? 0) + 1;
       const backoff = Math.min(this.deps.limits.probeBackoffMs * 2 ** (readings - 1), this.deps.limits.maxProbeBackoffMs);
@@ -229,7 +279,7 @@ export class SettleExecutionHandler {
       if (step.thenSettle) commands.push(settleCommand(attempt, step.thenSettle.settlement, step.thenSettle.reason, null, null));
       return { kind: 'append', commands };
     }
-    const result = await this.deps.results.put(step.body, 'application/json');
+    const result = await this.deps.results.put(step.body, step.contentType ?? 'application/json');
     return { kind: 'append', commands: [settleCommand(attempt, step.settlement, step.reason, step.exitStatus, result)] };
   }
 
@@ -259,7 +309,9 @@ export class SettleExecutionHandler {
       },
       context,
     );
-    return changed ? null : handled;
+    if (changed) return null;
+    countSettlementEvents(this.deps.contracts, handled);
+    return handled;
   }
 }
 

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDurableConsumer } from '../jetstream/topology';
 import { type WireEvent, parseWireEvent, toWireEvent } from '../wire-event';
 import type { DeliveryContext, EventHandler, InboxMode } from './event-handler';
+import { countDuplicate, countRedelivery } from '../metrics/delivery-metrics';
 import { claimInInbox, isInInbox } from './inbox';
 import { Semaphore } from './semaphore';
 
@@ -126,6 +127,7 @@ export class JetStreamEventConsumer {
       tracestate: message.headers?.get('tracestate') || null,
       tx: null,
     };
+    if (context.deliveryCount > 1) countRedelivery(this.options.durable);
     try {
       await this.deliver(event, context);
       if (context.deliveryCount > 1) await this.forgetFailures(event);
@@ -148,12 +150,17 @@ export class JetStreamEventConsumer {
   private async deliver(event: WireEvent, context: DeliveryContext): Promise<void> {
     const { durable } = this.options;
     if (this.options.inbox === 'transactional') {
-      await inTransaction(this.pool, async (tx) => {
-        if (await claimInInbox(tx, durable, event.metadata.eventId)) await this.handler(event, { ...context, tx });
+      const fresh = await inTransaction(this.pool, async (tx) => {
+        const claimed = await claimInInbox(tx, durable, event.metadata.eventId);
+        if (claimed) await this.handler(event, { ...context, tx });
+        return claimed;
       });
+      if (!fresh) countDuplicate(durable);
     } else if (!(await isInInbox(this.pool, durable, event.metadata.eventId))) {
       await this.handler(event, context);
       await claimInInbox(this.pool, durable, event.metadata.eventId);
+    } else {
+      countDuplicate(durable);
     }
   }
 

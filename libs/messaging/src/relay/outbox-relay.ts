@@ -11,6 +11,7 @@ import {
 } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { type StreamSpec, ensureStream, isNotFound } from '../jetstream/topology';
+import { observeRelayLag } from '../metrics/delivery-metrics';
 import { toWireEvent } from '../wire-event';
 import { type Publication, PublicationLog } from './publication-log';
 
@@ -110,6 +111,8 @@ export class OutboxRelay {
         });
       }),
     );
+    const publishedAt = Date.now();
+    for (const event of publishable) observeRelayLag(event.recordedAt, publishedAt);
     const newest = acks.reduce((best, ack, i) => (ack.seq > best.seq ? { seq: ack.seq, i } : best), { seq: 0, i: 0 });
     const eventId = publishable[newest.i]?.eventId ?? '';
     await this.withPublicationLog(() => this.publications.record({ streamSequence: newest.seq, eventId, from }));

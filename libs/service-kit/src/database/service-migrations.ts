@@ -1,6 +1,11 @@
 import { type MigrationOptions, ResultStoreMigration, type SchemaStep, eventStoreMigrations, runMigrations } from '@onceport/event-store';
 import { messagingMigrations } from '@onceport/messaging';
-import { ExecutionMatchesIntentDigestMigration, ExecutionMatchesMigration } from '@onceport/read-models';
+import {
+  ExecutionMatchesIntentDigestMigration,
+  ExecutionMatchesMigration,
+  RunsListingMigration,
+  RunsMigration,
+} from '@onceport/read-models';
 
 /** Every schema step Onceport owns, in order; safe to run from every replica on every start. */
 export const allMigrations: readonly SchemaStep[] = [
@@ -9,6 +14,8 @@ export const allMigrations: readonly SchemaStep[] = [
   ExecutionMatchesMigration,
   ExecutionMatchesIntentDigestMigration,
   ResultStoreMigration,
+  RunsMigration,
+  RunsListingMigration,
 ];
 
 /** `options.serviceRole`: grant the services' role what it needs (run as the owner: the migrate-only step). */

@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutd
 import { EVENT_STORE } from '@onceport/event-store';
 import type { EventDelivery } from '@onceport/messaging';
 import type { Pool } from 'pg';
+import { OpenApiController } from '../api-docs/openapi.controller';
 import { HealthModule } from '../health/health.module';
 import { portReadinessChecks } from '../health/port-readiness';
 import { MetricsController } from '../metrics/metrics.controller';
@@ -48,7 +49,7 @@ const exported = [SERVICE_CONFIG, PG_POOL, EVENT_STORE, COMMAND_HANDLER, RESULT_
 /**
  * What every service stands on, global: the pg pool, the migrated event store, the command
  * handler, the result store, event delivery (started), the tracer, the service log and its config,
- * each under its token (see tokens.ts); `/healthz`, `/readyz` (terminus) and `/metrics`.
+ * each under its token (see tokens.ts); `/healthz`, `/readyz` (terminus), `/metrics` and `/openapi.json`.
  *
  * @example imports: [ServiceKitModule.forRoot(serviceConfigOf('intake', env)), IntakeModule.forRoot({ env: own, contractsDir })]
  */
@@ -80,7 +81,7 @@ export class ServiceKitModule {
           useFactory: (pool: Pool, delivery: EventDelivery) => portReadinessChecks(pool, delivery),
         }),
       ],
-      controllers: [MetricsController],
+      controllers: [MetricsController, OpenApiController],
       providers: [...source, ...portProviders],
       exports: exported,
     };

@@ -2,13 +2,17 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/cli
 import type { JsonValue } from '@onceport/contracts';
 import type { McpToolContract, McpUpstream } from '@onceport/domain';
 import { type Redactor, redactorFor } from '../http/redactor';
-import type { McpOutcome } from './mcp-outcome';
+import type { McpOutcome, McpTaskProbe } from './mcp-outcome';
 import { mcpResultDocument } from './mcp-result-document';
+import { type TaskContext, finishedDocument, followTask, getTask, isTaskNotFound } from './mcp-task-follow';
+import { readTask, taskRequest } from './mcp-task-wire';
 import { McpUpstreamConnections, type UpstreamSession } from './mcp-upstream-connections';
 import { type UpstreamDrift, type UpstreamTool, upstreamDrift } from './upstream-drift';
 
 /** An upstream listing more pages of tools than this is read no further (bounded start). */
 const MAX_TOOL_PAGES = 50;
+/** The longest a 2025-11-25 upstream is asked to keep a task (its `ttl`): the correlation window, at most a week. */
+const MAX_TASK_TTL_MS = 7 * 24 * 3_600_000;
 
 /** The `_meta` key that carries the execution id to every upstream (documented in the README). */
 export const EXECUTION_ID_META = 'onceport/execution_id';
@@ -59,20 +63,80 @@ export class McpChannel {
         retryable: true,
       };
     }
+    // A contract with the mcp_task probe asks for a task where the upstream offers tasks.
+    const dialect = input.contract.probe?.kind === 'mcp_task' ? session.tasks : null;
+    const deadlineMs = Date.now() + target.timeoutMs;
+    const watch = dialect ? session.tap.watch(input.executionId) : null;
     try {
+      const ask = dialect ? taskRequest(dialect, Math.min(input.contract.correlationWindowMs, MAX_TASK_TTL_MS)) : null;
       const result = await session.client.callTool(
-        { name: target.tool, arguments: { ...input.arguments }, _meta: metaFor(input) },
+        { name: target.tool, arguments: { ...input.arguments }, _meta: { ...metaFor(input), ...ask?.meta }, ...ask?.params },
         { timeout: target.timeoutMs },
       );
-      return mcpResultDocument(result as Record<string, unknown>, target.maxResultBytes, redactor);
+      const answered = dialect
+        ? await this.taskAnswer(watch?.captured(), { session, dialect, maxResultBytes: target.maxResultBytes, redactor }, deadlineMs)
+        : null;
+      return answered ?? mcpResultDocument(result as Record<string, unknown>, target.maxResultBytes, redactor);
     } catch (error) {
+      // The client cannot decode a task answer and throws: the tap kept what the upstream sent.
+      const answered = dialect
+        ? await this.taskAnswer(watch?.captured(), { session, dialect, maxResultBytes: target.maxResultBytes, redactor }, deadlineMs)
+        : null;
+      if (answered) return answered;
       const outcome = classifyCallError(error, session, redactor, target.timeoutMs);
       // A broken session is replaced at the next call. One that only timed out or answered an error
       // is kept: other calls may be in flight on it (closing a stdio session stops its server).
       if (session.closed || (outcome.kind === 'unknown' && (outcome.code === 'connection_lost' || outcome.code === 'process_exited')))
         await this.connections.discard(session);
       return outcome;
+    } finally {
+      watch?.dispose();
     }
+  }
+
+  /**
+   * Reads a task of an upstream for the reconciler: its status and, once it ended with an outcome,
+   * the result document. Over the same sessions as the sends (a stdio server is started if needed).
+   */
+  async probeTask(input: { contract: McpToolContract; taskId: string; credential: string | null }): Promise<McpTaskProbe> {
+    const { target } = input.contract;
+    const redactor = redactorFor(input.credential);
+    const unreachable = (error: unknown): McpTaskProbe => ({ kind: 'unreachable', reason: redactor.redact(describe(error)) });
+    if (this.closed) return { kind: 'unreachable', reason: 'the channel is closed' };
+    let session: UpstreamSession;
+    try {
+      session = await this.connections.session(target.upstream, input.credential);
+    } catch (error) {
+      return unreachable(error);
+    }
+    // A session that offers no tasks still gets asked: the task came from an earlier session of the same upstream.
+    const context: TaskContext = { session, dialect: session.tasks ?? 'extension', maxResultBytes: target.maxResultBytes, redactor };
+    try {
+      const reading = await getTask(session, input.taskId, target.timeoutMs);
+      if (reading.kind !== 'task')
+        return { kind: 'unreachable', reason: reading.kind === 'invalid' ? reading.why : 'tasks/get answered without a task' };
+      const { task } = reading;
+      const document = await finishedDocument(context, task, target.timeoutMs);
+      return { kind: 'task', status: task.status, statusMessage: task.statusMessage, document };
+    } catch (error) {
+      if (isTaskNotFound(error))
+        return { kind: 'not_found', reason: redactor.redact(`the upstream does not know task ${input.taskId}: ${describe(error)}`) };
+      if (session.closed) await this.connections.discard(session);
+      return unreachable(error);
+    }
+  }
+
+  /** The outcome of a call the upstream answered with a task (followed until the deadline); null when it sent no task. */
+  private async taskAnswer(raw: unknown, context: TaskContext, deadlineMs: number): Promise<McpOutcome | null> {
+    const reading = readTask(raw, 'call');
+    if (reading.kind === 'none') return null;
+    if (reading.kind === 'invalid')
+      return {
+        kind: 'unknown',
+        code: 'upstream_error',
+        reason: `the upstream answered with a task that cannot be followed: ${reading.why}`,
+      };
+    return followTask(context, reading.task, deadlineMs);
   }
 
   /**

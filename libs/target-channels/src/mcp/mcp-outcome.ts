@@ -29,11 +29,29 @@ export interface McpFailedBeforeSend {
   readonly retryable: boolean;
 }
 
-export type McpUnknownCode = 'connection_lost' | 'process_exited' | 'timeout' | 'upstream_error';
+export type McpUnknownCode = 'connection_lost' | 'process_exited' | 'timeout' | 'upstream_error' | 'task_unfinished';
 
 /** The call was handed to the upstream and no result came back: it may have been applied. */
 export interface McpUnknown {
   readonly kind: 'unknown';
   readonly code: McpUnknownCode;
   readonly reason: string;
+  /** The task the upstream answered with, not finished (or not read) when the dispatcher stopped waiting: the reconciler polls it. */
+  readonly upstreamTaskId?: string;
 }
+
+/**
+ * One reading of an upstream task for the reconciler (`tasks/get`, then the result of a finished one):
+ * `unreachable` — no answer (the probe could not tell); `not_found` — the upstream no longer knows the
+ * id (expired, or its state was lost: never "not applied"); `task` — its status and, once it ended
+ * with one, the result document (stored as a dispatch result would be).
+ */
+export type McpTaskProbe =
+  | { readonly kind: 'unreachable'; readonly reason: string }
+  | { readonly kind: 'not_found'; readonly reason: string }
+  | {
+      readonly kind: 'task';
+      readonly status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+      readonly statusMessage: string | null;
+      readonly document: McpObserved | null;
+    };

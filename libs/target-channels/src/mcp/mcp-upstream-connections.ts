@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { McpUpstream } from '@onceport/domain';
+import { ResponseTap } from './mcp-response-tap';
+import { type TaskDialect, taskDialectOf } from './mcp-task-wire';
 
 /** One live session with an upstream: a client and, for a local server, its process. */
 export interface UpstreamSession {
@@ -10,7 +12,14 @@ export interface UpstreamSession {
   readonly pid: number | null;
   /** Set when the transport closed (the process exited, the server went away): the next send reconnects. */
   closed: boolean;
+  /** Raw results of watched calls (task answers the client cannot decode). */
+  readonly tap: ResponseTap;
+  /** The tasks the upstream offers for `tools/call`, as negotiated; null when none. */
+  tasks: TaskDialect | null;
 }
+
+/** The `_meta` key each call's watch is keyed by (the execution id; see `EXECUTION_ID_META`). */
+const TAP_KEY_META = 'onceport/execution_id';
 
 const CLIENT_INFO = { name: 'onceport-dispatcher', version: '0.1.0' };
 
@@ -70,7 +79,9 @@ function processAlive(pid: number | null): boolean {
 async function open(upstream: McpUpstream, credential: string | null, onClosed: () => void): Promise<UpstreamSession> {
   const client = new Client(CLIENT_INFO, versionNegotiation(upstream));
   const transport = transportFor(upstream, credential);
-  const session: UpstreamSession = { client, pid: null, closed: false };
+  const tap = new ResponseTap(TAP_KEY_META);
+  tap.install(transport);
+  const session: UpstreamSession = { client, pid: null, closed: false, tap, tasks: null };
   client.onclose = () => {
     session.closed = true;
     onClosed();
@@ -90,7 +101,8 @@ async function open(upstream: McpUpstream, credential: string | null, onClosed: 
   } finally {
     clearTimeout(timer);
   }
-  return Object.assign(session, { pid: transport instanceof StdioClientTransport ? transport.pid : null });
+  const tasks = taskDialectOf(client.getProtocolEra(), client.getServerCapabilities());
+  return Object.assign(session, { pid: transport instanceof StdioClientTransport ? transport.pid : null, tasks });
 }
 
 function versionNegotiation(upstream: McpUpstream): ConstructorParameters<typeof Client>[1] {

@@ -19,6 +19,7 @@ export function httpContract(
     correlationWindowMs: 60_000,
     ledgerRetentionMs: null,
     approval: 'none',
+    deliberateRepeats: 'allowed',
     source: { file: 'test.yaml', index: 0, line: null },
     target: {
       origin,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { STATE_FILES, readJsonFile, statePath, writeJsonAtomic } from './files';
 
 /** How long after `maybe_task` its task reports completed, unless told otherwise (ms). */
@@ -16,18 +17,21 @@ export interface StoredTask {
   readonly ttlMs: number;
   /** The call's result, handed out once completed. */
   readonly result: Readonly<Record<string, unknown>>;
+  /** Ended `failed` by `endTasks` (its error instead of the result). */
+  readonly failed?: boolean;
 }
 
 /** The Tasks extension's `Task` as `tasks/get` (and the creating call) report it. */
 export interface TaskView {
   readonly taskId: string;
-  readonly status: 'working' | 'completed';
+  readonly status: 'working' | 'completed' | 'failed';
   readonly statusMessage: string;
   readonly createdAt: string;
   readonly lastUpdatedAt: string;
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly result?: Readonly<Record<string, unknown>>;
+  readonly error?: { readonly code: number; readonly message: string };
 }
 
 const TASK_ID = /^tsk_[0-9a-f]{24}$/;
@@ -42,6 +46,28 @@ export function createTask(stateDir: string, delayMs: number | null, result: Rec
   };
   writeJsonAtomic(statePath(stateDir, STATE_FILES.tasks, `${task.taskId}.json`), task);
   return task;
+}
+
+/**
+ * Ends every task still working, now: `completed` with its result, or `failed` (the effect stays in the
+ * ledger: a tool that acted and then failed). How a test finishes a task started with a delay of "never".
+ * Returns the ids it ended.
+ */
+export function endTasks(stateDir: string, how: 'completed' | 'failed' = 'completed'): string[] {
+  const ended: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(statePath(stateDir, STATE_FILES.tasks));
+  } catch {
+    return ended; // no task was ever started
+  }
+  for (const name of names.filter((file) => file.endsWith('.json'))) {
+    const task = readTask(stateDir, name.slice(0, -'.json'.length));
+    if (!task || viewOf(task).status !== 'working') continue;
+    writeJsonAtomic(statePath(stateDir, STATE_FILES.tasks, name), { ...task, completesAt: Date.now(), failed: how === 'failed' });
+    ended.push(task.taskId);
+  }
+  return ended;
 }
 
 /** The task, or null for an id this upstream never issued (an id that is not one is never used as a path). */
@@ -61,5 +87,13 @@ export function viewOf(task: StoredTask, now = Date.now()): TaskView {
       lastUpdatedAt: task.createdAt,
     };
   const completedAt = new Date(task.completesAt as number).toISOString();
+  if (task.failed)
+    return {
+      ...common,
+      status: 'failed',
+      statusMessage: 'failed after applying the effect',
+      lastUpdatedAt: completedAt,
+      error: { code: -32603, message: 'the tool failed after applying its effect' },
+    };
   return { ...common, status: 'completed', statusMessage: 'completed', lastUpdatedAt: completedAt, result: task.result };
 }

@@ -1,3 +1,5 @@
+import type { IdleRound } from '../scenarios/idle';
+import type { DatabaseCost } from '../cpu/database-cost';
 import type { OverheadRound } from '../scenarios/overhead';
 import type { ThroughputRound } from '../scenarios/throughput';
 import type { StormRound } from '../scenarios/duplicate-storm';
@@ -53,6 +55,8 @@ export interface ThroughputLevel {
   readonly duplicateEffects: number;
   readonly missingEffects: number;
   readonly failures: number;
+  /** PostgreSQL's work per execution in the level's last round (null: no pg_stat_statements). */
+  readonly database: DatabaseCost | null;
 }
 
 export interface ProfileSummary {
@@ -67,11 +71,14 @@ export interface BenchReport {
   readonly finishedAt: string;
   readonly mode: 'quick' | 'full';
   readonly machine: MachineInfo;
+  /** Each process's CPU with no traffic (null: not run). */
+  readonly idle: IdleRound | null;
   readonly overhead: OverheadSection | null;
   readonly throughput: readonly ThroughputLevel[];
   readonly storm: readonly StormRound[];
   readonly growth: readonly GrowthLevel[];
   /** Why the growth scenario stopped early, if it did. */
   readonly growthError?: string | null;
-  readonly profile: ProfileSummary | null;
+  /** A CPU profile summary per service (empty when none was written). */
+  readonly profiles: readonly ProfileSummary[];
 }

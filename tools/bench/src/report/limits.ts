@@ -44,11 +44,10 @@ export function whatLimitsUs(report: BenchReport): string {
       `One call alone: Onceport adds ${num(o.addedP50Ms.median)} ms at p50 over calling the target directly; the durable steps it cannot skip (commits and publish-acks measured in the same run) take ${num(o.durableMinimumMs.median)} ms, i.e. ${num(explained * 100, 0)} % of the added time; the rest is hops between processes, reads before each decision, and the MCP layer (the pass-through proxy alone adds ${num(o.p50.proxy.median - o.p50.direct.median)} ms).`,
     );
   }
-  if (report.profile && report.profile.top.length > 0) {
-    const items = report.profile.top.slice(0, 5).map((entry) => `${entry.fn} ${num(entry.selfPercent, 1)} %`);
-    sentences.push(
-      `CPU profile of ${report.profile.process} (${report.profile.scope}), self time of its busiest functions: ${items.join(', ')}.`,
-    );
+  for (const profile of report.profiles) {
+    if (profile.top.length === 0) continue;
+    const items = profile.top.slice(0, 5).map((entry) => `${entry.fn} ${num(entry.selfPercent, 1)} %`);
+    sentences.push(`CPU profile of ${profile.process}, self time of its busiest functions: ${items.join(', ')}.`);
   }
   return sentences.join(' ');
 }

@@ -1,3 +1,4 @@
+import type { IdleRound } from '../scenarios/idle';
 import { growthPerDecade } from '../stats/summary';
 import type { BenchReport, OverheadSection, ThroughputLevel } from './bench-report';
 import { count, num, ratio, spread, table } from './format';
@@ -6,7 +7,7 @@ import type { GrowthLevel } from '../scenarios/growth';
 import type { StormRound } from '../scenarios/duplicate-storm';
 import { ACKS_ON_ANSWER_PATH, COMMITS_ON_ANSWER_PATH, COMMITS_PER_EXECUTION } from '../scenarios/durable-steps';
 
-export const GOALS = { addedOverMinimum: 1.5, executionsPerSecond: 500 } as const;
+export const GOALS = { addedOverMinimum: 1.5, executionsPerSecond: 500, idleShareOfCore: 0.02 } as const;
 
 /** The whole report as Markdown: medians over rounds with their spread (min–max) in brackets. */
 export function renderMarkdown(report: BenchReport): string {
@@ -19,19 +20,20 @@ export function renderMarkdown(report: BenchReport): string {
     'Figures are medians over rounds, with the spread over rounds (min–max) in brackets. Absolute times drift with the machine; the ratios are measured side by side in the same run.',
     headline(report),
   ];
+  if (report.idle) parts.push(idleSection(report.idle));
   if (report.overhead) parts.push(overheadSection(report.overhead));
   if (report.throughput.length > 0) parts.push(throughputSection(report.throughput));
   if (report.storm.length > 0) parts.push(stormSection(report.storm));
   if (report.growth.length > 0) parts.push(growthSection(report.growth));
   if (report.growthError) parts.push(`Growth stopped early: ${report.growthError}`);
   parts.push('## What limits us', whatLimitsUs(report));
-  if (report.profile) {
+  for (const profile of report.profiles) {
     parts.push(
-      `### CPU profile: ${report.profile.process}`,
-      `${report.profile.scope}. Self time as a share of the time the process was working (idle left out):`,
+      `### CPU profile: ${profile.process}`,
+      `${profile.scope}. Self time as a share of the time the process was working (idle left out):`,
       table(
         ['function', 'where', 'self %'],
-        report.profile.top.map((entry) => [`\`${entry.fn}\``, entry.where, num(entry.selfPercent, 1)]),
+        profile.top.map((entry) => [`\`${entry.fn}\``, entry.where, num(entry.selfPercent, 1)]),
       ),
     );
   }
@@ -150,7 +152,32 @@ function throughputSection(levels: readonly ThroughputLevel[]): string {
     table(['agents', 'executions/s', 'commits/s', 'ceiling/s', 'of ceiling', 'duplicate effects', 'missing effects', 'failed calls'], rows),
     "CPU per process, in cores (1.00 = one core busy the whole round; PostgreSQL = the backends serving this database), their sum, and the whole machine's busy cores (everyone's work, ours included):",
     table(['agents', ...processes, 'ours', 'machine'], cpuRows),
+    ...databaseCost(levels),
   ].join('\n\n');
+}
+
+/** Counted, not timed: what PostgreSQL did per execution (the cost model's database side). */
+function databaseCost(levels: readonly ThroughputLevel[]): string[] {
+  const counted = levels.filter((level) => level.database);
+  const best = [...counted].sort((a, b) => b.executionsPerSecond.median - a.executionsPerSecond.median)[0];
+  if (!best?.database) return [];
+  return [
+    "PostgreSQL per execution, counted over each level's last round: transactions that wrote (each flushes WAL at commit), WAL flushes (fewer when commits share one), and statements run by every client of the database (`pg_stat_statements`):",
+    table(
+      ['agents', 'writing commits', 'WAL flushes', 'statements'],
+      counted.map((level) => [
+        String(level.agents),
+        num(level.database?.writingCommitsPerExecution ?? Number.NaN, 2),
+        num(level.database?.walSyncsPerExecution ?? Number.NaN, 2),
+        num(level.database?.statementsPerExecution ?? Number.NaN, 1),
+      ]),
+    ),
+    `The statements that took the most server time at ${best.agents} agents, per execution:`,
+    table(
+      ['statement', 'calls', 'ms'],
+      best.database.top.map((s) => [`\`${s.query.replace(/\|/g, '\\|')}\``, num(s.callsPerExecution, 2), num(s.msPerExecution, 3)]),
+    ),
+  ];
 }
 
 function stormSection(rounds: readonly StormRound[]): string {
@@ -209,4 +236,24 @@ function growthSection(levels: readonly GrowthLevel[]): string {
 function growthWords(slopeMsPerDecade: number): string {
   if (!Number.isFinite(slopeMsPerDecade)) return 'n/a';
   return Math.abs(slopeMsPerDecade) < 0.25 ? 'flat' : slopeMsPerDecade > 0 ? 'grows' : 'falls';
+}
+
+const SERVICES = ['intake', 'authorization', 'dispatcher', 'reconciler'] as const;
+
+function idleSection(idle: IdleRound): string {
+  const rows = Object.entries(idle.cpu).map(([process, share]) => [
+    process,
+    num(share * 100, 1),
+    (SERVICES as readonly string[]).includes(process)
+      ? verdict(share < GOALS.idleShareOfCore, `goal < ${GOALS.idleShareOfCore * 100} %`)
+      : '',
+  ]);
+  return [
+    '## 0. Idle',
+    `No traffic for ${num(idle.seconds, 0)} s, after the services settled: each process's CPU as a share of one core (its polls, heartbeats and sweeps)` +
+      (idle.profiled
+        ? ', under the sampling profiler (which alone costs a few %: run with --without-profiles for the goal).'
+        : ', without the profiler.'),
+    table(['process', '% of a core', 'goal'], rows),
+  ].join('\n\n');
 }

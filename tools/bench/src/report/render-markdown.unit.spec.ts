@@ -17,6 +17,12 @@ function level(agents: number, perSecond: number, duplicates = 0): ThroughputLev
     duplicateEffects: duplicates,
     missingEffects: 0,
     failures: 0,
+    database: {
+      writingCommitsPerExecution: 6.2,
+      walSyncsPerExecution: 1.4,
+      statementsPerExecution: 31,
+      top: [{ query: 'INSERT INTO onceport.events | x', callsPerExecution: 4.1, msPerExecution: 0.52 }],
+    },
   };
 }
 
@@ -36,11 +42,12 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
       loadAverageEnd: [2, 2, 2],
       note: 'nothing else ran',
     },
+    idle: null,
     overhead: null,
     throughput: [level(1, 40), level(64, 520)],
     storm: [],
     growth: [],
-    profile: null,
+    profiles: [],
     ...overrides,
   };
 }
@@ -60,6 +67,13 @@ describe('benchmark report rendering', () => {
     expect(text).toContain('| 16 | 300 (280–330) |');
     expect(text).toContain('2 × Test CPU');
     expect(text).toContain('nothing else ran');
+  });
+
+  it("counts PostgreSQL's work per execution and names the costliest statements, escaping table pipes", () => {
+    const text = renderMarkdown(report());
+    expect(text).toContain('| 64 | 6.20 | 1.40 | 31.0 |');
+    expect(text).toContain('at 64 agents, per execution');
+    expect(text).toContain('| `INSERT INTO onceport.events \\| x` | 4.10 | 0.520 |');
   });
 
   it('says what limits throughput from the CPU figures', () => {

@@ -7,6 +7,7 @@ import { AGENT_KEY } from '../stack/bench-stack';
 import { COMMITS_PER_EXECUTION, type DurableSteps } from './durable-steps';
 import { freshTarget } from './fresh-target';
 import { freshIntent } from './shuffle';
+import { type DatabaseCost, costPerExecution, startCounting } from '../cpu/database-cost';
 
 export interface ThroughputRound {
   readonly agents: number;
@@ -28,6 +29,8 @@ export interface ThroughputRound {
   readonly duplicateEffects: number;
   /** Completed executions whose effect the target never saw. */
   readonly missingEffects: number;
+  /** PostgreSQL's commits and statements per execution in the round (null: no pg_stat_statements). */
+  readonly database: DatabaseCost | null;
 }
 
 /** N agents, each with its own MCP session, calling back to back with distinct intents for `seconds`. */
@@ -55,6 +58,7 @@ export async function throughputRound(
   );
   await freshTarget(stack.target.url);
   const groups = await processGroups(stack);
+  const counting = await startCounting(stack.db.pool);
   const before = snapshotCpu(groups);
   const machineBefore = machineJiffies();
   const started = Date.now();
@@ -81,6 +85,7 @@ export async function throughputRound(
   const wall = (Date.now() - started) / 1000;
   const cpu = cpuShares(before, snapshotCpu(groups), wall);
   const machineBusy = machineBusyCores(machineBefore, machineJiffies(), cpus().length);
+  const database = counting ? await costPerExecution(stack.db.pool, counting, executionIds.length) : null;
   await Promise.all(callers.map((caller) => caller.close()));
   const commitsPerSecond = await commitRate(steps, agents, commitSeconds);
   const ceilingPerSecond = commitsPerSecond / COMMITS_PER_EXECUTION;
@@ -100,6 +105,7 @@ export async function throughputRound(
     fractionOfCeiling: executionsPerSecond / ceilingPerSecond,
     duplicateEffects: duplicates,
     missingEffects: missing,
+    database,
   };
 }
 

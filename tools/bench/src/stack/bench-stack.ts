@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { NatsServer } from '@onceport/fault-kit';
 import { type AppProcess, type GatewayFixture, startGateway } from '@onceport/gateway-harness';
 import { type BenchDatabase, createBenchDatabase } from './bench-database';
@@ -40,8 +41,8 @@ export interface BenchStackOptions {
   readonly serverUrl: string;
   /** Extra environment for every service (e.g. ONCEPORT_TRACE_FILE). */
   readonly env?: Record<string, string>;
-  /** Intake writes a V8 CPU profile (`--cpu-prof`) into this directory when it stops. */
-  readonly profileIntakeTo?: string;
+  /** Each service writes a V8 CPU profile (`--cpu-prof`) into `<dir>/<service>` when it stops. */
+  readonly profileTo?: string;
 }
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
@@ -60,13 +61,15 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       ONCEPORT_ANSWER_WAIT_MS: '30000',
       // The storm holds 1,000 callers on one execution; the dispatcher must keep up with 256 agents.
       ONCEPORT_DISPATCH_CONCURRENCY: '256',
+      // 1,000 MCP sessions hold a stream each and post calls besides: past the default cap of 1,024
+      // sockets intake closes new ones at once, and the storm's callers could not even connect.
+      ONCEPORT_HTTP_MAX_CONNECTIONS: '8000',
       LOG_LEVEL: 'warn',
       ...options.env,
     },
     // Authorization alone first: it migrates the fresh database while the others would wait on its lock anyway.
     startOrder: [['authorization'], ['dispatcher', 'reconciler'], ['intake']],
-    // V8 writes the profile (`--cpu-prof`, not allowed in NODE_OPTIONS) into the directory when intake exits.
-    ...(options.profileIntakeTo ? { nodeArgs: { intake: ['--cpu-prof', '--cpu-prof-dir', options.profileIntakeTo] } } : {}),
+    ...(options.profileTo ? { nodeArgs: profileArgs(options.profileTo) } : {}),
   });
   const [fixture, intake, authorization, dispatcher, reconciler] = [
     gateway.fixture,
@@ -98,4 +101,12 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       await db.drop();
     },
   };
+}
+
+export const PROFILED_SERVICES = ['intake', 'authorization', 'dispatcher', 'reconciler'] as const;
+
+/** V8 writes a profile (`--cpu-prof`, not allowed in NODE_OPTIONS) into the service's directory when it exits. */
+function profileArgs(dir: string): Record<(typeof PROFILED_SERVICES)[number], string[]> {
+  const args = (service: string) => ['--cpu-prof', '--cpu-prof-dir', join(dir, service)];
+  return { intake: args('intake'), authorization: args('authorization'), dispatcher: args('dispatcher'), reconciler: args('reconciler') };
 }

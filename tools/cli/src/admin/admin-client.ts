@@ -3,8 +3,9 @@ import { CliError, EXIT, type ExitCode } from '../cli/exit-codes';
 const TIMEOUT_MS = 30_000;
 
 /**
- * JSON over HTTP to one Onceport admin API, with the admin key as a bearer token. Problem details
- * (RFC 9457) become a {@link CliError} carrying the exit code their status means.
+ * JSON over HTTP to one Onceport admin API, with the admin key as a bearer token (the runs commands
+ * also with an agent key). Problem details (RFC 9457) become a {@link ServiceProblem} carrying the
+ * exit code their status means.
  */
 export class AdminClient {
   constructor(
@@ -50,9 +51,22 @@ export class AdminClient {
     }
   }
 
-  private problem(status: number, text: string): CliError {
-    const { code, detail } = problemOf(status, text);
-    return new CliError(exitCodeOf(status), `${this.service} service: ${detail} (${status} ${code})`);
+  private problem(status: number, text: string): ServiceProblem {
+    const { code, detail, body } = problemOf(status, text);
+    return new ServiceProblem(exitCodeOf(status), `${this.service} service: ${detail} (${status} ${code})`, status, code, body);
+  }
+}
+
+/** A service's refusal: the CLI's one-line error, with the status, the problem's code and its whole body for a command that shows more (a 409's list). */
+export class ServiceProblem extends CliError {
+  constructor(
+    exitCode: ExitCode,
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly body: Readonly<Record<string, unknown>> | null,
+  ) {
+    super(exitCode, message);
   }
 }
 
@@ -65,9 +79,10 @@ function exitCodeOf(status: number): ExitCode {
 }
 
 /** `code` and `detail` of a problem+json body (RFC 9457); without `code`, the last segment of `type` (`https://onceport.dev/problems/body-too-large` → `body_too_large`). */
-function problemOf(status: number, text: string): { code: string; detail: string } {
+function problemOf(status: number, text: string): { code: string; detail: string; body: Record<string, unknown> | null } {
   try {
-    const body = JSON.parse(text) as { code?: unknown; type?: unknown; detail?: unknown; title?: unknown };
+    const body = JSON.parse(text) as { code?: unknown; type?: unknown; detail?: unknown; title?: unknown } | null;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('not a problem object');
     const code =
       typeof body.code === 'string'
         ? body.code
@@ -75,9 +90,9 @@ function problemOf(status: number, text: string): { code: string; detail: string
           ? body.type.split('/').pop()?.replaceAll('-', '_') || `http_${status}`
           : `http_${status}`;
     const detail = typeof body.detail === 'string' ? body.detail : typeof body.title === 'string' ? body.title : `HTTP ${status}`;
-    return { code, detail };
+    return { code, detail, body: body as Record<string, unknown> };
   } catch {
-    return { code: `http_${status}`, detail: text.trim().slice(0, 200) || `HTTP ${status}` };
+    return { code: `http_${status}`, detail: text.trim().slice(0, 200) || `HTTP ${status}`, body: null };
   }
 }
 

@@ -16,7 +16,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   0  ok
   1  verification failed, or the operation was refused in the current state (HTTP 409)
   2  usage error (unknown command or option, missing argument, invalid value)
-  3  not found (unknown execution or approval)
+  3  not found (unknown execution, approval or run)
   4  authentication error (missing or wrong admin key)
   5  cannot reach the service or the database`;
 

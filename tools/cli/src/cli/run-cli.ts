@@ -5,6 +5,7 @@ import { reviewCommand } from '../admin/review-command';
 import { vaultCommand } from '../admin/vault-command';
 import { auditCommand } from '../audit/audit-command';
 import { contractsCommand } from '../contracts/contracts-command';
+import { runsCommand } from '../runs/runs-command';
 import { traceCommand } from '../trace/trace-command';
 import { type CliIo, println } from './cli-io';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes';
@@ -20,6 +21,7 @@ Commands:
   vault status|lock|unlock           the panic button                        (authorization service)
   executions revert <execution-id>   record an effect undone outside Onceport (authorization service)
   quarantine list|retry|release      events a projection or consumer skipped (authorization service)
+  runs list|show|replay|divergence   an orchestrator's runs: attempts, the replay check, divergence (intake service)
   trace <execution-id>               one execution's timeline and the five questions of an investigation
   audit export                       write the event store to a JSON Lines file
   audit verify                       check the hash chains of a file or the database offline
@@ -29,6 +31,8 @@ Configuration:
   DATABASE_URL / --database-url                          the event store (trace, audit)
   ONCEPORT_AUTHORIZATION_URL / --authorization-url       default http://127.0.0.1:3002
   ONCEPORT_RECONCILER_URL / --reconciler-url             default http://127.0.0.1:3004
+  ONCEPORT_INTAKE_URL / --intake-url                     default http://127.0.0.1:3001 (runs)
+  ONCEPORT_AGENT_KEY / --agent-key-file <path>           an agent's API key (runs: the run's actor)
   ONCEPORT_ADMIN_KEY / --admin-key-file <path>           admin key (never on the command line itself)
 
 Output: human text by default, --json where the output is data. Errors: one line on stderr.
@@ -41,6 +45,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<n
   vault: vaultCommand,
   executions: executionsCommand,
   quarantine: quarantineCommand,
+  runs: runsCommand,
   trace: traceCommand,
   audit: auditCommand,
   contracts: contractsCommand,

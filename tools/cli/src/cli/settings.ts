@@ -6,6 +6,7 @@ import { type Parsed, stringOption } from './parse-options';
 export const SERVICES = {
   authorization: { option: 'authorization-url', env: 'ONCEPORT_AUTHORIZATION_URL', fallback: 'http://127.0.0.1:3002' },
   reconciler: { option: 'reconciler-url', env: 'ONCEPORT_RECONCILER_URL', fallback: 'http://127.0.0.1:3004' },
+  intake: { option: 'intake-url', env: 'ONCEPORT_INTAKE_URL', fallback: 'http://127.0.0.1:3001' },
 } as const;
 
 export type ServiceName = keyof typeof SERVICES;
@@ -35,20 +36,35 @@ export function serviceUrl(parsed: Parsed, io: CliIo, service: ServiceName): URL
 
 /** The admin key from `--admin-key-file` or ONCEPORT_ADMIN_KEY: never from argv, where `ps` and shell history would show it. */
 export function adminKey(parsed: Parsed, io: CliIo): string {
-  const file = stringOption(parsed, 'admin-key-file');
+  const key = givenAdminKey(parsed, io);
+  if (key === null) throw new CliError(EXIT.auth, 'no admin key: set ONCEPORT_ADMIN_KEY or pass --admin-key-file <path>');
+  return key;
+}
+
+/** The admin key when one is given (a file option or ONCEPORT_ADMIN_KEY), else null: for commands that also take an agent key. */
+export function givenAdminKey(parsed: Parsed, io: CliIo): string | null {
+  return keyFrom(parsed, io, 'admin-key-file', 'ONCEPORT_ADMIN_KEY');
+}
+
+/** An agent's API key (the actor a run belongs to) from `--agent-key-file` or ONCEPORT_AGENT_KEY; null when neither is given. */
+export function agentKey(parsed: Parsed, io: CliIo): string | null {
+  return keyFrom(parsed, io, 'agent-key-file', 'ONCEPORT_AGENT_KEY');
+}
+
+/** A key from its file option (which wins) or its variable; null when neither is given. */
+function keyFrom(parsed: Parsed, io: CliIo, option: string, variable: string): string | null {
+  const file = stringOption(parsed, option);
   if (file !== undefined) {
     let key: string;
     try {
       key = readFileSync(file, 'utf8').trim();
     } catch (error) {
-      throw usageError(`--admin-key-file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw usageError(`--${option}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    if (key === '') throw new CliError(EXIT.auth, `--admin-key-file: ${file} is empty`);
+    if (key === '') throw new CliError(EXIT.auth, `--${option}: ${file} is empty`);
     return key;
   }
-  const key = io.env['ONCEPORT_ADMIN_KEY']?.trim();
-  if (!key) throw new CliError(EXIT.auth, 'no admin key: set ONCEPORT_ADMIN_KEY or pass --admin-key-file <path>');
-  return key;
+  return io.env[variable]?.trim() || null;
 }
 
 export const DATABASE_OPTIONS = { 'database-url': { type: 'string' } } as const;

@@ -28,7 +28,9 @@ the URL), and per tool its input schema as the server gives it, target { upstrea
 for each argument marked "guess" (identity / derived / generated: check each one), and no effect:
 an undeclared effect is the worst case (irreversible, an unknown outcome goes to review) until you
 declare it. The server's hints (readOnlyHint, idempotentHint, destructiveHint, openWorldHint) are
-shown as a comment and never trusted.
+shown as a comment and never trusted. A tool the server says runs as a task (execution.taskSupport
+optional or required) gets probe: { kind: mcp_task } as a commented-out suggestion: uncommented,
+the dispatcher asks for a task and an unknown outcome is settled by polling it.
 
 Re-running with --out <file> when the file exists never rewrites it: it prints what changed
 upstream (tools added, removed, input schemas changed, with a diff per tool). --write-new appends

@@ -45,7 +45,12 @@ describe('contracts import against the real MCP servers from npm, over stdio', (
     const listed = await listedDirectly(process.execPath, spec.command.slice(1));
     expect(file.tools.map((tool) => tool.target.tool)).toEqual(listed.map((tool) => tool.name));
     for (const [index, tool] of file.tools.entries()) {
-      const upstream = listed[index] as { name: string; inputSchema: { properties?: object }; annotations?: Record<string, unknown> };
+      const upstream = listed[index] as {
+        name: string;
+        inputSchema: { properties?: object };
+        annotations?: Record<string, unknown>;
+        execution?: { taskSupport?: string };
+      };
       expect(tool).toMatchObject({
         channel: 'mcp',
         target: { upstream: upstreamName, tool: upstream.name },
@@ -59,6 +64,10 @@ describe('contracts import against the real MCP servers from npm, over stdio', (
       expect(effect).toBeDefined();
       for (const [hint, value] of Object.entries(upstream.annotations ?? {}))
         if (hint.endsWith('Hint')) expect(effect).toContain(`${hint}=${JSON.stringify(value)}`);
+      // A tool the server runs as a task gets the task probe suggested, commented out: never chosen.
+      const runsAsTask = ['optional', 'required'].includes(upstream.execution?.taskSupport ?? '');
+      expect(comments.filter((line) => line.trim() === '# probe: { kind: mcp_task }')).toHaveLength(runsAsTask ? 1 : 0);
+      expect(tool).not.toHaveProperty('probe');
     }
     expect(withoutDate(run.stdout)).toBe(withoutDate(readFileSync(join(EXAMPLES, spec.example), 'utf8')));
   });
@@ -69,5 +78,15 @@ describe('contracts import against the real MCP servers from npm, over stdio', (
 
     expect(roles('write_file')).toEqual({ path: 'identity', content: 'generated' });
     expect(roles('move_file')).toEqual({ source: 'identity', destination: 'identity' });
+  });
+
+  it('suggests the task probe for server-everything’s simulate-research-query, the tool it runs only as a task', () => {
+    const text = readFileSync(join(EXAMPLES, 'everything.yaml'), 'utf8');
+    expect(commentsOfTool(text, 'simulate-research-query')).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('# suggestion: the upstream runs this tool only as a task (taskSupport="required")'),
+        '    # probe: { kind: mcp_task }',
+      ]),
+    );
   });
 });

@@ -1,6 +1,8 @@
+import { parseToolContracts } from '@onceport/domain';
 import { guessRole } from './guess-role';
-import { contractToolName } from './imported-contract';
+import { contractToolName, importedContract } from './imported-contract';
 import { splitCommandLine } from './import-source';
+import { TASK_PROBE_SUGGESTION, renderContract } from './render-contract';
 import { schemaDiff, sameJson } from './schema-diff';
 
 describe('contracts import: the pure parts', () => {
@@ -34,6 +36,52 @@ describe('contracts import: the pure parts', () => {
       command: ['npx', '-y', 'server', '--out', 'x'],
     });
     expect(splitCommandLine(['--from-mcp', 'http://h/mcp'])).toEqual({ options: ['--from-mcp', 'http://h/mcp'], command: null });
+  });
+
+  it('suggests probe: { kind: mcp_task } as a comment only where the upstream says a tool runs as a task (never chosen)', () => {
+    const tool = (name: string, execution?: Record<string, unknown>) => ({
+      name,
+      inputSchema: { type: 'object', properties: { key: { type: 'string' } } },
+      ...(execution ? { execution } : {}),
+    });
+    const listing = {
+      serverName: 'tasks',
+      protocolVersion: '2025-11-25',
+      skipped: [],
+      tools: [
+        tool('t_required', { taskSupport: 'required' }),
+        tool('t_optional', { taskSupport: 'optional' }),
+        tool('t_forbidden', { taskSupport: 'forbidden' }),
+        tool('t_plain'),
+        tool('t_odd', { taskSupport: 'sometimes' }),
+      ],
+    };
+    const source = { transport: 'stdio' as const, command: 'node', args: ['server.js'], env: {} };
+    const text = renderContract(importedContract(listing, source, {}), new Date(0));
+    const suggested = (name: string) => {
+      const lines = text.split('\n');
+      const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
+      const end = lines.findIndex((line, index) => index > start && /^\s*- name: /.test(line));
+      return lines.slice(start, end < 0 ? undefined : end).filter((line) => line.trim() === `#${TASK_PROBE_SUGGESTION}`);
+    };
+
+    expect(suggested('t_required')).toHaveLength(1);
+    expect(suggested('t_optional')).toHaveLength(1);
+    for (const name of ['t_forbidden', 't_plain', 't_odd']) expect(suggested(name)).toEqual([]);
+    expect(text).toMatch(/# suggestion: the upstream runs this tool only as a task \(taskSupport="required"\)/);
+    expect(text).toMatch(/# suggestion: the upstream can run this tool as a task \(taskSupport="optional"\)/);
+    // As written, nothing is chosen: no probe, every effect undeclared.
+    for (const contract of parseToolContracts(text, 'imported.yaml'))
+      expect(contract).toMatchObject({ probe: null, effectDeclared: false });
+    // Uncommented in place, the suggestion is a valid declaration of the tool it sits under.
+    const accepted = parseToolContracts(text.replaceAll(`#${TASK_PROBE_SUGGESTION}`, TASK_PROBE_SUGGESTION.trim()), 'imported.yaml');
+    expect(Object.fromEntries(accepted.map((contract) => [contract.name, contract.probe]))).toEqual({
+      t_required: { kind: 'mcp_task' },
+      t_optional: { kind: 'mcp_task' },
+      t_forbidden: null,
+      t_plain: null,
+      t_odd: null,
+    });
   });
 
   it('diffs schemas in words, ignoring key order', () => {

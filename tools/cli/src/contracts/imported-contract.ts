@@ -28,6 +28,8 @@ export interface ImportedTool {
   readonly roles: readonly (RoleGuess & { readonly argument: string })[];
   /** The upstream's claims, for the comment (never the effect). */
   readonly hints: string;
+  /** The upstream's `execution.taskSupport` when it says the tool runs as a task: a probe to suggest, never to choose. */
+  readonly taskSupport: 'optional' | 'required' | null;
 }
 
 export interface ImportedContract {
@@ -82,7 +84,14 @@ function importedTool(tool: UpstreamTool, name: string): ImportedTool {
     arguments: tool.inputSchema,
     roles: Object.entries(argumentsSchema).map(([argument, schema]) => ({ argument, ...guessRole(argument, schema) })),
     hints: hintsOf(tool),
+    taskSupport: taskSupportOf(tool),
   };
+}
+
+/** 'optional' or 'required' (the tool runs as a task); anything else, 'forbidden' or absent included, is no task. */
+function taskSupportOf(tool: UpstreamTool): ImportedTool['taskSupport'] {
+  const taskSupport = tool.execution?.['taskSupport'];
+  return taskSupport === 'optional' || taskSupport === 'required' ? taskSupport : null;
 }
 
 function hintsOf(tool: UpstreamTool): string {

@@ -14,3 +14,15 @@ describe.each(['filesystem.yaml', 'everything.yaml'])('the imported example %s',
     }
   });
 });
+
+describe('the imported example everything.yaml, its task suggestion taken', () => {
+  it('simulate-research-query (taskSupport required) loads with probe: { kind: mcp_task } once its suggested line is uncommented', () => {
+    const text = readFileSync(join(EXAMPLES, 'everything.yaml'), 'utf8');
+    expect(text.match(/^ {4}# probe: \{ kind: mcp_task \}$/gm)).toHaveLength(1);
+    const accepted = parseToolContracts(text.replace(/^( {4})# (probe: \{ kind: mcp_task \})$/m, '$1$2'), 'everything.yaml');
+    const probed = accepted.filter((contract) => contract.probe !== null);
+    expect(probed.map((contract) => [contract.name, contract.probe, contract.effectDeclared])).toEqual([
+      ['simulate-research-query', { kind: 'mcp_task' }, false],
+    ]);
+  });
+});

@@ -76,6 +76,26 @@ function toolNode(doc: Document, upstream: string, tool: ImportedTool): YAMLMap 
   const rolesPair = doc.createPair('roles', roles);
   if (tool.roles.length > 0) (rolesPair.key as Scalar).commentBefore = ROLES_COMMENT;
   node.add(rolesPair);
-  node.comment = ` effect: undeclared. Upstream hints (shown, never trusted): ${tool.hints}`;
+  node.comment = [` effect: undeclared. Upstream hints (shown, never trusted): ${tool.hints}`, ...taskProbeSuggestion(tool)].join('\n');
   return node;
+}
+
+/** The line that uncommented declares it, with why it is suggested. */
+export const TASK_PROBE_SUGGESTION = ' probe: { kind: mcp_task }';
+
+/**
+ * A tool the upstream says runs as a task: `probe: { kind: mcp_task }` suggested, commented out like
+ * every other guess (the operator chooses it; an import never does).
+ */
+function taskProbeSuggestion(tool: ImportedTool): string[] {
+  if (tool.taskSupport === null) return [];
+  const why =
+    tool.taskSupport === 'required'
+      ? 'the upstream runs this tool only as a task (taskSupport="required"): without this probe it is called plainly, which the upstream may refuse'
+      : 'the upstream can run this tool as a task (taskSupport="optional")';
+  return [
+    ` suggestion: ${why}.`,
+    ' Uncommented, the dispatcher asks for a task and an unknown outcome is settled by polling it (tasks/get):',
+    TASK_PROBE_SUGGESTION,
+  ];
 }

@@ -21,7 +21,12 @@ export interface Gateway {
   readonly traceFile: string;
   /** Everything every service printed so far (its log lines), the four one after the other. */
   logs(): string;
-  agentCall(tool: string, args: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** A REST call of the agent; `extra`: more request fields (`run`, `wait_ms`). */
+  agentCall(
+    tool: string,
+    args: Record<string, unknown>,
+    extra?: Record<string, unknown>,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** An MCP session of the agent, as an MCP client SDK opens it. */
   mcpClient(): Promise<Client>;
   stop(): Promise<void>;
@@ -68,16 +73,17 @@ export async function startGateway(extraEnv: Record<string, string> = {}): Promi
       cliEnv: {
         ONCEPORT_AUTHORIZATION_URL: authorization.url,
         ONCEPORT_RECONCILER_URL: reconciler.url,
+        ONCEPORT_INTAKE_URL: intake.url,
         ONCEPORT_ADMIN_KEY: fixture.adminKey,
         DATABASE_URL: db.url,
       },
       traceFile: gateway.traceFile,
       logs: () => GATEWAY_SERVICES.map((service) => gateway.output(service)).join('\n'),
-      async agentCall(tool, args) {
+      async agentCall(tool, args, extra = {}) {
         const response = await fetch(`${intake.url}/v1/executions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${AGENT_KEY}` },
-          body: JSON.stringify({ tool, arguments: args }),
+          body: JSON.stringify({ tool, arguments: args, ...extra }),
         });
         return { status: response.status, body: (await response.json()) as Record<string, unknown> };
       },

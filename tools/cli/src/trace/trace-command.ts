@@ -4,9 +4,8 @@ import { CliError, EXIT, EXIT_CODES_HELP, messageOf, usageError } from '../cli/e
 import { flag, onePositional, parseOptions, stringOption } from '../cli/parse-options';
 import { DATABASE_OPTIONS, databaseUrl } from '../cli/settings';
 import { databaseError, openDatabase } from '../audit/open-database';
-import { investigate } from './investigation';
-import { type LoadedTrace, loadTraceFromDatabase, loadTraceFromFile } from './load-trace';
-import { renderTrace, traceJson } from './render-trace';
+import { type LoadedTrace, investigate, loadTraceFromDatabase, loadTraceFromFile, traceView } from '@onceport/execution-trace';
+import { renderTrace } from './render-trace';
 
 const EXECUTION_ID = /^exe_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -45,7 +44,7 @@ export async function traceCommand(args: readonly string[], io: CliIo): Promise<
   if (loaded.events.length === 0)
     throw new CliError(EXIT.notFound, `no execution ${executionId} ${file === undefined ? 'in the event store' : `in ${file}`}`);
   const investigation = investigate(executionId, loaded.events, loaded.laterExecutions);
-  if (flag(parsed, 'json')) printJson(io, traceJson(loaded.events, loaded.laterExecutions, investigation));
+  if (flag(parsed, 'json')) printJson(io, traceView(loaded, investigation));
   else println(io.stdout, renderTrace(loaded.events, investigation));
   return EXIT.ok;
 }

@@ -1,11 +1,13 @@
 import type { OAuthSettings } from '@onceport/config';
-import type { ServiceLog } from '@onceport/service-kit';
+import {
+  AccessTokenVerifier,
+  type BearerError,
+  type FetchJson,
+  type JwksCacheOptions,
+  type ServiceLog,
+  issuerKeys,
+} from '@onceport/service-kit';
 import type { AuthenticatedActor } from '../../intake-dependencies';
-import { AccessTokenVerifier } from './access-token-verifier';
-import type { BearerError } from './bearer-challenge';
-import { OAUTH_FETCH_LIMITS, fetchBoundedJson } from './bounded-json-fetch';
-import { type FetchJson, discoverJwksUri } from './issuer-metadata';
-import { JWKS_CACHE_DEFAULTS, JwksCache, type JwksCacheOptions } from './jwks-cache';
 import {
   type ProtectedResourceMetadata,
   protectedResourceMetadata,
@@ -71,14 +73,17 @@ export class JwtResourceServer implements OAuthResourceServer {
     toolNames: readonly string[],
     options: JwtResourceServerOptions = {},
   ) {
-    const fetchJson = options.fetchJson ?? ((url: string) => fetchBoundedJson(url, OAUTH_FETCH_LIMITS));
-    const { issuer, jwksUri } = settings;
-    const keys = new JwksCache(
-      async () => jwksUri ?? (await discoverJwksUri(issuer, fetchJson)),
-      fetchJson,
-      options.jwks ?? JWKS_CACHE_DEFAULTS,
-    );
-    this.verifier = new AccessTokenVerifier(settings, keys.getKey, options.now);
+    const keys = issuerKeys(settings, {
+      ...(options.fetchJson ? { fetchJson: options.fetchJson } : {}),
+      ...(options.jwks ? { jwks: options.jwks } : {}),
+    });
+    const check = {
+      issuer: settings.issuer,
+      audience: settings.resource,
+      claim: settings.actorClaim,
+      clockToleranceSeconds: settings.clockToleranceSeconds,
+    };
+    this.verifier = new AccessTokenVerifier(check, keys, options.now);
     this.resource = settings.resource;
     this.metadataUrl = resourceMetadataUrl(settings.resource);
     this.metadataPaths = resourceMetadataPaths(settings.resource);

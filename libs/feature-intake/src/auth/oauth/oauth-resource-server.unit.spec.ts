@@ -1,6 +1,6 @@
 import type { OAuthSettings } from '@onceport/config';
 import { type JWK, type JWTPayload, type KeyLike, SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { OAuthFetchError } from './bounded-json-fetch';
+import { OAuthFetchError } from '@onceport/service-kit';
 import { JwtResourceServer } from './oauth-resource-server';
 
 const SETTINGS: OAuthSettings = {
@@ -11,6 +11,9 @@ const SETTINGS: OAuthSettings = {
   requiredScopes: ['onceport'],
   clockToleranceSeconds: 30,
   subjects: new Map([['deploy-bot', 'agent:deploy-bot']]),
+  adminClaim: 'sub',
+  adminAudience: 'https://onceport.example/mcp',
+  adminSubjects: new Map(),
 };
 
 describe('JwtResourceServer: a verified token becomes an actor, or a refusal HTTP can say', () => {

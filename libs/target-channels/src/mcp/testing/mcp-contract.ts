@@ -47,6 +47,7 @@ export function mcpContract(upstream: McpUpstream, tool: string, overrides: Part
     correlationWindowMs: 3_600_000,
     ledgerRetentionMs: null,
     approval: 'none',
+    deliberateRepeats: 'allowed',
     source: { file: 'test', index: 0, line: null },
     channel: 'mcp',
     target: { upstream, tool, timeoutMs: 20_000, maxResultBytes: 1_048_576, idempotencyMetaKey: null, ...overrides },

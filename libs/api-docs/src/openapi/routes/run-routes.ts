@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import {
+  DivergenceReport,
+  ReplayCheck,
+  ReplayRequest,
+  ReplayStarted,
+  Run,
+  RunList,
+  RunOpenRequest,
+  RunReport,
+} from '../schemas/agent-schemas';
+import { type ParameterDoc, type RouteDoc, problem } from '../route-doc';
+
+const runId: ParameterDoc = { name: 'id', in: 'path', required: true, description: 'The run id.', schema: z.string() };
+const RUN_LOCATION = { Location: '`/v1/runs/{run_id}`' };
+
+/** Runs for orchestrators (intake; README "Runs and replays"). */
+export const runRoutes: readonly RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/v1/runs',
+    services: ['intake'],
+    tag: 'Runs',
+    operationId: 'openRun',
+    summary: 'Open a run for a trigger',
+    caller: 'agent',
+    body: { description: 'The run id (optional) and its trigger.', required: true, schema: RunOpenRequest },
+    responses: {
+      '201': { description: 'Opened.', body: Run, headers: RUN_LOCATION },
+      '200': { description: 'It exists already with this trigger.', body: Run, headers: RUN_LOCATION },
+      '401': problem('No or wrong key.'),
+      '403': problem("Another actor's run."),
+      '409': problem('Another trigger under the same id (`trigger-differs`).'),
+      '422': problem('An invalid run id or trigger, or an unknown field.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/runs',
+    services: ['intake'],
+    tag: 'Runs',
+    operationId: 'listRuns',
+    summary: "The actor's runs; with an admin key, every run",
+    caller: 'agent_or_admin',
+    parameters: [
+      { name: 'limit', in: 'query', description: 'A whole number 1–200 (50).', schema: z.string() },
+      { name: 'actor', in: 'query', description: "Only this actor's runs (an agent key: only its own).", schema: z.string() },
+      { name: 'trigger', in: 'query', description: 'Only runs of this trigger.', schema: z.string() },
+      { name: 'cursor', in: 'query', description: "The page before's `next_cursor`.", schema: z.string() },
+    ],
+    responses: {
+      '200': { description: 'Newest first (opened), ties by run id; `next_cursor` when more follow.', body: RunList },
+      '400': problem(
+        'A parameter out of bounds or unknown (`invalid-query`, each in `errors`), or a cursor naming no run (`invalid-cursor`).',
+      ),
+      '401': problem('No or wrong key.'),
+      '403': problem('An agent key naming another actor.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}',
+    services: ['intake'],
+    tag: 'Runs',
+    operationId: 'getRun',
+    summary: "A run with its attempts and each attempt's executions",
+    caller: 'agent_or_admin',
+    parameters: [runId],
+    responses: {
+      '200': { description: 'The run.', body: RunReport },
+      '401': problem('No or wrong key.'),
+      '403': problem("Another actor's run."),
+      '404': problem('No such run.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}/divergence',
+    services: ['intake'],
+    tag: 'Runs',
+    operationId: 'getRunDivergence',
+    summary: 'The divergence report: per attempt, what was asked again, new, not asked again, still open',
+    caller: 'agent_or_admin',
+    parameters: [runId],
+    responses: {
+      '200': { description: 'The report.', body: DivergenceReport },
+      '401': problem('No or wrong key.'),
+      '403': problem("Another actor's run."),
+      '404': problem('No such run.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}/replay-check',
+    services: ['intake'],
+    tag: 'Runs',
+    operationId: 'checkRunReplay',
+    summary: 'The replay check without starting anything: would attempt n+1 be allowed now, and if not, why',
+    caller: 'agent_or_admin',
+    parameters: [runId],
+    responses: {
+      '200': { description: 'The check: `safe`, or each unsafe tool with its executions and why.', body: ReplayCheck },
+      '401': problem('No or wrong key.'),
+      '403': problem("Another actor's run."),
+      '404': problem('No such run.'),
+      '503': problem('`read-model-behind`: what the run did could not be read in full just now; ask again (Retry-After).'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/runs/{id}/replays',
+    services: ['intake'],
+    tag: 'Runs',
+    operationId: 'replayRun',
+    summary: 'The replay check: start attempt n+1 when every effect so far is replay-safe',
+    description: 'With an admin key, `{"force": {"reason"}}` starts it anyway, audited as RunAttemptStarted with what it may repeat.',
+    caller: 'agent_or_admin',
+    parameters: [runId],
+    body: { description: '`{}`, or a forced replay.', required: false, schema: ReplayRequest },
+    responses: {
+      '201': { description: 'The new attempt started.', body: ReplayStarted, headers: RUN_LOCATION },
+      '401': problem('No or wrong key.'),
+      '403': problem("Another actor's run, or forcing without an admin key (`admin-required`)."),
+      '404': problem('No such run.'),
+      '409': problem('`replay-unsafe` with `unsafe_tools`, or `attempt-moved-on`.'),
+      '422': problem('An invalid force reason or an unknown field.'),
+      '503': problem('`read-model-behind`: what the run did could not be read in full just now; ask again (Retry-After).'),
+    },
+  },
+];

@@ -1,0 +1,2 @@
+// For tests only: checks both documents share (refs resolve, schemas compile and validate).
+export { DocumentSchemas, resolvePointer, unresolvedRefs } from './testing/document-checks';
