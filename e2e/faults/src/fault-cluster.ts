@@ -2,21 +2,28 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { executionIdOfStream, kebabEventName, parseEvent } from '@onceport/contracts';
-import { type ExecutionState, foldEvents } from '@onceport/domain';
+import { kebabEventName } from '@onceport/contracts';
 import { readChainsFromDatabase, verifyChains } from '@onceport/event-store';
 import { EXECUTION_STREAM_NAME } from '@onceport/messaging';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type FaultProxy, NatsServer, type PostgresCluster, startFaultProxy } from '@onceport/fault-kit';
 import { Pool } from 'pg';
 import { FAULT_ACTION_ENV, FAULT_POINT_ENV, type FaultAction } from '@onceport/fault-points';
-import { type AppProcess, type Gateway, type GatewayService, startGateway } from '@onceport/gateway-harness';
+import {
+  type AppProcess,
+  type ExecutionOutcome,
+  type Gateway,
+  type GatewayService,
+  UNSETTLED_STATUSES,
+  readExecutionOutcomes,
+  startGateway,
+} from '@onceport/gateway-harness';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
 
 export type AppName = GatewayService;
 const APPS: readonly AppName[] = ['authorization', 'dispatcher', 'reconciler', 'intake'];
 export const AGENT_KEY = 'fault-agent-key-1';
-const UNSETTLED = new Set(['accepted', 'authorized', 'dispatched', 'dispatched_unknown']);
+const UNSETTLED = UNSETTLED_STATUSES;
 
 /** One operation as a client saw it: Jepsen-style ok / failed / unknown, with the execution it named. */
 export interface Operation {
@@ -245,29 +252,8 @@ export class FaultCluster {
     return op;
   }
 
-  async executions(): Promise<Map<string, { state: ExecutionState; acceptedAt: number; settledAt: number | null }>> {
-    const rows = await this.db.pool.query(
-      `SELECT event_id, stream_id, event_type, schema_version, data, metadata, recorded_at FROM onceport.events WHERE stream_id LIKE 'execution-%' ORDER BY stream_id, stream_version`,
-    );
-    const byStream = new Map<string, typeof rows.rows>();
-    for (const row of rows.rows) byStream.set(row.stream_id, [...(byStream.get(row.stream_id) ?? []), row]);
-    const result = new Map<string, { state: ExecutionState; acceptedAt: number; settledAt: number | null }>();
-    for (const [stream, events] of byStream) {
-      const parsed = events.map((e) =>
-        parseEvent({ type: e.event_type, schemaVersion: e.schema_version, data: e.data, metadata: { ...e.metadata, eventId: e.event_id } }),
-      );
-      const settledRow = events.find(
-        (e) =>
-          ['OutcomeObserved', 'OutcomeSettled', 'ExecutionDenied', 'DispatchFailedBeforeSend'].includes(e.event_type) &&
-          !(e.event_type === 'OutcomeSettled' && e.data.settlement === 'not_applied'),
-      );
-      result.set(executionIdOfStream(stream) ?? stream, {
-        state: foldEvents(parsed),
-        acceptedAt: (events[0]?.recorded_at as Date).getTime(),
-        settledAt: settledRow ? (settledRow.recorded_at as Date).getTime() : null,
-      });
-    }
-    return result;
+  async executions(): Promise<Map<string, ExecutionOutcome>> {
+    return readExecutionOutcomes(this.db.pool);
   }
 
   /** Waits until no execution is left accepted, authorized, dispatched or unknown (or the time is up). */

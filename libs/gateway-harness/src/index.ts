@@ -12,3 +12,4 @@ export {
 export { type FixtureActor, type FixtureOAuth, type GatewayFixture, writeGatewayFixture } from './gateway-fixture';
 export { LOCAL_APPS, type LocalApp, LocalTopology, type LocalTopologyOptions } from './local-topology';
 export { type NpmStart, bannerValue, freePort, portOpen, spawnNpmStart, waitFor } from './npm-start-process';
+export { type ExecutionOutcome, UNSETTLED_STATUSES, readExecutionOutcomes } from './execution-outcomes';

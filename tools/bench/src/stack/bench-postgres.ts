@@ -1,11 +1,13 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PostgresCluster } from '@onceport/fault-kit';
+import { PostgresCluster, type ShutdownMode } from '@onceport/fault-kit';
 
 export interface BenchPostgres {
   /** Server URL (its `postgres` database). */
   readonly url: string;
   readonly description: string;
+  /** Stops and starts it again (the private cluster only; null for a given server, which is not ours to restart). */
+  readonly restart: ((mode: ShutdownMode) => Promise<void>) | null;
   stop(): Promise<void>;
 }
 
@@ -17,7 +19,7 @@ export interface BenchPostgres {
  */
 export async function startBenchPostgres(): Promise<BenchPostgres> {
   const given = process.env['ONCEPORT_BENCH_DATABASE_URL'];
-  if (given) return { url: given, description: `the server at ${new URL(given).host}`, stop: async () => undefined };
+  if (given) return { url: given, description: `the server at ${new URL(given).host}`, restart: null, stop: async () => undefined };
   const cluster = await PostgresCluster.create();
   appendFileSync(
     join(cluster.dataDir, 'postgresql.conf'),
@@ -30,6 +32,7 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
     url: cluster.url(),
     description:
       'a private cluster (max_connections 400, shared_buffers 1GB, max_wal_size 8GB, pg_stat_statements; fsync and synchronous_commit on)',
+    restart: (mode) => cluster.restart(mode),
     stop: () => cluster.destroy(),
   };
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { NatsServer } from '@onceport/fault-kit';
-import { type AppProcess, type GatewayFixture, startGateway } from '@onceport/gateway-harness';
+import { type AppProcess, type Gateway, type GatewayFixture, startGateway } from '@onceport/gateway-harness';
 import { type BenchDatabase, createBenchDatabase } from './bench-database';
 import { type TargetProcess, startTargetProcess } from './target-process';
 
@@ -27,6 +27,9 @@ export interface BenchStack {
   readonly nats: NatsServer;
   readonly target: TargetProcess;
   readonly fixture: GatewayFixture;
+  /** The services' processes, to kill and restart replicas (the soak's nemesis). */
+  readonly gateway: Gateway;
+  /** Replica 0 of each service. */
   readonly intake: AppProcess;
   readonly authorization: AppProcess;
   readonly dispatcher: AppProcess;
@@ -43,6 +46,8 @@ export interface BenchStackOptions {
   readonly env?: Record<string, string>;
   /** Each service writes a V8 CPU profile (`--cpu-prof`) into `<dir>/<service>` when it stops. */
   readonly profileTo?: string;
+  /** Processes per service (default 1). */
+  readonly replicas?: number;
 }
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
@@ -69,6 +74,16 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     },
     // Authorization alone first: it migrates the fresh database while the others would wait on its lock anyway.
     startOrder: [['authorization'], ['dispatcher', 'reconciler'], ['intake']],
+    ...(options.replicas
+      ? {
+          replicas: {
+            intake: options.replicas,
+            authorization: options.replicas,
+            dispatcher: options.replicas,
+            reconciler: options.replicas,
+          },
+        }
+      : {}),
     ...(options.profileTo ? { nodeArgs: profileArgs(options.profileTo) } : {}),
   });
   const [fixture, intake, authorization, dispatcher, reconciler] = [
@@ -83,6 +98,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     nats,
     target,
     fixture,
+    gateway,
     intake,
     authorization,
     dispatcher,
