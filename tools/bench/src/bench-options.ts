@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
   readonly mode: 'quick' | 'full';
-  readonly scenarios: ReadonlySet<'idle' | 'overhead' | 'throughput' | 'storm' | 'growth'>;
+  readonly scenarios: ReadonlySet<'idle' | 'overhead' | 'embedded' | 'throughput' | 'storm' | 'growth'>;
   readonly idleSeconds: number;
   /** Each service runs under V8's sampling profiler (it costs a few % of a core: idle figures are taken without it). */
   readonly profiles: boolean;
@@ -22,9 +22,9 @@ export interface BenchOptions {
   readonly note: string;
 }
 
-const SCENARIOS = ['idle', 'overhead', 'throughput', 'storm', 'growth'] as const;
+const SCENARIOS = ['idle', 'overhead', 'embedded', 'throughput', 'storm', 'growth'] as const;
 
-export const USAGE = `usage: npm run bench -- [--quick] [--only idle,overhead,throughput,storm,growth] [--levels 10000,1000000,10000000]
+export const USAGE = `usage: npm run bench -- [--quick] [--only idle,overhead,embedded,throughput,storm,growth] [--levels 10000,1000000,10000000]
                        [--agents 1,16,64,256] [--rounds N] [--out NAME] [--note "what else ran"] [--without-profiles]
   --quick   small rounds and a 10k/100k store, for development (writes reports/quick.md unless --out)`;
 

@@ -11,13 +11,15 @@ import { findProfile, topSelfTime } from './cpu/cpu-profile';
 import { WORKSPACE_ROOT } from './stack/target-process';
 import { renderMarkdown } from './report/render-markdown';
 import { type StormRound, stormRound } from './scenarios/duplicate-storm';
-import { durableSteps } from './scenarios/durable-steps';
+import { ACKS_ON_ANSWER_PATH, durableSteps } from './scenarios/durable-steps';
 import { freshTarget } from './scenarios/fresh-target';
 import { hopBreakdown } from './scenarios/hop-breakdown';
 import { type IdleRound, idleRound } from './scenarios/idle';
 import { type OverheadRound, overheadRound, warmUp } from './scenarios/overhead';
 import { type ThroughputRound, throughputRound } from './scenarios/throughput';
-import { AGENT_KEY, PROFILED_SERVICES, startBenchStack } from './stack/bench-stack';
+import { startGateway } from '@onceport/gateway-harness';
+import { Pool } from 'pg';
+import { AGENT_ID, AGENT_KEY, BENCH_LIMITS, CREDENTIALS, PROFILED_SERVICES, startBenchStack } from './stack/bench-stack';
 import { startProxyProcess } from './stack/proxy-process';
 import { type BenchPostgres, startBenchPostgres } from './stack/bench-postgres';
 import { figure } from './stats/summary';
@@ -44,6 +46,7 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
   });
   const machine = await machineInfo(stack.db.pool);
   let overhead: OverheadSection | null = null;
+  let embedded: OverheadSection | null = null;
   let idle: IdleRound | null = null;
   const throughput: ThroughputLevel[] = [];
   const storm: StormRound[] = [];
@@ -61,7 +64,14 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
             .join(', ')}`,
         );
       }
-      if (options.scenarios.has('overhead')) overhead = await runOverhead(stack, steps, options, log);
+      if (options.scenarios.has('overhead'))
+        overhead = await runOverhead(stack, steps, options, log, {
+          path: 'services',
+          onceportUrl: stack.intake.url,
+          pool: stack.db.pool,
+          acksOnPath: ACKS_ON_ANSWER_PATH,
+        });
+      if (options.scenarios.has('embedded')) embedded = await runEmbedded(stack, options, log);
       if (options.scenarios.has('throughput')) {
         for (const agents of options.agents) throughput.push(await runThroughput(stack, steps, agents, options, log));
       }
@@ -104,6 +114,7 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     machine: { ...machine, postgres: `${machine.postgres} on ${postgres.description}`, loadAverageEnd: loadavg(), note: options.note },
     idle,
     overhead,
+    embedded,
     throughput,
     storm,
     growth,
@@ -157,23 +168,64 @@ export function writeReport(report: BenchReport, name: string): void {
   writeFileSync(join(REPORTS_DIR, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** Which Onceport the overhead rounds call, where its events are, and what its durable minimum counts. */
+interface OverheadPath {
+  readonly path: OverheadSection['path'];
+  readonly onceportUrl: string;
+  readonly pool: Pool;
+  readonly acksOnPath: number;
+}
+
+/**
+ * \`npm start\` (one process, in-process delivery, its own embedded PostgreSQL) measured like the
+ * services: the same target and proxy, its durable minimum the same commits on its own PostgreSQL
+ * and no publish-ack (it has no JetStream).
+ */
+async function runEmbedded(
+  stack: Awaited<ReturnType<typeof startBenchStack>>,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<OverheadSection> {
+  log('embedded: starting npm start (its own PostgreSQL)');
+  const gateway = await startGateway({
+    mode: 'embedded',
+    targetUrl: stack.target.url,
+    actors: [{ id: AGENT_ID, key: AGENT_KEY, tools: '*', limits: BENCH_LIMITS }],
+    env: { ...CREDENTIALS, ONCEPORT_ANSWER_WAIT_MS: '30000', LOG_LEVEL: 'warn' },
+  });
+  const pool = new Pool({ connectionString: gateway.databaseUrl, max: 4 });
+  pool.on('error', () => undefined); // the start's PostgreSQL stops first at the end
+  try {
+    const steps = await durableSteps(pool, stack.nats.url);
+    try {
+      return await runOverhead(stack, steps, options, log, { path: 'embedded', onceportUrl: gateway.intakeUrl, pool, acksOnPath: 0 });
+    } finally {
+      await steps.close();
+    }
+  } finally {
+    await pool.end();
+    await gateway.stop();
+  }
+}
+
 async function runOverhead(
   stack: Awaited<ReturnType<typeof startBenchStack>>,
   steps: Awaited<ReturnType<typeof durableSteps>>,
   options: BenchOptions,
   log: (line: string) => void,
+  way: OverheadPath,
 ): Promise<OverheadSection> {
   const proxy = await startProxyProcess(stack.target.url);
   const proxyAgent = await mcpCaller(proxy.url, null, 'bench-proxy-agent');
-  const onceportAgent = await mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, 'bench-overhead-agent');
+  const onceportAgent = await mcpCaller(`${way.onceportUrl}/mcp`, AGENT_KEY, 'bench-overhead-agent');
   const callers = { direct: directCaller(stack.target.url), proxy: proxyAgent.call, onceport: onceportAgent.call };
   const rounds: OverheadRound[] = [];
   try {
     await warmUp(callers, steps, 5);
     for (let r = 0; r < options.overheadRounds; r++) {
-      const round = await overheadRound(callers, steps, options.overheadCalls);
+      const round = await overheadRound(callers, steps, options.overheadCalls, way.acksOnPath);
       log(
-        `overhead round ${r + 1}: p50 direct ${round.direct.p50.toFixed(1)} proxy ${round.proxy.p50.toFixed(1)} onceport ${round.onceport.p50.toFixed(1)} ms; minimum ${round.durableMinimumMs.toFixed(1)} ms`,
+        `overhead (${way.path}) round ${r + 1}: p50 direct ${round.direct.p50.toFixed(1)} proxy ${round.proxy.p50.toFixed(1)} onceport ${round.onceport.p50.toFixed(1)} ms; minimum ${round.durableMinimumMs.toFixed(1)} ms`,
       );
       rounds.push(round);
     }
@@ -182,6 +234,8 @@ async function runOverhead(
     await proxy.stop();
   }
   return {
+    path: way.path,
+    acksOnPath: way.acksOnPath,
     callsPerRound: options.overheadCalls,
     rounds,
     p50: {
@@ -210,7 +264,7 @@ async function runOverhead(
     addedOverMinimum: figure(rounds, (r) => r.addedP50Ms / r.durableMinimumMs),
     addedOverProxyOverMinimum: figure(rounds, (r) => r.addedOverProxyP50Ms / r.durableMinimumMs),
     hops: await hopBreakdown(
-      stack.db.pool,
+      way.pool,
       rounds.flatMap((r) => r.onceportCalls),
     ),
   };

@@ -20,6 +20,10 @@ export interface MachineInfo {
 }
 
 export interface OverheadSection {
+  /** `services`: the four services as processes over JetStream; `embedded`: \`npm start\`, one process, in-process delivery, its own PostgreSQL. */
+  readonly path: 'services' | 'embedded';
+  /** JetStream publish-acks counted in the durable minimum (0 on the embedded path: it has none). */
+  readonly acksOnPath: number;
   readonly callsPerRound: number;
   readonly rounds: readonly OverheadRound[];
   readonly p50: { readonly direct: AcrossRounds; readonly proxy: AcrossRounds; readonly onceport: AcrossRounds };
@@ -74,6 +78,8 @@ export interface BenchReport {
   /** Each process's CPU with no traffic (null: not run). */
   readonly idle: IdleRound | null;
   readonly overhead: OverheadSection | null;
+  /** The same measurement against \`npm start\` (null: not run). */
+  readonly embedded?: OverheadSection | null;
   readonly throughput: readonly ThroughputLevel[];
   readonly storm: readonly StormRound[];
   readonly growth: readonly GrowthLevel[];

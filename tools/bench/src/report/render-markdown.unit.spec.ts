@@ -1,5 +1,5 @@
 import { acrossRounds } from '../stats/summary';
-import type { BenchReport, ThroughputLevel } from './bench-report';
+import type { BenchReport, OverheadSection, ThroughputLevel } from './bench-report';
 import { renderMarkdown } from './render-markdown';
 
 const f = (...values: number[]) => acrossRounds(values);
@@ -52,7 +52,38 @@ function report(overrides: Partial<BenchReport> = {}): BenchReport {
   };
 }
 
+function overhead(path: OverheadSection['path'], onceportP50: number, minimum: number): OverheadSection {
+  return {
+    path,
+    acksOnPath: path === 'embedded' ? 0 : 2,
+    callsPerRound: 40,
+    rounds: [],
+    p50: { direct: f(2), proxy: f(8), onceport: f(onceportP50) },
+    p99: { direct: f(6), proxy: f(20), onceport: f(onceportP50 * 2) },
+    ratioP50: { onceportOverDirect: f(onceportP50 / 2), proxyOverDirect: f(4), onceportOverProxy: f(onceportP50 / 8) },
+    ratioP99: { onceportOverDirect: f(onceportP50 / 3), onceportOverProxy: f(onceportP50 / 10) },
+    commitP50: f(minimum / 5),
+    publishAckP50: f(1),
+    durableMinimumMs: f(minimum),
+    addedP50Ms: f(onceportP50 - 2),
+    addedOverMinimum: f((onceportP50 - 2) / minimum),
+    addedOverProxyOverMinimum: f((onceportP50 - 8) / minimum),
+    hops: {},
+  };
+}
+
 describe('benchmark report rendering', () => {
+  it("measures npm start's path beside the services', against its own commits-only minimum", () => {
+    const text = renderMarkdown(report({ overhead: overhead('services', 47, 11.4), embedded: overhead('embedded', 14, 9) }));
+    expect(text).toContain('## 1. Overhead per tool call');
+    expect(text).toContain('## 1b. The embedded start (`npm start`)');
+    expect(text).toContain('and 2 JetStream publish-acks');
+    expect(text).toContain('no publish-ack; measured in the same rounds): one commit 1.80 ms, minimum 9.0 ms.');
+    expect(text).toContain(
+      '| `npm start`: p50 of one call / added p50 ÷ its durable minimum (commits only) | 14.0 ms / 1.33× | goal ≤ 1.5×: met |',
+    );
+  });
+
   it('states each goal as met or not met from the figures', () => {
     const met = renderMarkdown(report());
     expect(met).toContain('| sustained executions/s (best level: 64 agents) | 520 | goal ≥ 500/s: met |');

@@ -10,7 +10,7 @@ export interface OverheadRound {
   readonly onceport: LatencySummary;
   readonly commit: LatencySummary;
   readonly publishAck: LatencySummary;
-  /** COMMITS_ON_ANSWER_PATH × commit p50 + ACKS_ON_ANSWER_PATH × ack p50, measured in this round. */
+  /** COMMITS_ON_ANSWER_PATH × commit p50 + acks on the path × ack p50, measured in this round. */
   readonly durableMinimumMs: number;
   /** Onceport p50 − direct p50. */
   readonly addedP50Ms: number;
@@ -33,7 +33,12 @@ const WAYS: readonly Way[] = ['direct', 'proxy', 'onceport', 'commit', 'publishA
  * One round: `calls` iterations, each making one call every way (and one of each durable step) in
  * a fresh random order, so all five see the same machine at the same moments.
  */
-export async function overheadRound(callers: OverheadCallers, steps: DurableSteps, calls: number): Promise<OverheadRound> {
+export async function overheadRound(
+  callers: OverheadCallers,
+  steps: DurableSteps,
+  calls: number,
+  acksOnPath: number = ACKS_ON_ANSWER_PATH,
+): Promise<OverheadRound> {
   const samples: Record<Way, number[]> = { direct: [], proxy: [], onceport: [], commit: [], publishAck: [] };
   const onceportCalls: TimedExecution[] = [];
   for (let i = 0; i < calls; i++) {
@@ -45,7 +50,7 @@ export async function overheadRound(callers: OverheadCallers, steps: DurableStep
     }
   }
   const s = Object.fromEntries(WAYS.map((way) => [way, summarize(samples[way])])) as Record<Way, LatencySummary>;
-  const durableMinimumMs = COMMITS_ON_ANSWER_PATH * s.commit.p50 + ACKS_ON_ANSWER_PATH * s.publishAck.p50;
+  const durableMinimumMs = COMMITS_ON_ANSWER_PATH * s.commit.p50 + acksOnPath * s.publishAck.p50;
   return {
     ...s,
     durableMinimumMs,

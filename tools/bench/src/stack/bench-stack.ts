@@ -11,10 +11,10 @@ export const AGENT_ID = 'agent:bench';
  * One actor plays every agent of the bench: 1,000 callers of the storm at once, 256 agents of the
  * throughput run flat out. The gateway's per-actor defaults are for one real agent; this is a load.
  */
-const BENCH_LIMITS = { rate_per_second: 1_000_000, burst: 1_000_000, max_in_flight: 1_000_000 };
+export const BENCH_LIMITS = { rate_per_second: 1_000_000, burst: 1_000_000, max_in_flight: 1_000_000 };
 
 /** Secrets for the demo contracts' credential refs (the dispatcher refuses to send without them). */
-const CREDENTIALS = {
+export const CREDENTIALS = {
   ONCEPORT_CREDENTIAL_DEPLOY_API: 'bench-deploy-secret',
   ONCEPORT_CREDENTIAL_MAIL_API: 'bench-mail-secret',
   ONCEPORT_CREDENTIAL_PAYMENTS_LIVE: 'bench-pay-secret',
