@@ -1,4 +1,5 @@
 import { type Event, type EventEnvelope } from '@onceport/contracts';
+import { retryOnConflict } from './conflict-retry';
 import type { LoadedStream } from './stream-kind';
 
 /** One queued command: what decides it, and the caller waiting for its outcome. */
@@ -53,21 +54,49 @@ export class CommutingAppends {
   }
 }
 
+/**
+ * Decides the batch on one load and appends it in one commit. Commuting events need no expected
+ * version, but a writer that does (another service's next step) can still take the stream's next
+ * version first: then the batch is loaded and decided again, under the one conflict retry policy.
+ * Callers hear only the final outcome.
+ */
 async function flush(batch: readonly CommutingCommand<unknown, Event>[], access: CommutingStreamAccess<unknown, Event>): Promise<void> {
-  let loaded: LoadedStream<unknown, Event>;
+  let outcome: Decided;
   try {
-    loaded = await access.load();
+    outcome = await retryOnConflict(() => decideAndAppend(batch, access));
   } catch (error) {
     for (const command of batch) command.reject(error);
     return;
   }
-  // What each command decided, and the stream's state and length just after its events.
-  const decided: {
+  for (const { command, error } of outcome.refused) command.reject(error); // refused by the decider: this command only
+  // Each caller sees the stream as of its own events (versions counted back from where the append ended).
+  const { decided, events, version } = outcome;
+  for (const { command, appended, state: after, length } of decided) {
+    command.resolve({ state: after, version: version - (events.length - length), events: events.slice(0, length), appended });
+  }
+}
+
+interface Decided {
+  /** What each command decided, and the stream's state and length just after its events. */
+  readonly decided: readonly {
     command: CommutingCommand<unknown, Event>;
     appended: readonly EventEnvelope<Event>[];
     state: unknown;
     length: number;
-  }[] = [];
+  }[];
+  readonly refused: readonly { command: CommutingCommand<unknown, Event>; error: unknown }[];
+  readonly events: readonly EventEnvelope<Event>[];
+  /** The stream's version after the append. */
+  readonly version: number;
+}
+
+async function decideAndAppend(
+  batch: readonly CommutingCommand<unknown, Event>[],
+  access: CommutingStreamAccess<unknown, Event>,
+): Promise<Decided> {
+  const loaded = await access.load();
+  const decided: Decided['decided'][number][] = [];
+  const refused: Decided['refused'][number][] = [];
   let state = loaded.state;
   const events: EventEnvelope<Event>[] = [...loaded.events];
   const now = access.now();
@@ -79,21 +108,10 @@ async function flush(batch: readonly CommutingCommand<unknown, Event>[], access:
       events.push(...appended);
       decided.push({ command, appended, state, length: events.length });
     } catch (error) {
-      command.reject(error); // refused by the decider: this command only
+      refused.push({ command, error });
     }
   }
   const appending = decided.flatMap((d) => d.appended);
-  let version = loaded.version;
-  if (appending.length > 0) {
-    try {
-      version = await access.appendAtEnd(appending);
-    } catch (error) {
-      for (const { command } of decided) command.reject(error);
-      return;
-    }
-  }
-  // Each caller sees the stream as of its own events (versions counted back from where the append ended).
-  for (const { command, appended, state: after, length } of decided) {
-    command.resolve({ state: after, version: version - (events.length - length), events: events.slice(0, length), appended });
-  }
+  const version = appending.length > 0 ? await access.appendAtEnd(appending) : loaded.version;
+  return { decided, refused, events, version };
 }
