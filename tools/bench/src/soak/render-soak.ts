@@ -89,15 +89,17 @@ RSS of every process life (a restarted replica is a new life), sampled every 5 s
 
 ${table(
   ['process', 'pid', 'life', 'first', 'last', 'peak', 'slope'],
-  report.rss.map((r) => [
-    r.name,
-    String(r.pid),
-    `${r.lifeSeconds.toFixed(0)} s`,
-    `${r.firstMiB.toFixed(0)} MiB`,
-    `${r.lastMiB.toFixed(0)} MiB`,
-    `${r.peakMiB.toFixed(0)} MiB`,
-    r.slopeMiBPerMinute === null ? '—' : `${r.slopeMiBPerMinute >= 0 ? '+' : ''}${r.slopeMiBPerMinute.toFixed(2)} MiB/min`,
-  ]),
+  [...report.rss]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((r) => [
+      r.name,
+      String(r.pid),
+      `${r.lifeSeconds.toFixed(0)} s`,
+      `${r.firstMiB.toFixed(0)} MiB`,
+      `${r.lastMiB.toFixed(0)} MiB`,
+      `${r.peakMiB.toFixed(0)} MiB`,
+      r.slopeMiBPerMinute === null ? '—' : `${r.slopeMiBPerMinute >= 0 ? '+' : ''}${r.slopeMiBPerMinute.toFixed(2)} MiB/min`,
+    ]),
 )}
 
 Largest slope: ${
