@@ -316,7 +316,8 @@ describe('the web console, in a browser, against the real services', () => {
 
     await page.getByRole('button', { name: 'Force replay…' }).click();
     // The confirmation takes focus: Enter answers it.
-    await page.waitForFunction("document.activeElement?.textContent === 'Yes, force attempt 2'");
+    // A locator, not waitForFunction: the console's CSP (script-src 'self') refuses a string predicate.
+    await page.locator('button:focus', { hasText: 'Yes, force attempt 2' }).waitFor();
     await page.keyboard.press('Enter');
     await page.getByRole('cell', { name: /forced by ops:test-admin over 4 unsafe effect\(s\): FIN-77/ }).waitFor();
     await page.getByText('Attempt 3 would be refused').waitFor();

@@ -1,8 +1,14 @@
 import { Pool } from 'pg';
 
-/** The process's pg pool (the event store's append path and every plain-SQL port stand on it). */
-export function createPool(databaseUrl: string, max = 20): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max });
+/** Connections a service's pool may open when `ONCEPORT_PG_POOL_MAX` does not say. */
+export const DEFAULT_POOL_MAX = 20;
+
+/**
+ * The process's pg pool (the event store's append path and every plain-SQL port stand on it).
+ * `applicationName` shows in `pg_stat_activity`, so an operator can tell whose connections they are.
+ */
+export function createPool(databaseUrl: string, max = DEFAULT_POOL_MAX, applicationName?: string): Pool {
+  const pool = new Pool({ connectionString: databaseUrl, max, ...(applicationName ? { application_name: applicationName } : {}) });
   // A server restart kills every connection. An idle pooled client reports it on the pool, a
   // checked-out one between two statements on itself: neither may crash the process. The query in
   // flight still fails (and is retried by its caller), and the pool opens fresh connections.

@@ -23,6 +23,7 @@ import {
   type ServiceConfig,
   type ServiceLog,
   allMigrations,
+  ormConnectionOf,
 } from '@onceport/service-kit';
 import type { Pool } from 'pg';
 import { JwtResourceServer } from './auth/oauth/oauth-resource-server';
@@ -56,8 +57,8 @@ export { intakeMigrations };
 
 export type IntakeModuleOptions = FeatureModuleOptions<IntakeEnv>;
 
-/** Connections of intake's own ORM pool (sessions, agent processes, kept responses), beside the kit's pg pool. */
-const ORM_POOL_SIZE = 10;
+/** Intake's own ORM pool (sessions, agent processes, kept responses), beside the kit's pg pool: half its size. */
+const ORM_POOL_SHARE = 1 / 2;
 
 const INTAKE_ORM = Symbol('INTAKE_ORM');
 
@@ -125,7 +126,7 @@ export class IntakeModule {
           useFactory: async (config: ServiceConfig): Promise<MikroORM> => {
             // Intake's own tables (sessions, agent processes, kept responses, in-flight counts).
             await runMigrations(config.databaseUrl, [...allMigrations, ...intakeMigrations]);
-            return openOrm({ databaseUrl: config.databaseUrl, entities: intakeEntities, poolSize: ORM_POOL_SIZE });
+            return openOrm({ ...ormConnectionOf(config, ORM_POOL_SHARE), entities: intakeEntities });
           },
         },
         {

@@ -27,6 +27,7 @@ import {
   TRACER,
   allMigrations,
   serviceLog,
+  ormConnectionOf,
 } from '@onceport/service-kit';
 import type { Pool } from 'pg';
 import type { ReconcilerEnv } from './reconciler.config';
@@ -38,8 +39,8 @@ import { SettleExecutionHandler } from './settle-execution/settle-execution.hand
 import { ExecutionBacklogReporter } from './metrics/execution-backlog.reporter';
 import { Sweeper } from './sweep/sweeper';
 
-/** The read model and the reconcile checks, beside the kit's pg pool (projection, appends). */
-const ORM_POOL_SIZE = 5;
+/** The read model and the reconcile checks, beside the kit's pg pool (projection, appends): a quarter of its size. */
+const ORM_POOL_SHARE = 1 / 4;
 
 @Injectable()
 class SweeperLifecycle implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -87,7 +88,7 @@ export class ReconcilerModule {
           useFactory: async (config: ServiceConfig): Promise<MikroORM> => {
             // The reconciler's own table (claims and check times), like intake applies its own.
             await runMigrations(config.databaseUrl, [...allMigrations, ...reconcilerMigrations]);
-            return openOrm({ databaseUrl: config.databaseUrl, entities: readModelEntities, poolSize: ORM_POOL_SIZE });
+            return openOrm({ ...ormConnectionOf(config, ORM_POOL_SHARE), entities: readModelEntities });
           },
         },
         { provide: EntityManager, inject: [RECONCILER_ORM], useFactory: (orm: MikroORM) => orm.em },

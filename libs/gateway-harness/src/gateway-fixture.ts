@@ -82,6 +82,9 @@ export function writeGatewayFixture(
       ONCEPORT_ACTORS_FILE: actorsFile,
       ONCEPORT_HMAC_KEYS: hmacKeys,
       ONCEPORT_ENCRYPTION_KEYS: encryptionKeys,
+      // Test stacks share one PostgreSQL (max_connections 100) two projects at a time: the smallest
+      // pools a service works with, not the 20 a deployment gets.
+      ONCEPORT_PG_POOL_MAX: '8',
       ...extra,
     }),
   };

@@ -73,6 +73,7 @@ export { allMigrations, migrate } from './database/service-migrations';
 export { COMMAND_HANDLER, EVENT_DELIVERY, PG_POOL, RESULT_STORE, SERVICE_CONFIG, TRACER } from './ports/tokens';
 export { EVENT_STORE } from '@onceport/event-store';
 export { type ServiceConfig, serviceConfigOf } from './ports/service-config';
+export { ormConnectionOf } from './ports/orm-connection';
 export { type ServicePorts, openServicePorts } from './ports/service-ports';
 export { ServiceKitModule } from './ports/service-kit.module';
 export { portReadinessChecks } from './health/port-readiness';

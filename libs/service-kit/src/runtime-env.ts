@@ -1,5 +1,10 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl, postgresUrl } from '@onceport/config';
-import { DEFAULT_QUARANTINE_AFTER_ATTEMPTS, MAX_QUARANTINE_AFTER_ATTEMPTS, SERVICE_ROLE_PATTERN } from '@onceport/event-store';
+import {
+  DEFAULT_POOL_MAX,
+  DEFAULT_QUARANTINE_AFTER_ATTEMPTS,
+  MAX_QUARANTINE_AFTER_ATTEMPTS,
+  SERVICE_ROLE_PATTERN,
+} from '@onceport/event-store';
 import { z } from 'zod';
 import { ackWaitEnvShape } from '@onceport/messaging';
 import { type ServerLimitsEnv, serverLimitsEnvShape } from './http/server-limits';
@@ -25,6 +30,11 @@ export const runtimeEnvShape = {
     .min(1)
     .max(MAX_QUARANTINE_AFTER_ATTEMPTS)
     .default(DEFAULT_QUARANTINE_AFTER_ATTEMPTS),
+  /**
+   * Connections the process's pg pool may open; intake's and the reconciler's ORM pools take half and
+   * a quarter as many more. Each subscription holds one for LISTEN, so below 8 work waits on them.
+   */
+  ONCEPORT_PG_POOL_MAX: z.coerce.number().int().min(8).max(1_000).default(DEFAULT_POOL_MAX),
   ...ackWaitEnvShape,
   HOST: listenHost,
   ...serverLimitsEnvShape,
@@ -56,6 +66,7 @@ export interface RuntimeEnv extends ServerLimitsEnv {
   readonly ONCEPORT_DELIVERY: 'jetstream' | 'in_process';
   readonly ONCEPORT_STREAM_REPLICAS: number;
   readonly ONCEPORT_QUARANTINE_AFTER_ATTEMPTS: number;
+  readonly ONCEPORT_PG_POOL_MAX: number;
   readonly ONCEPORT_ACK_WAIT_MS?: number | undefined;
   readonly ONCEPORT_ACK_WAIT_MAX_MS?: number | undefined;
   readonly PORT: number;

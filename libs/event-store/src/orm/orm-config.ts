@@ -13,6 +13,8 @@ export interface OrmSettings {
   /** The steps the migrator knows, in order. */
   readonly steps?: readonly SchemaStep[];
   readonly poolSize?: number;
+  /** Shown in `pg_stat_activity` (`onceport-intake-orm`), so an operator can tell whose connections they are. */
+  readonly applicationName?: string;
 }
 
 /**
@@ -35,6 +37,7 @@ export function ormConfig(settings: OrmSettings): Options {
       allOrNothing: true,
     },
     pool: { min: 0, max: settings.poolSize ?? 10 },
+    ...(settings.applicationName ? { driverOptions: { connection: { application_name: settings.applicationName } } } : {}),
     allowGlobalContext: false,
     debug: false,
   });

@@ -99,6 +99,9 @@ describe('two database roles: the owner migrates, the services append and read (
         portReadinessChecks(ports.pool, ports.delivery).map(async (check) => [check.name, await check.probe().then(() => 'ok')]),
       );
       expect(Object.fromEntries(ready)).toEqual({ database: 'ok', delivery: 'ok' });
+      // Its connections are named after the service, for an operator reading pg_stat_activity.
+      const named = await ports.pool.query<{ name: string }>('SELECT current_setting($1) AS name', ['application_name']);
+      expect(named.rows[0]?.name).toBe('onceport-roles-test');
     } finally {
       await ports.close();
     }

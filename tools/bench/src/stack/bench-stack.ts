@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_POOL_MAX } from '@onceport/event-store';
 import { NatsServer } from '@onceport/fault-kit';
 import { type AppProcess, type Gateway, type GatewayFixture, startGateway } from '@onceport/gateway-harness';
 import { type BenchDatabase, createBenchDatabase } from './bench-database';
@@ -70,6 +71,8 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       // sockets intake closes new ones at once, and the storm's callers could not even connect.
       ONCEPORT_HTTP_MAX_CONNECTIONS: '8000',
       LOG_LEVEL: 'warn',
+      // What a deployment runs with, not the tests' small pools (the gateway harness's default).
+      ONCEPORT_PG_POOL_MAX: String(DEFAULT_POOL_MAX),
       ...options.env,
     },
     // Authorization alone first: it migrates the fresh database while the others would wait on its lock anyway.
