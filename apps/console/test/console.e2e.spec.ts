@@ -419,11 +419,14 @@ describe('the web console, in a browser, against the real services', () => {
     expect(happened).toEqual(expect.arrayContaining(['ExecutionAccepted', 'DispatchStarted', 'OutcomeObserved', 'RetryAttached']));
 
     await page.getByRole('link', { name: 'Executions' }).click();
+    // The lookup page itself, not the execution page before it (it has the same field): typed into
+    // that one, the text would go with it when the page changes.
+    await page.getByRole('heading', { name: 'Executions', exact: true, level: 1 }).waitFor();
     await page.getByLabel('Execution id').fill('exe_not-an-id');
-    await page.keyboard.press('Enter');
+    await page.getByLabel('Execution id').press('Enter');
     await page.getByRole('alert').filter({ hasText: 'An execution id is exe_' }).waitFor();
     await page.getByLabel('Execution id').fill(executionId);
-    await page.keyboard.press('Enter');
+    await page.getByLabel('Execution id').press('Enter');
     await page.getByRole('heading', { name: `Execution ${executionId}`, level: 1 }).waitFor();
     const answer = (question: string) => page.locator('ol.questions > li', { has: page.getByRole('heading', { name: question }) });
     await answer('One agent process or two?').getByText('Cannot tell: the first call named no agent process').waitFor();
@@ -455,7 +458,7 @@ describe('the web console, in a browser, against the real services', () => {
     // A recorded unknown outcome: no answer reached Onceport, two probes, settled.
     const unknown = await env.seedHistory('unknown-outcome-settled', 0);
     await page.getByLabel('Execution id').fill(unknown);
-    await page.keyboard.press('Enter');
+    await page.getByLabel('Execution id').press('Enter');
     await page.getByRole('heading', { name: `Execution ${unknown}`, level: 1 }).waitFor();
     const target = answer('Did the target answer?');
     await target.getByText(/No answer reached Onceport: .*2 probes .*settled as completed/).waitFor();

@@ -46,6 +46,7 @@ import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { InFlightCapReached, IntakeLimits } from '../limits';
 import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
+import { IntentClaimTurns } from './intent-claim-turns';
 import { countCall } from '../metrics/intake-metrics';
 import { RepeatRefusedError } from '../runs/run-errors';
 import { RunsService } from '../runs/runs.service';
@@ -87,6 +88,8 @@ const REPEATABLE: ReadonlySet<string> = new Set(['ledger_hit', 'replay_stored_re
 export class CallToolService {
   /** Per-actor rate and in-flight limits: one set per process, shared by MCP and REST through this service. */
   private readonly limits: IntakeLimits;
+  /** Identical calls here wait for the one deciding their intent instead of racing its claim. */
+  private readonly claimTurns = new IntentClaimTurns();
 
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
@@ -164,7 +167,10 @@ export class CallToolService {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
         const on: IntentOfCall = { intentScope, run, intent, streams, context };
-        const started = await this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
+        const claimStream = streams[0]?.id ?? '';
+        const started = await this.claimTurns.take(claimStream, () =>
+          this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on)),
+        );
         if (!started.created) {
           const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, run, at);
           await this.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });

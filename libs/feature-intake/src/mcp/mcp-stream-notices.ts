@@ -1,13 +1,8 @@
-import { ChannelListener, type Queryable, Wakeup } from '@onceport/event-store';
+import { ChannelListener, Wakeup } from '@onceport/event-store';
 import type { Pool } from 'pg';
 
-/** The channel a stored MCP stream event is announced on; the payload is its session id. */
+/** The channel a stored MCP stream event is announced on (in the insert's statement); the payload is its session id. */
 export const MCP_STREAM_CHANNEL = 'onceport_mcp_stream';
-
-/** Tells resumed streams on any replica that their session has new stream events (after the insert, in a statement of its own). */
-export async function notifyStreamEvent(db: Queryable, sessionId: string): Promise<void> {
-  await db.query(`SELECT pg_notify('${MCP_STREAM_CHANNEL}', $1)`, [sessionId]);
-}
 
 /** One resumed stream's view of its session's notices: `wait(ms)` resolves at the next one (even one that came before the call) or after `ms`. */
 export interface StreamWatch {
