@@ -182,4 +182,41 @@ const REST: HostileInput[] = [
   { name: 'unknown tool', transport: 'rest', body: rest({ tool: 'launch_rocket', arguments: {} }) },
 ];
 
-export const HOSTILE_CORPUS: readonly HostileInput[] = [...MCP, ...REST];
+/** The runs API and the trace route (an orchestrator's and an operator's entry points), with the agent key. */
+const RUNS: HostileInput[] = [
+  { name: 'run: trigger of 8 kB', transport: 'rest', path: '/v1/runs', body: rest({ trigger: 't'.repeat(8192) }) },
+  { name: 'run: trigger with a space', transport: 'rest', path: '/v1/runs', body: rest({ trigger: 'pull request 7' }) },
+  { name: 'run: trigger with NUL', transport: 'rest', path: '/v1/runs', body: rest({ trigger: 'gh-\u0000-7' }) },
+  { name: 'run: trigger that is an object', transport: 'rest', path: '/v1/runs', body: rest({ trigger: { id: 7 } }) },
+  { name: 'run: trigger missing', transport: 'rest', path: '/v1/runs', body: rest({ run_id: 'run-hostile' }) },
+  { name: 'run: run id of 300 characters', transport: 'rest', path: '/v1/runs', body: rest({ trigger: 'gh-7', run_id: 'r'.repeat(300) }) },
+  { name: 'run: run id with a slash', transport: 'rest', path: '/v1/runs', body: rest({ trigger: 'gh-7', run_id: '../runs' }) },
+  { name: 'run: unknown field', transport: 'rest', path: '/v1/runs', body: rest({ trigger: 'gh-7', actor: 'agent:b' }) },
+  { name: 'run: body that is an array', transport: 'rest', path: '/v1/runs', body: rest([{ trigger: 'gh-7' }]) },
+  { name: 'run: malformed JSON', transport: 'rest', path: '/v1/runs', body: '{"trigger": ' },
+  { name: 'runs list: limit 0', transport: 'rest', method: 'GET', path: '/v1/runs?limit=0', body: '' },
+  { name: 'runs list: limit not a number', transport: 'rest', method: 'GET', path: '/v1/runs?limit=lots', body: '' },
+  { name: 'runs list: cursor naming no run', transport: 'rest', method: 'GET', path: '/v1/runs?cursor=bm8tc3VjaC1ydW4', body: '' },
+  { name: 'runs list: cursor of 8 kB', transport: 'rest', method: 'GET', path: `/v1/runs?cursor=${'c'.repeat(8192)}`, body: '' },
+  { name: 'runs list: unknown parameter', transport: 'rest', method: 'GET', path: '/v1/runs?order=random', body: '' },
+  { name: 'run report: id of 8 kB', transport: 'rest', method: 'GET', path: `/v1/runs/${'r'.repeat(8192)}`, body: '' },
+  { name: 'run report: id with NUL', transport: 'rest', method: 'GET', path: '/v1/runs/run%00x', body: '' },
+  { name: 'run divergence: run never opened', transport: 'rest', method: 'GET', path: '/v1/runs/no-such-run/divergence', body: '' },
+  { name: 'replay check: run never opened', transport: 'rest', method: 'GET', path: '/v1/runs/no-such-run/replay-check', body: '' },
+  {
+    name: 'replay: forced with a reason of 10 kB',
+    transport: 'rest',
+    path: '/v1/runs/no-such-run/replays',
+    body: rest({ force: { reason: 'r'.repeat(10_000) } }),
+  },
+  { name: 'replay: force that is a string', transport: 'rest', path: '/v1/runs/no-such-run/replays', body: rest({ force: 'please' }) },
+  {
+    name: 'trace: with an agent key',
+    transport: 'rest',
+    method: 'GET',
+    path: '/v1/admin/executions/exe_01JNQ7ZK3M8V2C4D6F8G0H2J4K/trace',
+    body: '',
+  },
+];
+
+export const HOSTILE_CORPUS: readonly HostileInput[] = [...MCP, ...REST, ...RUNS];
