@@ -4,20 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_RESULT_CONTENT_TYPE } from '@onceport/contracts';
-import {
-  type ExecutionCommand,
-  type McpToolContract,
-  type ToolContract,
-  fingerprintIntent,
-  newExecutionId,
-  parseKeyring,
-} from '@onceport/domain';
+import { type McpToolContract, type ToolContract, newExecutionId, parseKeyring } from '@onceport/domain';
 import { executionStream } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
 import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { CredentialResolver, HttpChannel, McpChannel } from '@onceport/target-channels';
 import { type HttpUpstream, endTasks, startHttpUpstream } from '@onceport/test-upstream';
+import { recordUnknownExecution } from '../testing/unknown-execution';
 import { SettleExecutionHandler, type SettleOutcome } from './settle-execution.handler';
 
 const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
@@ -110,37 +104,17 @@ describe('settling MCP executions from the upstream task (real PostgreSQL, real 
   /** Dispatched through the real channel (the task outlives the call's timeout), recorded unknown with its task id. */
   async function unknownWithTask(contract: McpToolContract, key: string, taskId?: string): Promise<string> {
     const executionId = newExecutionId(Date.now(), randomBytes(10));
-    const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: { key } }, keyring);
     const outcome = taskId ? null : await mcp.send({ contract, executionId, arguments: { key }, credential: null });
     const upstreamTaskId = taskId ?? (outcome as { upstreamTaskId: string }).upstreamTaskId;
     expect(upstreamTaskId).toEqual(expect.any(String));
-    const steps: ((now: Date) => ExecutionCommand)[] = [
-      (now) => ({
-        type: 'AcceptExecution',
-        metadata: { now },
-        data: {
-          executionId,
-          tool: contract.name,
-          channel: 'mcp',
-          actor: 'agent:t',
-          agentProcess: null,
-          intentScope: 'scope',
-          fingerprint: intent.fingerprint,
-          record: intent.record,
-          arguments: { key },
-          effectClass: contract.effect,
-          approval: 'none',
-          correlationWindowMs: contract.correlationWindowMs,
-          ledgerRetentionMs: null,
-          clientIdempotencyKey: null,
-        },
-      }),
-      (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
-      (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
-      (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'task_unfinished: test', upstreamTaskId } }),
-    ];
-    for (const step of steps) await runtime.commands.handle(executionStream(executionId), (_l, now) => step(now), { causationId: 'test' });
-    return executionId;
+    return recordUnknownExecution(runtime.commands, {
+      executionId,
+      contract,
+      keyring,
+      reason: 'task_unfinished: test',
+      arguments: { key },
+      upstreamTaskId,
+    });
   }
   const load = (id: string) => runtime.commands.load(executionStream(id));
 

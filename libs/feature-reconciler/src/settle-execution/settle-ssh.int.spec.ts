@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type ExecutionCommand,
-  type SshToolContract,
-  type ToolContract,
-  fingerprintIntent,
-  newExecutionId,
-  parseKeyring,
-} from '@onceport/domain';
+import { type SshToolContract, type ToolContract, parseKeyring } from '@onceport/domain';
 import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
 import { testArgumentSealer } from '@onceport/service-kit/testing';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
@@ -24,6 +17,7 @@ import {
   startCutProxy,
   startTestSshd,
 } from '@onceport/target-channels/testing';
+import { recordUnknownExecution } from '../testing/unknown-execution';
 import { SettleExecutionHandler } from './settle-execution.handler';
 import { executionStream } from '@onceport/event-store';
 
@@ -79,37 +73,8 @@ describe('settling SSH executions from the durable marker (real PostgreSQL, real
   }
 
   /** Accepted, authorized, dispatched and reported unknown, as a dispatcher would leave it. */
-  async function unknownExecution(contract: SshToolContract): Promise<string> {
-    const executionId = newExecutionId(Date.now(), randomBytes(10));
-    const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: {} }, keyring);
-    const steps: ((now: Date) => ExecutionCommand)[] = [
-      (now) => ({
-        type: 'AcceptExecution',
-        metadata: { now },
-        data: {
-          executionId,
-          tool: contract.name,
-          channel: 'ssh',
-          actor: 'agent:t',
-          agentProcess: null,
-          intentScope: 'scope',
-          fingerprint: intent.fingerprint,
-          record: intent.record,
-          arguments: {},
-          effectClass: contract.effect,
-          approval: 'none',
-          correlationWindowMs: 3_600_000,
-          ledgerRetentionMs: null,
-          clientIdempotencyKey: null,
-        },
-      }),
-      (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
-      (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
-      (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'connection_lost: test' } }),
-    ];
-    for (const step of steps) await runtime.commands.handle(executionStream(executionId), (_l, now) => step(now), { causationId: 'test' });
-    return executionId;
-  }
+  const unknownExecution = (contract: SshToolContract): Promise<string> =>
+    recordUnknownExecution(runtime.commands, { contract, keyring, reason: 'connection_lost: test' });
   const load = (id: string) => runtime.commands.load(executionStream(id));
   const types = async (id: string) => (await load(id)).events.map((e) => e.type);
 
