@@ -130,6 +130,51 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     expect(commits.rows[0]?.n).toBeLessThan(20);
   });
 
+  it('appends a commuting command where the stream ended when it was loaded, without a stream lock; behind another writer, at the end', async () => {
+    const statements: string[] = [];
+    /** Runs once, just before this handler's next insert: another writer taking the stream's next version. */
+    let beforeInsert: (() => Promise<unknown>) | null = null;
+    const counted = new CommandHandler(
+      new PostgresEventStore({
+        query: async (text: string, values?: unknown[]) => {
+          statements.push(text.trim().split(/\s+/).slice(0, 2).join(' '));
+          if (beforeInsert && text.trim().startsWith('INSERT INTO onceport.events')) {
+            const racing = beforeInsert;
+            beforeInsert = null;
+            await racing();
+          }
+          return db.pool.query(text, values);
+        },
+      } as unknown as typeof db.pool),
+    );
+    const attach = (handler: CommandHandler, requestId: string) =>
+      handler.handle(
+        execution,
+        (_loaded, now) => ({
+          type: 'AttachRetry',
+          data: { correlation: { transport: 'rest', requestId }, agentProcess: null, clientIdempotencyKey: null },
+          metadata: { now },
+        }),
+        { causationId: requestId },
+        { appendAnywhere: true },
+      );
+    await counted.load(execution);
+    statements.length = 0;
+    expect((await attach(counted, 'alone')).version).toBe(3);
+    // The read of what is new since its fold, and the insert: no transaction, no lock, no max(version).
+    expect(statements.filter((text) => !text.startsWith('SELECT pg_notify'))).toEqual(['SELECT global_position::text', 'INSERT INTO']);
+
+    // Another process appends between this one's load and its insert: the insert at the loaded version
+    // loses, and the command's event goes to the end, after the other one.
+    beforeInsert = () => attach(repository, 'elsewhere');
+    statements.length = 0;
+    const behind = await attach(counted, 'behind');
+    expect(statements).toContain('SELECT pg_advisory_xact_lock(hashtextextended($1,');
+    const causes = (await repository.load(execution)).events.map((e) => e.metadata.causationId);
+    expect(causes.slice(2)).toEqual(['alone', 'elsewhere', 'behind']);
+    expect(behind.appended).toHaveLength(1);
+  });
+
   it('refuses only the commuting command its decider refuses; the rest of its batch is appended', async () => {
     const deliver = (requestId: string, replay: boolean) =>
       repository.handle(

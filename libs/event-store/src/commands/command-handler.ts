@@ -1,7 +1,7 @@
 import type { CampaignStream } from './streams/campaign-stream';
 import type { RunStream } from './streams/run-stream';
 import { type Event, type EventEnvelope } from '@onceport/contracts';
-import type { WrongExpectedVersionError } from '../errors';
+import { WrongExpectedVersionError } from '../errors';
 import type { EventStore } from '../event-store.port';
 import { type ClientPool, type Queryable, inTransaction } from '../queryable';
 import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
@@ -273,8 +273,17 @@ export class CommandHandler {
     const access: CommutingStreamAccess<StateOf<S>, EventOf<S>> = {
       load: () => this.load(stream),
       evolve: (state, event) => stream.kind.decider.evolve(state, event) as StateOf<S>,
-      appendAtEnd: async (events) =>
-        (await this.store.append(stream.id, events.map(toNewEvent), { expectedVersion: 'any' })).nextExpectedVersion,
+      appendAtEnd: async (events, loadedVersion) => {
+        const stored = events.map(toNewEvent);
+        try {
+          // Where the stream most likely still ends: one statement, no transaction, no stream lock.
+          return (await this.store.append(stream.id, stored, { expectedVersion: loadedVersion })).nextExpectedVersion;
+        } catch (error) {
+          if (!(error instanceof WrongExpectedVersionError)) throw error;
+          // Someone appended since the load: these events commute, so at the end, in turn with the others.
+          return (await this.store.append(stream.id, stored, { expectedVersion: 'any' })).nextExpectedVersion;
+        }
+      },
       now: this.clock,
     };
     return new Promise<HandledOf<S>>((resolve, reject) => {

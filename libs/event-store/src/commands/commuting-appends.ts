@@ -14,8 +14,11 @@ export interface CommutingCommand<State, E extends Event> {
 export interface CommutingStreamAccess<State, E extends Event> {
   load(): Promise<LoadedStream<State, E>>;
   evolve(state: State, event: EventEnvelope<E>): State;
-  /** Appends at the stream's end (commuting events need no expected version); returns the version after. */
-  appendAtEnd(events: readonly EventEnvelope<E>[]): Promise<number>;
+  /**
+   * Appends at the stream's end (commuting events need no expected version; `loadedVersion` is where
+   * the stream ended when the batch was decided, the likely place); returns the version after.
+   */
+  appendAtEnd(events: readonly EventEnvelope<E>[], loadedVersion: number): Promise<number>;
   now(): Date;
 }
 
@@ -112,6 +115,6 @@ async function decideAndAppend(
     }
   }
   const appending = decided.flatMap((d) => d.appended);
-  const version = appending.length > 0 ? await access.appendAtEnd(appending) : loaded.version;
+  const version = appending.length > 0 ? await access.appendAtEnd(appending, loaded.version) : loaded.version;
   return { decided, refused, events, version };
 }

@@ -101,9 +101,18 @@ export class StoreSubscription {
     this.loop = null;
   }
 
-  /** Reads now instead of at the next notification or poll (an in-process writer just committed). */
+  /**
+   * Reads now instead of at the next notification or poll (an in-process writer just committed).
+   * A replica that does not lead has nothing to read: it keeps to its poll, where it tries for the
+   * lead again — not once per append of its process, each a round trip for a lock it will not get.
+   */
   nudge(): void {
-    this.wakeup.wake();
+    if (this.leading) this.wakeup.wake();
+  }
+
+  /** Whether this replica holds the lead (always, for a subscription that is not exclusive, once listening). */
+  get leading(): boolean {
+    return this.listener !== null;
   }
 
   /**
