@@ -27,6 +27,9 @@ import { startEmbeddedPostgres } from './embedded-postgres';
 import { claimDataDir } from './instance-lock';
 import { EX_SOFTWARE, describeStartFailure, portInUse } from './start-failure';
 
+/** The least pool `npm start`'s one process runs with, whatever ONCEPORT_PG_POOL_MAX says (a service alone needs 8). */
+const EMBEDDED_MIN_POOL = 20;
+
 /** What a failed start has to undo, last started first, so it leaves no PostgreSQL behind. */
 const undo: (() => Promise<void> | void)[] = [];
 
@@ -57,7 +60,9 @@ async function main(): Promise<void> {
   const env = { ...setup.config, DATABASE_URL: database.url, PORT: settings.PORT };
   configureLogging({ level: env.LOG_LEVEL });
   // Opened here, not by the kit module: the undo stack closes them when the app cannot be made.
-  const ports = await openServicePorts(serviceConfigOf('onceport', env, { delivery: 'in_process' }));
+  // One pool for all four services: their listening subscriptions alone hold about a dozen connections.
+  const poolSize = Math.max(env.ONCEPORT_PG_POOL_MAX, EMBEDDED_MIN_POOL);
+  const ports = await openServicePorts(serviceConfigOf('onceport', env, { delivery: 'in_process', poolSize }));
   undo.push(() => ports.close());
   // The dispatcher and the reconciler resolve credentials from the setup's environment, not from a mutated process.env.
   const features = { env, contractsDir: setup.contracts.dir, environment: setup.env };
