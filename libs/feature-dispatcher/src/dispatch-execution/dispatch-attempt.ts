@@ -97,7 +97,7 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
         traceHeaders,
       });
       faultPoint(FAULT_POINTS.dispatcherAfterSend);
-      const recorded = await deps.recorder.record(facts.executionId, started.attempt, verdict, causedBy(started.eventId));
+      const recorded = await deps.recorder.record(facts.executionId, started.attempt, verdict, causedBy(started.eventId), started.stream);
       if (recorded.kind === 'recorded' && recorded.event) countOutcome(deps.contracts, facts.tool, verdict);
       annotate(span, verdict, recorded);
       logAttempt(deps.log, facts, started.attempt, verdict, recorded);
@@ -114,14 +114,15 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
 }
 
 /**
- * The attempt number and DispatchStarted's id when this call won the right to send; the denial's
- * reason when the vault was locked; null when another writer went first or the execution moved on.
+ * The attempt number, DispatchStarted's id and the stream as it appended it when this call won the
+ * right to send; the denial's reason when the vault was locked; null when another writer went first
+ * or the execution moved on.
  */
 async function startDispatch(
   deps: AttemptDeps,
   facts: ExecutionFacts,
   context: EventCause,
-): Promise<{ attempt: number; eventId: string } | { denied: string } | null> {
+): Promise<{ attempt: number; eventId: string; stream: LoadedExecution } | { denied: string } | null> {
   const leaseMs = deps.leaseMsFor(facts.tool);
   try {
     const handled = await deps.commands.handle(
@@ -137,7 +138,7 @@ async function startDispatch(
     const started = handled.appended.find((event) => event.type === 'DispatchStarted');
     if (started?.type !== 'DispatchStarted') return null;
     deps.onAppended();
-    return { attempt: started.data.attempt, eventId: started.metadata.eventId };
+    return { attempt: started.data.attempt, eventId: started.metadata.eventId, stream: handled };
   } catch (error) {
     if (error instanceof IllegalTransitionError) return null;
     throw error;

@@ -5,7 +5,7 @@ import type { SecretScrubber } from '../secrets/secret-scrubber';
 import type { AttemptVerdict } from './attempt-verdict';
 import { type RecordableVerdict, outcomeCommand } from './outcome-command';
 import type { RetryPolicy } from './retry-policy';
-import { executionStream, type EventCause, type CommandHandler, type ResultStore } from '@onceport/event-store';
+import { executionStream, type EventCause, type CommandHandler, type LoadedExecution, type ResultStore } from '@onceport/event-store';
 
 /** Tries of a write that failed for a reason other than the execution's rules (a database hiccup). */
 const WRITE_TRIES = 5;
@@ -32,7 +32,18 @@ export type RecordedOutcome =
 export class OutcomeRecorder {
   constructor(private readonly deps: OutcomeRecorderDeps) {}
 
-  async record(executionId: string, attempt: number, verdict: AttemptVerdict, context: EventCause): Promise<RecordedOutcome> {
+  /**
+   * `known`: the stream as this dispatcher appended DispatchStarted to it. The outcome is decided on
+   * it without reading the stream again; had anyone appended since, the append conflicts and the
+   * stream is read and the outcome decided again.
+   */
+  async record(
+    executionId: string,
+    attempt: number,
+    verdict: AttemptVerdict,
+    context: EventCause,
+    known?: LoadedExecution,
+  ): Promise<RecordedOutcome> {
     const recordable = await this.recordable(verdict);
     try {
       const handled = await persistently(() =>
@@ -40,6 +51,7 @@ export class OutcomeRecorder {
           executionStream(executionId),
           (loaded, now) => outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, now),
           context,
+          known ? { known } : {},
         ),
       );
       this.deps.onAppended();
