@@ -68,6 +68,6 @@ export type { SubscriptionQuarantine } from './subscription/store-subscription';
 export { ChannelListener } from './subscription/channel-listener';
 export { Wakeup } from './subscription/wakeup';
 export * from './commands';
-export { DEFAULT_POOL_MAX, createPool } from './pool';
+export { DEFAULT_POOL_MAX, connectionNameOf, createPool } from './pool';
 export { ResultStore, ResultStoreMigration, type StoredResult } from './results/result-store';
 export { LAG_BUCKETS, LATENCY_BUCKETS, WAIT_BUCKETS, processCounter, processGauge, processHistogram } from './metrics/process-metrics';

@@ -3,6 +3,12 @@ import { Pool } from 'pg';
 /** Connections a service's pool may open when `ONCEPORT_PG_POOL_MAX` does not say. */
 export const DEFAULT_POOL_MAX = 20;
 
+/** How a process's connections are named in `pg_stat_activity`: `onceport-intake`, `onceport-intake-orm`, `onceport` (npm start). */
+export function connectionNameOf(serviceName: string, suffix?: string): string {
+  const service = serviceName === 'onceport' || serviceName.startsWith('onceport-') ? serviceName : `onceport-${serviceName}`;
+  return suffix ? `${service}-${suffix}` : service;
+}
+
 /**
  * The process's pg pool (the event store's append path and every plain-SQL port stand on it).
  * `applicationName` shows in `pg_stat_activity`, so an operator can tell whose connections they are.

@@ -1,6 +1,6 @@
 import { loadEnvConfig } from '@onceport/config';
 import { z } from 'zod';
-import { migrationEnvShape } from './runtime-env';
+import { migrationEnvShape, runtimeEnvShape } from './runtime-env';
 
 describe('migration environment', () => {
   const schema = z.object(migrationEnvShape);
@@ -22,5 +22,19 @@ describe('migration environment', () => {
       ONCEPORT_DATABASE_SERVICE_ROLE: 'onceport_service',
     });
     expect(() => loadEnvConfig(schema, { ONCEPORT_MIGRATION_DATABASE_URL: 'mysql://x' })).toThrow(/ONCEPORT_MIGRATION_DATABASE_URL/);
+  });
+});
+
+describe('runtime environment: the pool budget', () => {
+  const schema = z.object({ ONCEPORT_PG_POOL_MAX: runtimeEnvShape.ONCEPORT_PG_POOL_MAX });
+
+  it('is 20 connections unless ONCEPORT_PG_POOL_MAX says otherwise', () => {
+    expect(loadEnvConfig(schema, {}).ONCEPORT_PG_POOL_MAX).toBe(20);
+    expect(loadEnvConfig(schema, { ONCEPORT_PG_POOL_MAX: '8' }).ONCEPORT_PG_POOL_MAX).toBe(8);
+  });
+
+  it('refuses, by name, fewer than a service works with, more than 1000, or no whole number', () => {
+    for (const bad of ['7', '1001', '12.5', 'lots'])
+      expect(() => loadEnvConfig(schema, { ONCEPORT_PG_POOL_MAX: bad })).toThrow(/ONCEPORT_PG_POOL_MAX/);
   });
 });

@@ -276,7 +276,8 @@ export class CommandHandler {
       appendAtEnd: async (events, loadedVersion) => {
         const stored = events.map(toNewEvent);
         try {
-          // Where the stream most likely still ends: one statement, no transaction, no stream lock.
+          // Where the stream most likely still ends: one statement, no transaction, no stream lock (on the
+          // store's pool: a failed insert aborts nothing else, which inside a caller's transaction it would).
           return (await this.store.append(stream.id, stored, { expectedVersion: loadedVersion })).nextExpectedVersion;
         } catch (error) {
           if (!(error instanceof WrongExpectedVersionError)) throw error;

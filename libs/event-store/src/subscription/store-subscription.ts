@@ -68,6 +68,8 @@ export class StoreSubscription {
   private readonly pollIntervalMs: number;
   private readonly retryDelayMs: number;
   private nextRetryCheckAt = 0;
+  /** Another replica held the lead at the last try: wait for the poll to try again, whatever is nudged. */
+  private standingBy = false;
   private readonly failedHere = new Set<string>();
 
   constructor(
@@ -107,12 +109,7 @@ export class StoreSubscription {
    * lead again — not once per append of its process, each a round trip for a lock it will not get.
    */
   nudge(): void {
-    if (this.leading) this.wakeup.wake();
-  }
-
-  /** Whether this replica holds the lead (always, for a subscription that is not exclusive, once listening). */
-  get leading(): boolean {
-    return this.listener !== null;
+    if (!this.standingBy) this.wakeup.wake();
   }
 
   /**
@@ -266,7 +263,8 @@ export class StoreSubscription {
         const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
           `onceport-subscription:${this.options.subscriptionId}`,
         ]);
-        if (!lock.rows[0]?.locked) {
+        this.standingBy = !lock.rows[0]?.locked;
+        if (this.standingBy) {
           client.release();
           return false;
         }

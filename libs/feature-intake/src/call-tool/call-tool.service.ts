@@ -167,10 +167,9 @@ export class CallToolService {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
         const on: IntentOfCall = { intentScope, run, intent, streams, context };
-        const claimStream = streams[0]?.id ?? '';
-        const started = await this.claimTurns.take(claimStream, () =>
-          this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on)),
-        );
+        const decide = () => this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
+        const claimStream = streams[0]?.id;
+        const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide());
         if (!started.created) {
           const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, run, at);
           await this.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });

@@ -1,4 +1,4 @@
-import { DEFAULT_POOL_MAX, type OrmSettings } from '@onceport/event-store';
+import { DEFAULT_POOL_MAX, type OrmSettings, connectionNameOf } from '@onceport/event-store';
 import type { ServiceConfig } from './service-config';
 
 /**
@@ -14,6 +14,6 @@ export function ormConnectionOf(
   return {
     databaseUrl: config.databaseUrl,
     poolSize: Math.max(2, Math.ceil((config.poolSize ?? DEFAULT_POOL_MAX) * share)),
-    applicationName: `onceport-${config.serviceName}-orm`,
+    applicationName: connectionNameOf(config.serviceName, 'orm'),
   };
 }

@@ -17,4 +17,8 @@ describe('ormConnectionOf', () => {
     expect(ormConnectionOf({ ...config, poolSize: 1 }, 1 / 4).poolSize).toBe(2);
     expect(ormConnectionOf(config, 1 / 4).poolSize).toBe(5);
   });
+
+  it("names npm start's one process without repeating the product's name", () => {
+    expect(ormConnectionOf({ ...config, serviceName: 'onceport' }, 1 / 2).applicationName).toBe('onceport-orm');
+  });
 });

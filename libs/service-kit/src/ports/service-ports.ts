@@ -6,6 +6,7 @@ import {
   ResultStore,
   configureQuarantineDefaults,
   DEFAULT_POOL_MAX,
+  connectionNameOf,
   createPool,
   reportOpenQuarantine,
 } from '@onceport/event-store';
@@ -44,7 +45,7 @@ export async function openServicePorts(config: ServiceConfig): Promise<ServicePo
     ...(config.quarantineAfterAttempts !== undefined ? { afterAttempts: config.quarantineAfterAttempts } : {}),
   });
   const tracing = initTracing({ serviceName: config.serviceName });
-  const pool = createPool(config.databaseUrl, config.poolSize ?? DEFAULT_POOL_MAX, `onceport-${config.serviceName}`);
+  const pool = createPool(config.databaseUrl, config.poolSize ?? DEFAULT_POOL_MAX, connectionNameOf(config.serviceName));
   await migrate(config.databaseUrl);
   const store = new PostgresEventStore(pool);
   const onError = (error: unknown): void => log('warn', 'event delivery error', { error: String(error) });

@@ -1,0 +1,45 @@
+// Counts every query a Node process sends through `pg` (the services' pools and the ORM's knex alike),
+// by the first 90 characters of its SQL, into `$QUERY_COUNT_DIR/<pid>-<script>.json` every 2 s and at
+// exit. Preloaded into every process of a bench run (see the README, "Counting queries per process"):
+//   QUERY_COUNT_DIR=/tmp/qc NODE_OPTIONS="-r $PWD/tools/bench/scripts/count-queries.cjs" npm run bench -- …
+// A measuring aid only: never loaded by the services themselves.
+'use strict';
+const Module = require('node:module');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { basename, dirname, join } = require('node:path');
+
+const dir = process.env.QUERY_COUNT_DIR;
+if (dir) {
+  const counts = new Map();
+  const load = Module._load;
+  // Every copy of pg (MikroORM brings its own): each Client class once.
+  const patched = new WeakSet();
+  Module._load = function (request, ...rest) {
+    const loaded = load.call(this, request, ...rest);
+    if (request === 'pg' && loaded && loaded.Client && !patched.has(loaded.Client)) {
+      patched.add(loaded.Client);
+      const query = loaded.Client.prototype.query;
+      loaded.Client.prototype.query = function (config, ...args) {
+        const text = typeof config === 'string' ? config : config && config.text;
+        if (text) {
+          const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
+          counts.set(key, (counts.get(key) || 0) + 1);
+        }
+        return query.call(this, config, ...args);
+      };
+    }
+    return loaded;
+  };
+  const script = process.argv[1] ? `${basename(dirname(dirname(process.argv[1])))}-${basename(process.argv[1])}` : 'node';
+  const file = join(dir, `${process.pid}-${script.replace(/[^\w.-]+/g, '_')}.json`);
+  const dump = () => {
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(file, JSON.stringify([...counts.entries()].sort((a, b) => b[1] - a[1])));
+    } catch {
+      // a measuring aid: never the reason a process fails
+    }
+  };
+  setInterval(dump, 2000).unref();
+  process.on('exit', dump);
+}
