@@ -90,4 +90,25 @@ describe('execution-matches read model (real PostgreSQL)', () => {
       await findMatchCandidates(orm.em, { fingerprints: [first.fingerprint], actor: 'someone-else', intentScope: first.intent_scope }),
     ).toEqual([]);
   });
+
+  it('applies a batch of many executions in one read and one write, and an older batch again changes nothing', async () => {
+    await runner.catchUp();
+    const before = await rows();
+    const all = await new PostgresEventStore(db.pool).readAll({ limit: 10_000 });
+    expect(new Set(all.map((e) => e.streamId)).size).toBe(histories.length);
+    await db.pool.query('DELETE FROM onceport.execution_matches');
+    const statements: string[] = [];
+    const counting = {
+      query: (text: string, values?: unknown[]) => (statements.push(text.trim().split(/\s+/)[0] ?? ''), db.pool.query(text, values)),
+    };
+    await executionMatchesProjection.apply(all, counting as unknown as typeof db.pool);
+    expect(statements).toEqual(['SELECT', 'INSERT']);
+    expect(await rows()).toEqual(before);
+    // The first event of every stream again: each row is newer than that, so none goes back.
+    await executionMatchesProjection.apply(
+      all.filter((e) => e.streamVersion === 1),
+      db.pool,
+    );
+    expect(await rows()).toEqual(before);
+  });
 });
