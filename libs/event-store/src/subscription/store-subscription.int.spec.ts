@@ -232,6 +232,49 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     await b.stop();
     expect(byReplica).toEqual({ a: 2, b: 1 });
   });
+
+  it('a replica standing by is not woken by its own process: it tries for the lead at its poll, not at every nudge', async () => {
+    let leaderRead = 0;
+    const a = new StoreSubscription(db.pool, { subscriptionId: 'standby', mode: 'at_least_once', exclusive: true }, async (events) => {
+      leaderRead += events.length;
+    });
+    a.start();
+    await store.append('standby', [testEvent()], { expectedVersion: 0 });
+    await waitFor(() => leaderRead === 1);
+
+    // The standby's connections, each query on them counted: its tries for the leader lock.
+    let lockTries = 0;
+    const counted = {
+      connect: async () => {
+        const client = await db.pool.connect();
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+          if (String(args[0]).includes('pg_try_advisory_lock')) lockTries += 1;
+          return query(...args);
+        };
+        return client;
+      },
+      query: db.pool.query.bind(db.pool),
+    };
+    const b = new StoreSubscription(
+      counted as unknown as typeof db.pool,
+      { subscriptionId: 'standby', mode: 'at_least_once', exclusive: true, pollIntervalMs: 60_000 },
+      async () => undefined,
+    );
+    b.start();
+    try {
+      await waitFor(() => lockTries === 1);
+      await db.pool.query('SELECT 1'); // its lock answer handled: b is standing by until its poll, a minute away
+      for (let i = 0; i < 20; i++) {
+        b.nudge();
+        await db.pool.query('SELECT 1'); // time enough for a woken loop to try again
+      }
+      expect(lockTries).toBe(1);
+    } finally {
+      await b.stop();
+      await a.stop();
+    }
+  });
 });
 
 class RolledBack extends Error {}
