@@ -5,10 +5,8 @@ import { join } from 'node:path';
 import { loadToolContracts } from '@onceport/config';
 import {
   type ArgumentSealer,
-  type ExecutionCommand,
   type HttpToolContract,
   type ToolContract,
-  fingerprintIntent,
   newExecutionId,
   parseKeyring,
   sealSensitiveArguments,
@@ -18,6 +16,7 @@ import { CredentialResolver, HttpChannel } from '@onceport/target-channels';
 import { type ServicePorts, openServicePorts } from '@onceport/service-kit';
 import { testArgumentSealer, testEncryptionKeys } from '@onceport/service-kit/testing';
 import { type TestTarget, startTestTarget } from '@onceport/test-target';
+import { recordUnknownExecution } from '../testing/unknown-execution';
 import { SettleExecutionHandler } from './settle-execution.handler';
 import { executionStream } from '@onceport/event-store';
 
@@ -103,34 +102,14 @@ describe('the reconciler opens sealed arguments for a probe that renders them (r
   async function unknownOutcome(project: string): Promise<string> {
     const executionId = newExecutionId(Date.now(), randomBytes(10));
     const args = { project, ref: executionId };
-    const intent = fingerprintIntent({ contract, actor: 'agent:t', intentScope: 'scope', arguments: args }, keyring);
-    const stored = sealSensitiveArguments(contract, executionId, args, sealer);
-    const steps: ((now: Date) => ExecutionCommand)[] = [
-      (now) => ({
-        type: 'AcceptExecution',
-        metadata: { now },
-        data: {
-          executionId,
-          tool: contract.name,
-          channel: 'http',
-          actor: 'agent:t',
-          agentProcess: null,
-          intentScope: 'scope',
-          fingerprint: intent.fingerprint,
-          record: intent.record,
-          arguments: stored,
-          effectClass: 'idempotent',
-          approval: 'none',
-          correlationWindowMs: 3_600_000,
-          ledgerRetentionMs: null,
-          clientIdempotencyKey: null,
-        },
-      }),
-      (now) => ({ type: 'AuthorizeExecution', metadata: { now }, data: { basis: 'policy', policyVersion: 'p' } }),
-      (now) => ({ type: 'StartDispatch', metadata: { now }, data: { dispatcherId: 'd', leaseMs: 60_000 } }),
-      (now) => ({ type: 'MarkOutcomeUnknown', metadata: { now }, data: { attempt: 1, reason: 'reset after the request was written' } }),
-    ];
-    for (const step of steps) await runtime.commands.handle(executionStream(executionId), (_l, now) => step(now), { causationId: 'test' });
+    await recordUnknownExecution(runtime.commands, {
+      executionId,
+      contract,
+      keyring,
+      reason: 'reset after the request was written',
+      arguments: args,
+      storedArguments: sealSensitiveArguments(contract, executionId, args, sealer),
+    });
     // The request reached the target before the connection died.
     await channel.send({ contract, executionId, arguments: args, credential: 't' });
     return executionId;

@@ -9,6 +9,8 @@ export interface UnknownExecution {
   /** Why the dispatcher could not tell (`connection_lost: …`, `task_unfinished: …`). */
   readonly reason: string;
   readonly arguments?: Readonly<Record<string, JsonValue>>;
+  /** What the execution records of them, when not the arguments themselves (sensitive ones sealed, as intake stores them). */
+  readonly storedArguments?: Readonly<Record<string, JsonValue>>;
   /** The upstream task the call was answered with, for an MCP tool that runs as a task. */
   readonly upstreamTaskId?: string;
   /** The id the call was sent under, when the test sent it first; a new one otherwise. */
@@ -37,7 +39,7 @@ export async function recordUnknownExecution(commands: CommandHandler, execution
         intentScope: 'scope',
         fingerprint: intent.fingerprint,
         record: intent.record,
-        arguments: args,
+        arguments: execution.storedArguments ?? args,
         effectClass: contract.effect,
         approval: 'none',
         correlationWindowMs: contract.correlationWindowMs,
