@@ -101,7 +101,7 @@ describe('dispatcher process (real JetStream, PostgreSQL, HTTP target)', () => {
 
     const subject = eventSubject(authorized.type, authorized.schemaVersion);
     await kit.js.publish(subject, JSON.stringify(toWireEvent(authorized)), { msgID: `redelivery-${authorized.eventId}` });
-    // And a copy under a new event id, which the consumer's inbox has never seen: only the stream stops it.
+    // And a copy under a new event id: the execution's stream stops it as it stops the redelivery.
     const copy = toWireEvent(authorized);
     await kit.js.publish(subject, JSON.stringify({ ...copy, metadata: { ...copy.metadata, eventId: randomUUID() } }), {
       msgID: `copy-${authorized.eventId}`,

@@ -68,6 +68,7 @@ export type { SubscriptionQuarantine } from './subscription/store-subscription';
 export { ChannelListener } from './subscription/channel-listener';
 export { Wakeup } from './subscription/wakeup';
 export * from './commands';
-export { DEFAULT_POOL_MAX, connectionNameOf, createPool } from './pool';
+export { DEFAULT_POOL_MAX, type PoolSettings, connectionNameOf, createPool } from './pool';
+export { MAX_PREPARED_TEXTS, PreparingClient, preparedNameOf } from './prepared-statements';
 export { ResultStore, ResultStoreMigration, type StoredResult } from './results/result-store';
 export { LAG_BUCKETS, LATENCY_BUCKETS, WAIT_BUCKETS, processCounter, processGauge, processHistogram } from './metrics/process-metrics';

@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { PreparingClient } from './prepared-statements';
 
 /** Connections a service's pool may open when `ONCEPORT_PG_POOL_MAX` does not say. */
 export const DEFAULT_POOL_MAX = 20;
@@ -9,12 +10,26 @@ export function connectionNameOf(serviceName: string, suffix?: string): string {
   return suffix ? `${service}-${suffix}` : service;
 }
 
+export interface PoolSettings {
+  /** Connections the pool may open (default {@link DEFAULT_POOL_MAX}). */
+  readonly max?: number;
+  /** Shows in `pg_stat_activity`, so an operator can tell whose connections they are. */
+  readonly applicationName?: string;
+}
+
 /**
- * The process's pg pool (the event store's append path and every plain-SQL port stand on it).
- * `applicationName` shows in `pg_stat_activity`, so an operator can tell whose connections they are.
+ * The process's pg pool (the event store's append path and every plain-SQL port stand on it). Its
+ * parameterised queries are prepared once per connection ({@link PreparingClient}); the services
+ * need session-level state anyway (advisory locks, LISTEN), so a pooler in front runs in session mode.
  */
-export function createPool(databaseUrl: string, max = DEFAULT_POOL_MAX, applicationName?: string): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max, ...(applicationName ? { application_name: applicationName } : {}) });
+export function createPool(databaseUrl: string, settings: PoolSettings = {}): Pool {
+  const { max = DEFAULT_POOL_MAX, applicationName } = settings;
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max,
+    ...(applicationName ? { application_name: applicationName } : {}),
+    Client: PreparingClient,
+  });
   // A server restart kills every connection. An idle pooled client reports it on the pool, a
   // checked-out one between two statements on itself: neither may crash the process. The query in
   // flight still fails (and is retried by its caller), and the pool opens fresh connections.

@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import type { NewEvent } from './event';
 import { eventStoreMigrations, type SchemaStep } from './migrations';
 import { runMigrations } from './orm';
+import { PreparingClient } from './prepared-statements';
 
 /** The server tests run against; CI and `tools/dev-services.sh` make sure it is up. */
 export const TEST_DATABASE_SERVER_URL = process.env['ONCEPORT_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -25,7 +26,8 @@ export async function createTestDatabase(extraMigrations: readonly SchemaStep[] 
   }
   const url = new URL(TEST_DATABASE_SERVER_URL);
   url.pathname = `/${name}`;
-  const pool = new Pool({ connectionString: url.toString(), max: 20 });
+  // The services' client (createPool's), so tests run their queries as the services do: prepared.
+  const pool = new Pool({ connectionString: url.toString(), max: 20, Client: PreparingClient });
   let dropping = false;
   // pg-pool's end() can resolve while a client is still closing; the DROP … WITH (FORCE) below then
   // terminates it (57P01) and the pool re-emits that. Expected while dropping; anything else is a real failure.

@@ -14,7 +14,7 @@ export { messagingMigrations } from './migrations';
 export type { DeliveryContext, EventHandler, InboxMode } from './consumer/event-handler';
 export { JetStreamEventConsumer, type EventConsumerOptions } from './consumer/jetstream-event-consumer';
 export { EXECUTION_STREAM_NAME, executionStreamSpec } from './jetstream/execution-stream';
-export { claimInInbox, isInInbox } from './consumer/inbox';
+export { claimInInbox, deliverUnderInbox, isInInbox } from './consumer/inbox';
 export type { ConsumerSpec, EventConsumer, EventDelivery } from './delivery/event-delivery.port';
 export { InProcessDelivery } from './delivery/in-process-delivery';
 export { JetStreamDelivery, type JetStreamDeliveryOptions } from './delivery/jetstream-delivery';

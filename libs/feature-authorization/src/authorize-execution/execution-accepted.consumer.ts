@@ -8,16 +8,16 @@ import { AuthorizeExecutionHandler } from './authorize-execution.handler';
 export const AUTHORIZATION_DURABLE = 'authorization';
 
 /**
- * The thin message controller: ExecutionAccepted in, one decision per execution out. `record_after`
- * inbox: the handler appends with expected versions and decides only an `accepted` execution, so a
- * redelivery after a crash between append and inbox row is a no-op. Its consumer stops with the
+ * The thin message controller: ExecutionAccepted in, one decision per execution out. No inbox
+ * (`by_stream`): the handler appends with expected versions and decides only an `accepted`
+ * execution, so a redelivery finds the decision made and does nothing. Its consumer stops with the
  * app's event transport, after in-flight decisions are acknowledged and before the runtime closes.
  */
 @Controller()
 export class ExecutionAcceptedConsumer {
   constructor(@Inject(AuthorizeExecutionHandler) private readonly handler: AuthorizeExecutionHandler) {}
 
-  @ConsumeEvents(ExecutionAcceptedEvent.subject, { durable: AUTHORIZATION_DURABLE, inbox: 'record_after', concurrency: 16 })
+  @ConsumeEvents(ExecutionAcceptedEvent.subject, { durable: AUTHORIZATION_DURABLE, inbox: 'by_stream', concurrency: 16 })
   async onExecutionAccepted(@Payload() event: WireEvent, @Ctx() context: DeliveryContext): Promise<void> {
     await this.handler.handle(event, context);
   }

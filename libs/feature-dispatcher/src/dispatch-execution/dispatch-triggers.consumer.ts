@@ -22,11 +22,11 @@ const DISPATCH_TRIGGER_SUBJECTS = [ExecutionAuthorizedEvent.subject, OutcomeSett
 export class DispatchTriggersConsumer implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(@Inject(DISPATCHER) private readonly dispatcher: Dispatcher) {}
 
-  // Not `transactional`: a dispatch reaches outside the database. Redelivery is made harmless by
-  // the stream (only an `authorized` execution is dispatched, and only by one writer).
+  // No inbox: redelivery is made harmless by the stream (only an `authorized` execution is
+  // dispatched, and DispatchStarted is appended with its expected version before anything is sent).
   @ConsumeEvents(DISPATCH_TRIGGER_SUBJECTS, {
     durable: DISPATCHER_DURABLE,
-    inbox: 'record_after',
+    inbox: 'by_stream',
     settingsFrom: DISPATCH_CONSUMER_SETTINGS,
   })
   async onTrigger(@Payload() event: WireEvent, @Ctx() context: DeliveryContext): Promise<void> {

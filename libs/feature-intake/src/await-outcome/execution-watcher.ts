@@ -2,11 +2,12 @@ import { EXECUTION_EVENT_TYPES, executionIdOfStream } from '@onceport/contracts'
 import { StoreChangeFeed } from '@onceport/event-store';
 import type { Pool } from 'pg';
 
-// A retry attaching or an answer being delivered changes nothing a waiting call would say; waking
-// fifty waiters for each of fifty attaching retries is what would make a herd slow.
-const CHANGES_THE_ANSWER: ReadonlySet<string> = new Set<string>(
-  EXECUTION_EVENT_TYPES.filter((type) => type !== 'RetryAttached' && type !== 'ResultDelivered'),
-);
+// Waiters wait for an execution to leave the states it passes through on its way to the target
+// (accepted, authorized, dispatched); the events that only lead from one of those to the next wake
+// nobody usefully. A retry attaching or an answer being delivered changes nothing a waiting call
+// would say either; waking fifty waiters for each of fifty attaching retries would make a herd slow.
+const LEAVES_WAITERS_WAITING: ReadonlySet<string> = new Set(['ExecutionAuthorized', 'DispatchStarted', 'RetryAttached', 'ResultDelivered']);
+const CHANGES_THE_ANSWER: ReadonlySet<string> = new Set<string>(EXECUTION_EVENT_TYPES.filter((type) => !LEAVES_WAITERS_WAITING.has(type)));
 
 /**
  * Wakes calls waiting on an execution when its stream grows. The store is the only truth: a

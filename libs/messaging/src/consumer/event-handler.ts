@@ -15,9 +15,13 @@ export type EventHandler = (event: WireEvent, context: DeliveryContext) => Promi
 
 /**
  * How a consumer makes redelivery harmless, by event id:
+ * - `by_stream`: no inbox at all. The handler acts only on the state of the stream it reads and
+ *   appends with expected versions, so a redelivered event (or another event for the same
+ *   execution) finds nothing left to do. Costs nothing per event: the choice for every handler that
+ *   decides from a stream, which is all of Onceport's.
  * - `transactional`: the handler's database writes and the inbox row commit together: exactly once.
  *   Keep such handlers short and database-only.
  * - `record_after`: skip events already in the inbox, record after the handler succeeds. For
  *   handlers with outside effects, which must also be idempotent by stream version themselves.
  */
-export type InboxMode = 'transactional' | 'record_after';
+export type InboxMode = 'by_stream' | 'transactional' | 'record_after';

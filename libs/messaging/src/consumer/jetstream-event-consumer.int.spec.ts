@@ -110,6 +110,32 @@ describe('JetStreamEventConsumer (real PostgreSQL, real JetStream)', () => {
     expect(calls).toBe(1);
   });
 
+  it('hands every copy of an event to a by_stream handler, outside any transaction, and keeps no inbox rows', async () => {
+    const copies: Array<{ eventId: string; inTransaction: boolean }> = [];
+    await startConsumer(
+      async (event, context) => {
+        copies.push({ eventId: event.metadata.eventId, inTransaction: context.tx !== null });
+      },
+      { inbox: 'by_stream' },
+    );
+    const event = testEvent('TestHappened');
+    await publishRaw(event, 'first');
+    await waitFor(() => copies.length === 1);
+    await kit.js.publish(
+      'onceport.execution.test-happened.v1',
+      JSON.stringify(toWireEvent((await store.readStream(`raw-${event.eventId}`))[0]!)),
+      { msgID: 'second' },
+    );
+    await waitFor(() => copies.length === 2);
+
+    // The handler is the only guard (Onceport's decide from the execution's stream).
+    expect(copies).toEqual([
+      { eventId: event.eventId, inTransaction: false },
+      { eventId: event.eventId, inTransaction: false },
+    ]);
+    expect((await db.pool.query('SELECT 1 FROM onceport.consumer_inbox')).rowCount).toBe(0);
+  });
+
   it('naks a failing handler and gets the event again until it succeeds; acks only after success', async () => {
     let attempts = 0;
     await startConsumer(async (event, context) => {

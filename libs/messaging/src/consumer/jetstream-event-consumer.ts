@@ -2,14 +2,14 @@ import { FAULT_POINTS, faultPoint } from '@onceport/fault-points';
 import type { ConsumerInfo, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, StreamInfo } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { eventSubject, eventSubjectWildcard, kebabEventName } from '@onceport/contracts';
-import { EventQuarantine, type FailureVerdict, type QuarantineSubject, inTransaction } from '@onceport/event-store';
+import { EventQuarantine, type FailureVerdict, type QuarantineSubject } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDurableConsumer } from '../jetstream/topology';
 import { type WireEvent, parseWireEvent, toWireEvent } from '../wire-event';
 import type { DeliveryContext, EventHandler, InboxMode } from './event-handler';
 import { countDuplicate, countRedelivery } from '../metrics/delivery-metrics';
-import { claimInInbox, isInInbox } from './inbox';
+import { deliverUnderInbox } from './inbox';
 import { Semaphore } from './semaphore';
 
 export interface EventConsumerOptions {
@@ -149,19 +149,10 @@ export class JetStreamEventConsumer {
   /** The handler, behind the inbox that makes a redelivery (or an operator's retry) harmless. */
   private async deliver(event: WireEvent, context: DeliveryContext): Promise<void> {
     const { durable } = this.options;
-    if (this.options.inbox === 'transactional') {
-      const fresh = await inTransaction(this.pool, async (tx) => {
-        const claimed = await claimInInbox(tx, durable, event.metadata.eventId);
-        if (claimed) await this.handler(event, { ...context, tx });
-        return claimed;
-      });
-      if (!fresh) countDuplicate(durable);
-    } else if (!(await isInInbox(this.pool, durable, event.metadata.eventId))) {
-      await this.handler(event, context);
-      await claimInInbox(this.pool, durable, event.metadata.eventId);
-    } else {
-      countDuplicate(durable);
-    }
+    const fresh = await deliverUnderInbox(this.pool, this.options.inbox, durable, event.metadata.eventId, (tx) =>
+      this.handler(event, { ...context, tx }),
+    );
+    if (!fresh) countDuplicate(durable);
   }
 
   /** A failure the quarantine cannot record (the database is down) is redelivered, as before. */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EventQuarantine, type StoredEvent, StoreSubscription, inTransaction } from '@onceport/event-store';
+import { EventQuarantine, type StoredEvent, StoreSubscription } from '@onceport/event-store';
 import type { DeliveryContext, EventHandler } from '../consumer/event-handler';
-import { claimInInbox, isInInbox } from '../consumer/inbox';
+import { deliverUnderInbox } from '../consumer/inbox';
 import { toWireEvent } from '../wire-event';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
@@ -93,13 +93,6 @@ export class StoreTailEventConsumer implements EventConsumer {
     const traceparent = typeof event.metadata['traceparent'] === 'string' ? event.metadata['traceparent'] : null;
     const tracestate = typeof event.metadata['tracestate'] === 'string' ? event.metadata['tracestate'] : null;
     const context: DeliveryContext = { subject: event.type, deliveryCount, traceparent, tracestate, tx: null };
-    if (this.spec.inbox === 'transactional') {
-      await inTransaction(this.pool, async (tx) => {
-        if (await claimInInbox(tx, this.spec.durable, event.eventId)) await this.handler(wire, { ...context, tx });
-      });
-    } else if (!(await isInInbox(this.pool, this.spec.durable, event.eventId))) {
-      await this.handler(wire, context);
-      await claimInInbox(this.pool, this.spec.durable, event.eventId);
-    }
+    await deliverUnderInbox(this.pool, this.spec.inbox, this.spec.durable, event.eventId, (tx) => this.handler(wire, { ...context, tx }));
   }
 }

@@ -83,7 +83,7 @@ export class ConsumerFilterConflictError extends Error {
   constructor(stream: string, durable: string, existing: string, declared: string) {
     super(
       `JetStream consumer "${durable}" on stream "${stream}" filters "${existing || '(nothing)'}", but this service declares "${declared}". ` +
-        `Delete it (nats consumer rm ${stream} ${durable}) and start the service again: it is recreated with the declared filter and redelivers from the stream's start, which the inboxes make harmless.`,
+        `Delete it (nats consumer rm ${stream} ${durable}) and start the service again: it is recreated with the declared filter and redelivers from the stream's start, which the consumers' checks (their execution streams, their inboxes) make harmless.`,
     );
     this.name = 'ConsumerFilterConflictError';
   }

@@ -28,7 +28,7 @@ export interface ConsumerOptions {
  * quarantines with the real message). The consumer filters on every version of each type: older
  * versions reach the handler too, to be upcast by the contracts' registry.
  *
- * @example @ConsumeEvents(eventSubject('ExecutionAccepted', 1), { durable: 'authorization', inbox: 'record_after' })
+ * @example @ConsumeEvents(eventSubject('ExecutionAccepted', 1), { durable: 'authorization', inbox: 'by_stream' })
  */
 export function ConsumeEvents(subjects: string | readonly string[], options: ConsumerOptions): MethodDecorator {
   const patterns = typeof subjects === 'string' ? [subjects] : [...subjects];

@@ -45,7 +45,10 @@ export async function openServicePorts(config: ServiceConfig): Promise<ServicePo
     ...(config.quarantineAfterAttempts !== undefined ? { afterAttempts: config.quarantineAfterAttempts } : {}),
   });
   const tracing = initTracing({ serviceName: config.serviceName });
-  const pool = createPool(config.databaseUrl, config.poolSize ?? DEFAULT_POOL_MAX, connectionNameOf(config.serviceName));
+  const pool = createPool(config.databaseUrl, {
+    max: config.poolSize ?? DEFAULT_POOL_MAX,
+    applicationName: connectionNameOf(config.serviceName),
+  });
   await migrate(config.databaseUrl);
   const store = new PostgresEventStore(pool);
   const onError = (error: unknown): void => log('warn', 'event delivery error', { error: String(error) });
