@@ -1,5 +1,5 @@
 // Counts every query a Node process sends through `pg` (the services' pools and the ORM's knex alike),
-// by the first 90 characters of its SQL, into `$QUERY_COUNT_DIR/<pid>-<script>.json` every 2 s and at
+// by the first 90 characters of its SQL (and of its WHERE clause, when that comes later), into `$QUERY_COUNT_DIR/<pid>-<script>.json` every 2 s and at
 // exit. Preloaded into every process of a bench run (see the README, "Counting queries per process"):
 //   QUERY_COUNT_DIR=/tmp/qc NODE_OPTIONS="-r $PWD/tools/bench/scripts/count-queries.cjs" npm run bench -- …
 // A measuring aid only: never loaded by the services themselves.
@@ -22,7 +22,10 @@ if (dir) {
       loaded.Client.prototype.query = function (config, ...args) {
         const text = typeof config === 'string' ? config : config && config.text;
         if (text) {
-          const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
+          const flat = text.replace(/\s+/g, ' ').trim();
+          // Reads of the same columns differ only in their WHERE: keep it, so they count apart.
+          const where = flat.indexOf(' WHERE ', 90);
+          const key = flat.slice(0, 90) + (where > 0 ? ` … ${flat.slice(where + 1, where + 71)}` : '');
           counts.set(key, (counts.get(key) || 0) + 1);
         }
         return query.call(this, config, ...args);

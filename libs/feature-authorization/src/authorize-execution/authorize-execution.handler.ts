@@ -78,6 +78,8 @@ export class AuthorizeExecutionHandler {
       executionStream(executionId),
       (current, now) => (current.state.status === 'accepted' ? { ...decision.command, metadata: { now } } : null),
       cause,
+      // Decided on the stream as loaded above; had anyone appended since, the append conflicts and reads it again.
+      { known: loaded },
     );
     if (grantRecorded || handled.appended.length > 0) this.deps.onAppended?.();
     if (handled.appended.length > 0) {

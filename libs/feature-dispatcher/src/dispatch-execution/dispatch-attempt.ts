@@ -57,7 +57,13 @@ export type AttemptReport =
  * got it appended sends; the outcome then closes the attempt. Every event carries this span's
  * trace context, and so does the request to the target.
  */
-export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: DispatchCause): Promise<AttemptReport> {
+/** `loaded`: the execution as the caller just read it (`authorized`, with these facts); a conflict reads it again. */
+export function runAttempt(
+  deps: AttemptDeps,
+  loaded: LoadedExecution,
+  facts: ExecutionFacts,
+  cause: DispatchCause,
+): Promise<AttemptReport> {
   const attributes = { 'onceport.execution_id': facts.executionId, 'onceport.tool': facts.tool };
   return inSpan(
     deps.tracer,
@@ -67,7 +73,7 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
     async (span) => {
       const trace = currentTraceContext();
       const causedBy = (causationId: string): EventCause => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
-      const started = await startDispatch(deps, facts, causedBy(cause.eventId));
+      const started = await startDispatch(deps, loaded, facts, causedBy(cause.eventId));
       if (started !== null && 'denied' in started) {
         span.setAttribute('onceport.outcome', 'vault_locked');
         deps.log('warn', 'dispatch not started: the vault is locked, the execution is denied', {
@@ -120,6 +126,7 @@ export function runAttempt(deps: AttemptDeps, facts: ExecutionFacts, cause: Disp
  */
 async function startDispatch(
   deps: AttemptDeps,
+  known: LoadedExecution,
   facts: ExecutionFacts,
   context: EventCause,
 ): Promise<{ attempt: number; eventId: string; stream: LoadedExecution } | { denied: string } | null> {
@@ -129,6 +136,7 @@ async function startDispatch(
       executionStream(facts.executionId),
       (loaded, now) => startOrDeny(deps, leaseMs, loaded, now),
       context,
+      { known },
     );
     const denied = handled.appended.find((event) => event.type === 'ExecutionDenied');
     if (denied?.type === 'ExecutionDenied') {

@@ -61,7 +61,7 @@ export class DispatchExecutionHandler {
         await this.pause(wait);
         continue; // reload: another replica may have taken the retry meanwhile
       }
-      const report = await runAttempt(this.deps, loaded.state.facts, cause);
+      const report = await runAttempt(this.deps, loaded, loaded.state.facts, cause);
       attempts.push(report);
       if (report.kind !== 'closed' || !report.retryable || report.closingEventId === null) return attempts;
       // The next try is caused by this one's failure and stays in the trigger's trace.

@@ -3,10 +3,15 @@ import { StoreChangeFeed } from '@onceport/event-store';
 import type { Pool } from 'pg';
 
 // Waiters wait for an execution to leave the states it passes through on its way to the target
-// (accepted, authorized, dispatched); the events that only lead from one of those to the next wake
-// nobody usefully. A retry attaching or an answer being delivered changes nothing a waiting call
+// (accepted, authorized, dispatched); the events that lead into one of those wake nobody usefully. A retry attaching or an answer being delivered changes nothing a waiting call
 // would say either; waking fifty waiters for each of fifty attaching retries would make a herd slow.
-const LEAVES_WAITERS_WAITING: ReadonlySet<string> = new Set(['ExecutionAuthorized', 'DispatchStarted', 'RetryAttached', 'ResultDelivered']);
+const LEAVES_WAITERS_WAITING: ReadonlySet<string> = new Set([
+  'ExecutionAccepted',
+  'ExecutionAuthorized',
+  'DispatchStarted',
+  'RetryAttached',
+  'ResultDelivered',
+]);
 const CHANGES_THE_ANSWER: ReadonlySet<string> = new Set<string>(EXECUTION_EVENT_TYPES.filter((type) => !LEAVES_WAITERS_WAITING.has(type)));
 
 /**
