@@ -151,8 +151,8 @@ export class IntakeModule {
         { provide: RestAgentProcesses, inject: [INTAKE_ORM], useFactory: (orm: MikroORM) => new RestAgentProcesses(orm.em) },
         {
           provide: McpSessions,
-          inject: [INTAKE_DEPENDENCIES],
-          useFactory: (deps: IntakeDependencies) => new McpSessions(deps.em, deps.settings.sessionIdleMs),
+          inject: [INTAKE_DEPENDENCIES, PG_POOL],
+          useFactory: (deps: IntakeDependencies, pool: Pool) => new McpSessions(deps.em, pool, deps.settings.sessionIdleMs),
         },
         {
           provide: IdempotencyKeys,

@@ -136,7 +136,7 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
           recordDelivery(),
           new CancelExecutionService(ports.commands, queryService(over)),
           on,
-          new McpSessions(over.em, over.settings.sessionIdleMs),
+          new McpSessions(over.em, ports.pool, over.settings.sessionIdleMs),
           ports.pool,
           ports.log,
         ),
