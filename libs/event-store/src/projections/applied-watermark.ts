@@ -33,15 +33,13 @@ export class AppliedWatermark {
     return overwriteCheckpoint(tx, this.id, CHECKPOINT_START);
   }
 
+  /** The mark, its row created at zero if missing and locked for the transaction: one statement (a conflict's update locks the row). */
   private async lock(tx: Queryable): Promise<Checkpoint> {
-    await tx.query(
-      `INSERT INTO onceport.subscription_checkpoints (subscription_id, transaction_id, global_position)
-       VALUES ($1, '0'::xid8, 0) ON CONFLICT (subscription_id) DO NOTHING`,
-      [this.id],
-    );
     const result = await tx.query<{ transaction_id: string; global_position: string }>(
-      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position
-       FROM onceport.subscription_checkpoints WHERE subscription_id = $1 FOR UPDATE`,
+      `INSERT INTO onceport.subscription_checkpoints AS c (subscription_id, transaction_id, global_position)
+       VALUES ($1, '0'::xid8, 0)
+       ON CONFLICT (subscription_id) DO UPDATE SET subscription_id = c.subscription_id
+       RETURNING c.transaction_id::text AS transaction_id, c.global_position::text AS global_position`,
       [this.id],
     );
     const row = result.rows[0];

@@ -123,11 +123,15 @@ describe('approvals and expiry beside an execution that cannot be folded (real P
     expect((await admin(`/v1/admin/approvals/${approvalIdFor(pending)}`)).body).toMatchObject({ status: 'pending' });
 
     // Logged per skip until the quarantine takes the event (2 attempts here), then once by the quarantine.
+    // The list loads its items concurrently: the skips are logged in the order the loads end.
     const skips = lines.filter((l) => l.message === 'approval skipped: its execution cannot be folded');
-    expect(skips.map((l) => [l.level, l.fields['executionId'], l.fields['doing'], l.fields['eventId']])).toEqual([
-      ['warn', poisonedPending, 'approvals list', poisonEvents[poisonedPending]],
-      ['warn', poisonedLapsed, 'approvals list', poisonEvents[poisonedLapsed]],
-    ]);
+    const byExecution = (a: unknown[], b: unknown[]): number => String(a[1]).localeCompare(String(b[1]));
+    expect(skips.map((l) => [l.level, l.fields['executionId'], l.fields['doing'], l.fields['eventId']]).sort(byExecution)).toEqual(
+      [
+        ['warn', poisonedPending, 'approvals list', poisonEvents[poisonedPending]],
+        ['warn', poisonedLapsed, 'approvals list', poisonEvents[poisonedLapsed]],
+      ].sort(byExecution),
+    );
     const quarantined = lines.filter((l) => l.message === 'event quarantined' && l.fields['subscriber'] === APPROVALS_SUBSCRIBER);
     expect(quarantined.map((l) => l.fields['eventId']).sort()).toEqual(Object.values(poisonEvents).sort());
 

@@ -59,10 +59,13 @@ function slowClient(port: number): { socket: Socket; closed: Promise<number> } {
   });
   socket.on('error', () => undefined); // a reset is one way of being closed
   socket.resume();
-  const closed = once(socket, 'close').then(() => {
-    clearInterval(trickle);
-    return Date.now();
-  });
+  // Not events.once: it rejects on the 'error' a reset emits before 'close'.
+  const closed = new Promise<number>((resolve) =>
+    socket.once('close', () => {
+      clearInterval(trickle);
+      resolve(Date.now());
+    }),
+  );
   return { socket, closed };
 }
 
