@@ -1,0 +1,49 @@
+import { executionStreamId } from '@onceport/contracts';
+import { PostgresEventStore } from '@onceport/event-store';
+import { createTestDatabase, type TestDatabase, testEvent } from '@onceport/event-store/testing';
+import { ExecutionWatcher } from './execution-watcher';
+
+describe('ExecutionWatcher (real PostgreSQL change feed)', () => {
+  let db: TestDatabase;
+  let watcher: ExecutionWatcher;
+  let store: PostgresEventStore;
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    store = new PostgresEventStore(db.pool);
+    watcher = new ExecutionWatcher(db.pool, (error) => {
+      throw error;
+    });
+    await watcher.start();
+  });
+  afterEach(async () => {
+    await watcher.stop();
+    await db.drop();
+  });
+
+  const woken = (executionId: string): { readonly done: () => boolean; readonly next: Promise<void> } => {
+    let done = false;
+    const change = watcher.nextChange(executionId, Date.now() + 60_000);
+    const next = change.next.then(() => {
+      done = true;
+    });
+    return { done: () => done, next };
+  };
+
+  it('sleeps through the steps on the way to the target and wakes on an outcome', async () => {
+    const waiting = woken('exe_waiting');
+    const marker = woken('exe_marker');
+    for (const type of ['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'RetryAttached'])
+      await store.append(executionStreamId('exe_waiting'), [testEvent(type)], { expectedVersion: 'any' });
+    // Committed after those: once its waiter is woken, the feed has handed on every event before it.
+    await store.append(executionStreamId('exe_marker'), [testEvent('OutcomeObserved')], { expectedVersion: 'any' });
+    watcher.nudge();
+    await marker.next;
+    expect(waiting.done()).toBe(false);
+
+    await store.append(executionStreamId('exe_waiting'), [testEvent('OutcomeObserved')], { expectedVersion: 'any' });
+    watcher.nudge();
+    await waiting.next;
+    expect(waiting.done()).toBe(true);
+  });
+});
