@@ -55,3 +55,5 @@ export async function createTestDatabase(extraMigrations: readonly SchemaStep[] 
 export function testEvent(type = 'TestHappened', data: Record<string, string | number | boolean | null> = {}): NewEvent {
   return { eventId: randomUUID(), type, schemaVersion: 1, data, metadata: { correlationId: 'test', causationId: 'test' } };
 }
+
+export { genericPlansOf } from './testing/generic-plans';

@@ -29,12 +29,13 @@ export type Reservation = { readonly reserved: true } | { readonly reserved: fal
  * Takes `slot` for the execution unless another row holds it (a row another transaction is
  * inserting for the same slot makes this wait for that one's outcome). Without the lock, also not
  * while the actor holds a slot at or past the cap (it was lowered): then only the counted path,
- * which counts every row, may admit.
+ * which counts every row, may admit. That check is the first such slot in index order, not NOT
+ * EXISTS: the generic plan of a prepared NOT EXISTS scanned every actor's rows on each acceptance.
  */
 const TAKE_SLOT = `
 INSERT INTO onceport.intake_in_flight (actor, slot, execution_id, accepted_at)
 SELECT $1, $2, $3, $4
- WHERE $6 OR NOT EXISTS (SELECT 1 FROM onceport.intake_in_flight WHERE actor = $1 AND slot >= $5)
+ WHERE $6 OR (SELECT slot FROM onceport.intake_in_flight WHERE actor = $1 AND slot >= $5 ORDER BY slot LIMIT 1) IS NULL
 ON CONFLICT (actor, slot) DO NOTHING
 RETURNING slot`;
 

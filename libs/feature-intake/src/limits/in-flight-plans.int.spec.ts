@@ -1,0 +1,41 @@
+import type { CommandHandler } from '@onceport/event-store';
+import { createTestDatabase, genericPlansOf, type TestDatabase } from '@onceport/event-store/testing';
+import { intakeMigrations } from '../intake.migrations';
+import { InFlightExecutions } from './in-flight-executions';
+
+/**
+ * Every acceptance reserves an in-flight slot, on a prepared statement that PostgreSQL may plan
+ * generically. Such a plan must look the slot up in the index: a scan reads every row in flight.
+ */
+describe('in-flight reservation under a generic plan', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(intakeMigrations);
+    // One busy actor with a high cap (the bench's shape): its rows are most of the table, so a plan
+    // that ignores the values guesses that most rows match and is tempted by a sequential scan.
+    await db.pool.query(`
+      INSERT INTO onceport.intake_in_flight (actor, slot, execution_id, accepted_at)
+      SELECT 'agent:busy', g * 7, 'exec-' || g, now() FROM generate_series(0, 19999) AS g`);
+    await db.pool.query('ANALYZE onceport.intake_in_flight');
+  });
+
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('takes a random slot through the index on (actor, slot), not by scanning the table', async () => {
+    const commands = { load: () => Promise.reject(new Error('not used by reserve')) } as unknown as Pick<CommandHandler, 'load'>;
+    // The probe answers every statement with no rows: reserve makes its four random tries, then counts.
+    const plans = await genericPlansOf(db.pool, (probe) =>
+      new InFlightExecutions(probe, commands).reserve(probe, 'agent:busy', 'exec-new', 1_000_000, new Date()),
+    );
+    const randomTries = plans.slice(0, 4);
+
+    expect(randomTries).toHaveLength(4);
+    for (const plan of randomTries) {
+      expect(plan).toContain('intake_in_flight_slot');
+      expect(plan).not.toContain('Seq Scan');
+    }
+  });
+});
