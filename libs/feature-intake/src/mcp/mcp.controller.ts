@@ -43,6 +43,7 @@ import { McpSessions } from './mcp-sessions';
 import { type McpRequestScope, type McpServices, createMcpServer } from './mcp-server.factory';
 import { McpStreamNotices } from './mcp-stream-notices';
 import { resumeStream } from './mcp-stream-resumption';
+import { McpStreamEventWrites } from './mcp-stream-event-writes';
 import { PgMcpEventStore } from './pg-mcp-event-store';
 
 /**
@@ -57,6 +58,8 @@ export class McpController implements OnApplicationShutdown {
   /** Created at the first resumed stream: a process that never resumes holds no LISTEN connection. */
   private notices: McpStreamNotices | null = null;
   private readonly resumedByActor = new Map<string, number>();
+  /** Every request's SSE events, in group commits across the process's requests. */
+  private readonly streamEventWrites: McpStreamEventWrites;
 
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
@@ -69,7 +72,9 @@ export class McpController implements OnApplicationShutdown {
     /** Stream events and resumption notices (plain SQL on the kit's pool, per request). */
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(SERVICE_LOG) private readonly log: ServiceLog,
-  ) {}
+  ) {
+    this.streamEventWrites = new McpStreamEventWrites(pool);
+  }
 
   @All()
   async handle(@Req() req: IncomingMessage, @Res() res: ServerResponse): Promise<void> {
@@ -167,7 +172,7 @@ export class McpController implements OnApplicationShutdown {
     if (!initializes && !claimedSession)
       return send(res, 400, jsonRpcError(-32000, 'Bad Request: Mcp-Session-Id header is required (initialize a session first)'));
     let sessionId: string | null = claimedSession;
-    const eventStore = new PgMcpEventStore(this.pool, () => sessionId ?? undefined, requestIdsOf(body));
+    const eventStore = new PgMcpEventStore(this.pool, () => sessionId ?? undefined, requestIdsOf(body), this.streamEventWrites);
     // The session lives in PostgreSQL, not in a transport: `initialize` gets a transport that issues
     // one; every later request a stateless transport, its session already checked above.
     const transport = initializes
@@ -232,7 +237,7 @@ export class McpController implements OnApplicationShutdown {
       await resumeStream(
         res,
         {
-          store: new PgMcpEventStore(this.pool, () => sessionId),
+          store: new PgMcpEventStore(this.pool, () => sessionId, [], this.streamEventWrites),
           sessionId,
           lastEventId,
           // An answer written here was delivered here: the POST that started the call never finished.

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, EventStore as McpEventStore, RequestId } from '@modelcontextprotocol/server';
 import type { Queryable } from '@onceport/event-store';
-import { MCP_STREAM_CHANNEL } from './mcp-stream-notices';
+import { McpStreamEventWrites } from './mcp-stream-event-writes';
 
 /** Where the priming event of a request stream keeps the ids of the requests the stream answers. */
 const AWAITS = 'onceport/awaits';
@@ -20,22 +20,17 @@ export class PgMcpEventStore implements McpEventStore {
     private readonly sessionId: () => string | undefined,
     /** The JSON-RPC requests of the POST this store's transport serves (none for GET and DELETE). */
     private readonly awaitedRequests: readonly RequestId[] = [],
+    /** The process's group commits of stream events (a store of its own writes alone). */
+    private readonly writes: McpStreamEventWrites = new McpStreamEventWrites(db),
   ) {}
 
-  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+  storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     // The SDK primes a request stream with an empty message. We keep there which requests the stream
     // answers: a replica resuming the stream knows from it when the stream is complete.
     const stored = isPriming(message) ? { [AWAITS]: this.awaitedRequests } : message;
-    // One statement, one commit: the row, and the notice a stream resumed on another replica waits
-    // for instead of polling the table (sent at the commit, so the row is there when it is heard).
-    const result = await this.db.query<{ event_id: string }>(
-      `WITH stored AS (
-         INSERT INTO onceport.mcp_stream_events (stream_id, session_id, message) VALUES ($1, $2, $3) RETURNING event_id
-       )
-       SELECT event_id::text AS event_id, pg_notify('${MCP_STREAM_CHANNEL}', $2) FROM stored`,
-      [streamId, this.sessionId() ?? '', JSON.stringify(stored)],
-    );
-    return result.rows[0]?.event_id ?? '';
+    // Committed with the notice a stream resumed on another replica waits for instead of polling the
+    // table (sent at the commit, so the row is there when it is heard).
+    return this.writes.store({ streamId, sessionId: this.sessionId() ?? '', message: JSON.stringify(stored) });
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {

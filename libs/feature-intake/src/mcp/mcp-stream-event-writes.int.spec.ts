@@ -1,0 +1,99 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Queryable } from '@onceport/event-store';
+import { createTestDatabase, type TestDatabase } from '@onceport/event-store/testing';
+import { Client } from 'pg';
+import { intakeMigrations } from '../intake.migrations';
+import { McpStreamEventWrites } from './mcp-stream-event-writes';
+import { MCP_STREAM_CHANNEL } from './mcp-stream-notices';
+
+describe('McpStreamEventWrites (real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let statements: string[];
+  let counted: Queryable;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(intakeMigrations);
+    counted = {
+      query: (text, values) => {
+        statements.push(text);
+        return db.pool.query(text, values);
+      },
+    };
+  });
+  beforeEach(() => {
+    statements = [];
+  });
+  afterAll(() => db.drop());
+
+  const stored = async (ids: readonly string[]) =>
+    (
+      await db.pool.query<{ event_id: string; stream_id: string; session_id: string; message: { n: number } }>(
+        'SELECT event_id::text AS event_id, stream_id, session_id, message FROM onceport.mcp_stream_events WHERE event_id = ANY($1::bigint[]) ORDER BY event_id',
+        [ids],
+      )
+    ).rows;
+
+  it('stores a burst in two statements, each event under its own id, in the order asked within each stream', async () => {
+    const writes = new McpStreamEventWrites(counted);
+    const asked = Array.from({ length: 50 }, (_, n) => ({
+      streamId: `stream-${n % 5}`,
+      sessionId: `session-${n % 3}`,
+      message: JSON.stringify({ n }),
+    }));
+
+    const ids = await Promise.all(asked.map((event) => writes.store(event)));
+
+    // The first alone, at once; the 49 that arrived while it ran, together.
+    expect(statements).toHaveLength(2);
+    expect(new Set(ids).size).toBe(50);
+    const rows = await stored(ids);
+    const byId = new Map(rows.map((row) => [row.event_id, row]));
+    ids.forEach((id, n) => {
+      expect(byId.get(id)).toMatchObject({ stream_id: `stream-${n % 5}`, session_id: `session-${n % 3}`, message: { n } });
+    });
+    for (let stream = 0; stream < 5; stream++) {
+      const ofStream = ids.filter((_, n) => n % 5 === stream).map(BigInt);
+      expect(ofStream).toEqual([...ofStream].sort((a, b) => (a < b ? -1 : 1)));
+    }
+  });
+
+  it('fails only the caller whose event the database refuses; the others of its batch are stored', async () => {
+    const writes = new McpStreamEventWrites(counted);
+    const first = writes.store({ streamId: 's', sessionId: 'x', message: JSON.stringify({ n: 0 }) });
+    // jsonb refuses a NUL character: the batch it travels in fails, then each event is written alone.
+    const later = [1, 2, 3].map((n) =>
+      writes
+        .store({ streamId: 's', sessionId: 'x', message: JSON.stringify(n === 2 ? { n, text: 'a\u0000b' } : { n }) })
+        .catch((error: Error) => error),
+    );
+
+    await first;
+    const [one, two, three] = await Promise.all(later);
+
+    expect(two).toBeInstanceOf(Error);
+    expect((two as Error).message).toMatch(/unsupported Unicode escape sequence/);
+    expect((await stored([one as string, three as string])).map((row) => row.message)).toEqual([{ n: 1 }, { n: 3 }]);
+  });
+
+  it('sends the resumption notice of each session whose event it stored, at the commit', async () => {
+    const listener = new Client({ connectionString: db.url });
+    await listener.connect();
+    const heard = new Set<string>();
+    listener.on('notification', (notice) => {
+      if (notice.channel === MCP_STREAM_CHANNEL && notice.payload) heard.add(notice.payload);
+    });
+    await listener.query(`LISTEN ${MCP_STREAM_CHANNEL}`);
+    try {
+      const writes = new McpStreamEventWrites(db.pool);
+      await Promise.all(
+        ['a', 'b', 'c', 'a'].map((session) => writes.store({ streamId: 's', sessionId: `session-${session}`, message: '{}' })),
+      );
+
+      const deadline = Date.now() + 10_000;
+      while (heard.size < 3 && Date.now() < deadline) await sleep(10);
+      expect([...heard].sort()).toEqual(['session-a', 'session-b', 'session-c']);
+    } finally {
+      await listener.end();
+    }
+  });
+});
