@@ -27,7 +27,7 @@ export {
   saveCheckpoint,
   resetCheckpoint,
 } from './subscription/checkpoint';
-export { readCommittedAfter } from './subscription/read-committed-after';
+export { checkpointOf, readCommittedAfter } from './subscription/read-committed-after';
 export {
   StoreSubscription,
   type BatchHandler,

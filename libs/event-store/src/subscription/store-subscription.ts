@@ -12,8 +12,11 @@ import { Wakeup } from './wakeup';
  * `transactional`: the handler gets a transaction that also saves the checkpoint (exactly-once
  * for database effects; keep the handler short, an open writing transaction holds every tail back).
  * `at_least_once`: the handler's effects are elsewhere (e.g. a broker); the checkpoint is saved after.
+ * `handler_saves`: as `at_least_once`, but the handler saves the checkpoint itself, when it chooses
+ * (with bookkeeping of its own that must never fall behind it); the subscription only keeps its
+ * position in memory, and starts again from the saved checkpoint after a failure.
  */
-export type SubscriptionMode = 'transactional' | 'at_least_once';
+export type SubscriptionMode = 'transactional' | 'at_least_once' | 'handler_saves';
 
 export type BatchHandler = (events: readonly StoredEvent[], tx: Queryable | null) => Promise<void>;
 
@@ -249,7 +252,7 @@ export class StoreSubscription {
       });
     } else {
       await this.handler(events, null);
-      await saveCheckpoint(this.pool, this.options.subscriptionId, next);
+      if (this.options.mode === 'at_least_once') await saveCheckpoint(this.pool, this.options.subscriptionId, next);
     }
     this.checkpoint = next;
   }

@@ -77,6 +77,47 @@ describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
     expect(ids).toHaveLength(appended.length);
   });
 
+  it('records what was acknowledged at most once per interval, the checkpoint never past the record; what a relay left unrecorded the next one republishes, stored once', async () => {
+    const events = Array.from({ length: 30 }, (_, i) => testEvent('TestHappened', { i }));
+    for (const [i, e] of events.entries()) await store.append(`record-${i}`, [e], { expectedVersion: 0 });
+    const positions = (await store.readAll()).map((e) => e.globalPosition);
+    const durable = async () => {
+      const records = await db.pool.query<{ n: number; newest: string | null }>(
+        'SELECT count(*)::int AS n, max(stream_sequence)::text AS newest FROM onceport.relay_publications',
+      );
+      const checkpoint = await db.pool.query<{ position: string }>(
+        `SELECT global_position::text AS position FROM onceport.subscription_checkpoints WHERE subscription_id = 'outbox-relay'`,
+      );
+      return {
+        records: records.rows[0]?.n,
+        newestSequence: Number(records.rows[0]?.newest),
+        checkpoint: BigInt(checkpoint.rows[0]?.position ?? -1),
+      };
+    };
+    const first = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, {
+      streamName: EXECUTION_STREAM_NAME,
+      batchSize: 5,
+      pollIntervalMs: 50,
+      publishTimeoutMs: 2000,
+      recordIntervalMs: 600_000,
+    });
+    first.start();
+    await waitFor(async () => (await streamMessages()) === 30, 30_000, 'all 30 published');
+
+    // Six batches acknowledged; only the first recorded (the interval had not begun), and the checkpoint with it.
+    expect(await durable()).toEqual({ records: 1, newestSequence: 5, checkpoint: positions[4] });
+
+    // As if the first relay had died now: the next one starts from the saved checkpoint and republishes
+    // the other 25, which JetStream stores once (the same message ids).
+    expect(await newRelay().drain()).toBe(25);
+    expect(await streamMessages()).toBe(30);
+    expect(new Set(await publishedMessageIds(kit))).toEqual(new Set(events.map((e) => e.eventId)));
+
+    // Stopping records what it had left.
+    await first.stop();
+    expect(await durable()).toMatchObject({ newestSequence: 30, checkpoint: positions[29] });
+  });
+
   describe('a new relay (empty memory) after nats-server lost what an earlier relay published', () => {
     const publishWithFirstRelay = async (count: number): Promise<string[]> => {
       const ids: string[] = [];

@@ -6,8 +6,10 @@ import {
   type Checkpoint,
   type StoredEvent,
   StoreSubscription,
+  checkpointOf,
   loadCheckpoint,
   overwriteCheckpoint,
+  saveCheckpoint,
 } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import { type StreamSpec, ensureStream, isNotFound } from '../jetstream/topology';
@@ -27,10 +29,23 @@ export interface OutboxRelayOptions {
   readonly publishTimeoutMs?: number;
   /** How long acknowledged batches stay rewindable after NATS restarts (cover the server's sync interval). */
   readonly publicationRetentionMs?: number;
+  /**
+   * How often, at most, what was acknowledged is recorded (the publication and the checkpoint after
+   * it). A relay that dies republishes what it had not recorded yet: JetStream stores a message id
+   * once, and consumers act on the stream's version, so that costs a repeat, never a second effect.
+   */
+  readonly recordIntervalMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
 const RELAY_SUBSCRIPTION = 'outbox-relay';
+const DEFAULT_RECORD_INTERVAL_MS = 250;
+
+/** Acknowledged, not yet recorded: where the first such batch started, its newest message, and where the last one ended. */
+interface Unrecorded {
+  readonly publication: Publication | null;
+  readonly upTo: Checkpoint;
+}
 
 /**
  * Publishes every stored event to JetStream with `Nats-Msg-Id` = event id (so a republish is stored
@@ -45,6 +60,10 @@ export class OutboxRelay {
   private missingTableReported = false;
   private verifyBroker = true;
   private statusWatch: Promise<void> | null = null;
+  private unrecorded: Unrecorded | null = null;
+  private recording: Promise<void> = Promise.resolve();
+  private recordTimer: NodeJS.Timeout | null = null;
+  private lastRecordedAt = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -58,7 +77,8 @@ export class OutboxRelay {
       pool,
       {
         subscriptionId: RELAY_SUBSCRIPTION,
-        mode: 'at_least_once',
+        // The checkpoint is saved with the publication record, after it: never ahead of it.
+        mode: 'handler_saves',
         exclusive: true,
         batchSize: options.batchSize ?? 256,
         pollIntervalMs: options.pollIntervalMs ?? 1000,
@@ -76,6 +96,9 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     await this.subscription.stop();
+    if (this.recordTimer) clearTimeout(this.recordTimer);
+    // Not recorded now, it is republished by the next leader: a repeat, never a loss.
+    await this.recordPublished().catch((error) => this.options.onError?.(error));
   }
 
   /** A writer in this process just committed: relay now rather than at the next notification. */
@@ -84,17 +107,20 @@ export class OutboxRelay {
   }
 
   /** Publishes everything committed so far (tools and tests). */
-  drain(): Promise<number> {
-    return this.subscription.drain();
+  async drain(): Promise<number> {
+    const published = await this.subscription.drain();
+    await this.recordPublished();
+    return published;
   }
 
   private async publish(events: readonly StoredEvent[]): Promise<void> {
     // Any failure below makes the loop re-read from the checkpoint; look at the broker first then.
     this.verifyBroker = true;
     const from = this.subscription.position ?? (await loadCheckpoint(this.pool, RELAY_SUBSCRIPTION));
+    const last = events[events.length - 1];
+    if (!last) return;
     const subjectOf = this.options.subjectOf ?? ((e: StoredEvent) => eventSubject(e.type, e.schemaVersion));
     const publishable = this.options.shouldPublish ? events.filter(this.options.shouldPublish) : events;
-    if (publishable.length === 0) return;
     const acks = await Promise.all(
       publishable.map((event) => {
         const headers = natsHeaders();
@@ -114,14 +140,63 @@ export class OutboxRelay {
     const publishedAt = Date.now();
     for (const event of publishable) observeRelayLag(event.recordedAt, publishedAt);
     const newest = acks.reduce((best, ack, i) => (ack.seq > best.seq ? { seq: ack.seq, i } : best), { seq: 0, i: 0 });
-    const eventId = publishable[newest.i]?.eventId ?? '';
-    await this.withPublicationLog(() => this.publications.record({ streamSequence: newest.seq, eventId, from }));
+    const publication = newest.seq > 0 ? { streamSequence: newest.seq, eventId: publishable[newest.i]?.eventId ?? '', from } : null;
+    this.noteUnrecorded(publication, checkpointOf(last));
     this.verifyBroker = false;
+    if (publishedAt - this.lastRecordedAt >= this.recordIntervalMs) await this.recordPublished();
+    else
+      this.recordTimer ??= setTimeout(
+        () => void this.recordPublished().catch((error) => this.options.onError?.(error)),
+        this.recordIntervalMs,
+      ).unref();
+  }
+
+  private get recordIntervalMs(): number {
+    return this.options.recordIntervalMs ?? DEFAULT_RECORD_INTERVAL_MS;
+  }
+
+  /** One record covers every batch acknowledged since the last: from where the first began, up to the newest message. */
+  private noteUnrecorded(publication: Publication | null, upTo: Checkpoint): void {
+    const earlier = this.unrecorded?.publication ?? null;
+    const newer = !earlier || (publication && publication.streamSequence > earlier.streamSequence) ? publication : earlier;
+    this.unrecorded = { publication: newer && { ...newer, from: earlier?.from ?? newer.from }, upTo };
+  }
+
+  /**
+   * Records what was acknowledged and not yet recorded: the publication first, then the checkpoint,
+   * so the checkpoint never passes a batch the broker could lose unnoticed. One at a time; what
+   * fails to be recorded stays noted for the next time.
+   */
+  private recordPublished(): Promise<void> {
+    if (this.recordTimer) clearTimeout(this.recordTimer);
+    this.recordTimer = null;
+    const record = async () => {
+      const noted = this.unrecorded;
+      if (!noted) return;
+      this.unrecorded = null;
+      try {
+        const { publication } = noted;
+        if (publication) await this.withPublicationLog(() => this.publications.record(publication));
+        await saveCheckpoint(this.pool, RELAY_SUBSCRIPTION, noted.upTo);
+        this.lastRecordedAt = Date.now();
+      } catch (error) {
+        // Noted while this record ran (TypeScript still holds the null set above).
+        const since = this.unrecorded as Unrecorded | null;
+        this.unrecorded = noted;
+        if (since) this.noteUnrecorded(since.publication, since.upTo);
+        throw error;
+      }
+    };
+    const recorded = this.recording.then(record);
+    this.recording = recorded.catch(() => undefined);
+    return recorded;
   }
 
   /** Before reading on: if the broker no longer holds what it acknowledged, rewind and republish. */
   private async checkBroker(): Promise<void> {
     if (!this.verifyBroker) return;
+    // What was acknowledged but not recorded is recorded first, so that a loss of it is seen too.
+    await this.recordPublished();
     const lastSequence = await this.lastSequenceOrRecreate();
     const rewindTo = await this.rewindPoint(lastSequence);
     if (rewindTo) {
