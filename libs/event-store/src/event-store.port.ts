@@ -19,9 +19,16 @@ export interface ReadAllOptions {
  * The source of truth. Deciders load a stream, fold it, decide, and append with the version they
  * loaded; a `WrongExpectedVersionError` means someone else decided first: reload and decide again.
  */
+export interface StreamFrom {
+  readonly streamId: string;
+  readonly fromVersion: number;
+}
+
 export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
   readStream(streamId: string, fromVersion?: number): Promise<StoredEvent[]>;
+  /** Several streams in one read, each from its own version: the events by stream id (every stream asked for is a key). */
+  readStreams(wanted: readonly StreamFrom[]): Promise<Map<string, StoredEvent[]>>;
   /**
    * Reads by global position, for audits and exports. Not for tailing live writes: a position can
    * become visible after a higher one (see `StoreSubscription`).

@@ -1,7 +1,7 @@
 import { DatabaseError } from 'pg';
 import type { AppendResult, NewEvent, StoredEvent } from './event';
 import { DuplicateEventError, WrongExpectedVersionError } from './errors';
-import type { AppendOptions, EventStore, ReadAllOptions } from './event-store.port';
+import type { AppendOptions, EventStore, ReadAllOptions, StreamFrom } from './event-store.port';
 import { markAppended, notifyAppended } from './appended-notice';
 import { contentHash } from './hash-chain';
 import { type ClientPool, type Queryable, inTransaction } from './queryable';
@@ -62,6 +62,22 @@ export class PostgresEventStore implements EventStore {
       [streamId, fromVersion],
     );
     return result.rows.map(rowToStoredEvent);
+  }
+
+  async readStreams(wanted: readonly StreamFrom[]): Promise<Map<string, StoredEvent[]>> {
+    const byStream = new Map<string, StoredEvent[]>(wanted.map((w) => [w.streamId, []]));
+    // A stream asked for twice would come back twice, interleaved.
+    if (byStream.size !== wanted.length) throw new Error('readStreams: each stream may be asked for once');
+    if (wanted.length === 0) return byStream;
+    const result = await this.db.query<StoredEventRow>(
+      `SELECT ${STORED_EVENT_COLUMNS}
+         FROM unnest($1::text[], $2::int[]) AS wanted(wanted_stream, wanted_from)
+         JOIN onceport.events ON stream_id = wanted_stream AND stream_version >= wanted_from
+        ORDER BY stream_id, stream_version`,
+      [wanted.map((w) => w.streamId), wanted.map((w) => w.fromVersion)],
+    );
+    for (const row of result.rows) byStream.get(row.stream_id)?.push(rowToStoredEvent(row));
+    return byStream;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

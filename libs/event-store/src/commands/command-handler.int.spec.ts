@@ -4,6 +4,7 @@ import { PostgresEventStore } from '../postgres-event-store';
 import { type TestDatabase, createTestDatabase } from '../testing';
 import { CommandHandler } from './command-handler';
 import { executionStream } from './streams/execution-stream';
+import { vaultStream } from './streams/vault-stream';
 
 describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -55,6 +56,49 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     expect(reads).toEqual([1, 3, 4]);
     // A fresh fold from the whole stream agrees with the incremental one.
     expect(await new CommandHandler(new PostgresEventStore(db.pool)).load(execution)).toEqual(after);
+  });
+
+  it('loads several streams in one read, each as its own load would, and a cached one from what is new', async () => {
+    const store = new PostgresEventStore(db.pool);
+    const asked: Array<Array<[string, number]>> = [];
+    const readStreams = store.readStreams.bind(store);
+    store.readStreams = (wanted) => {
+      asked.push(wanted.map((w) => [w.streamId, w.fromVersion]));
+      return readStreams(wanted);
+    };
+    store.readStream = () => Promise.reject(new Error('loadAll reads every stream in its one read'));
+    const loading = new CommandHandler(store);
+    const other = executionStream('exec_01HZZZZZZZZZZZZZZZZZZZZZZZ');
+    const vault = vaultStream();
+
+    const [first, empty, vaultFold] = await loading.loadAll([execution, other, vault]);
+    const fresh = new CommandHandler(new PostgresEventStore(db.pool));
+    expect(first).toEqual(await fresh.load(execution));
+    expect(empty).toEqual(await fresh.load(other));
+    expect(vaultFold).toEqual(await fresh.load(vault));
+    expect(first.version).toBe(2);
+
+    await new CommandHandler(new PostgresEventStore(db.pool)).handle(
+      execution,
+      (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-1', leaseMs: 30_000 }, metadata: { now } }),
+      context,
+    );
+    const [after] = await loading.loadAll([execution, vault]);
+
+    expect(after.state.status).toBe('dispatched');
+    expect(after).toEqual(await fresh.load(execution));
+    // The execution (a cached kind) from the version after its fold; the vault (not cached) whole.
+    expect(asked).toEqual([
+      [
+        [execution.id, 1],
+        [other.id, 1],
+        [vault.id, 1],
+      ],
+      [
+        [execution.id, 3],
+        [vault.id, 1],
+      ],
+    ]);
   });
 
   it('lets exactly one of ten concurrent dispatchers start the dispatch; the others are refused by the decider', async () => {

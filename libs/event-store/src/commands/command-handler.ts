@@ -161,6 +161,33 @@ export class CommandHandler {
     return reads.queued.promise as Promise<LoadedOf<S>>;
   }
 
+  /**
+   * Several streams folded now, in one read: for a command that decides on streams it knows before
+   * reading any of them (authorization: the execution, the vault, the actor's session). Each sees
+   * every event committed before the call; cached kinds read only what is new, as in `load`.
+   */
+  async loadAll<const S extends readonly AnyStream[]>(streams: S): Promise<{ -readonly [K in keyof S]: LoadedOf<S[K]> }> {
+    const known = streams.map((stream) => this.knownFold(stream));
+    const stored = await this.store.readStreams(
+      streams.map((stream, i) => ({ streamId: stream.id, fromVersion: (known[i]?.version ?? 0) + 1 })),
+    );
+    return streams.map((stream, i) => {
+      const before = known[i] ?? emptyStream(stream);
+      const loaded = foldOnto(stream, before, stored.get(stream.id) ?? []);
+      if (loaded !== before && this.caches(stream)) this.remember(stream.id, loaded);
+      return loaded;
+    }) as { -readonly [K in keyof S]: LoadedOf<S[K]> };
+  }
+
+  private caches(stream: AnyStream): boolean {
+    return stream.kind.cached && this.cacheSize > 0;
+  }
+
+  /** The fold to read on from: the cached one of a cached kind, else none yet. */
+  private knownFold<S extends AnyStream>(stream: S): LoadedOf<S> {
+    return ((this.caches(stream) ? this.folded.get(stream.id) : undefined) as LoadedOf<S> | undefined) ?? emptyStream(stream);
+  }
+
   /** Reads once; then the read everyone queued meanwhile, if anyone did. */
   private runRead<S extends AnyStream>(stream: S, reads: StreamReads): Promise<LoadedOf<S>> {
     const read = this.readNew(stream);

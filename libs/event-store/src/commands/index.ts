@@ -10,7 +10,7 @@ export { CONFLICT_ATTEMPTS, retryOnConflict } from './conflict-retry';
 export { type EventCause, eventMetadata } from './event-cause';
 export { loadStream } from './load-stream';
 export { type UnfoldableEvent, unfoldableEvent } from './unfoldable-event';
-export { type LoadedStream, type Stream, type StreamKind, emptyStream } from './stream-kind';
+export { type LoadedOf, type LoadedStream, type Stream, type StreamKind, emptyStream } from './stream-kind';
 export { type ExecutionStream, type LoadedExecution, executionStream } from './streams/execution-stream';
 export { type VaultStream, vaultStream } from './streams/vault-stream';
 export { type SessionStream, sessionStream } from './streams/session-stream';

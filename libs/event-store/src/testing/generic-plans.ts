@@ -13,6 +13,9 @@ export async function genericPlansOf(pool: Pool, work: (probe: Queryable) => Pro
   const literal = (value: unknown): string => {
     if (value === null || value === undefined) return 'NULL';
     if (value instanceof Date) return client.escapeLiteral(value.toISOString());
+    // An array literal ('{"a","b"}'), typed by the statement's parameter.
+    if (Array.isArray(value))
+      return client.escapeLiteral(`{${value.map((item) => `"${String(item).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
     if (['string', 'number', 'bigint', 'boolean'].includes(typeof value)) return client.escapeLiteral(String(value));
     throw new TypeError(`genericPlansOf: no literal for a ${typeof value} parameter`);
   };

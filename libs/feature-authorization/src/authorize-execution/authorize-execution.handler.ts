@@ -1,14 +1,22 @@
 import { type Tracer } from '@opentelemetry/api';
 import { type ActorDirectory } from '@onceport/config';
 import { type ApprovalMode, type ExecutionAcceptedData, parseEvent } from '@onceport/contracts';
-import { type ExecutionFacts, effectiveAgentProcess } from '@onceport/domain';
+import { type ExecutionFacts, type VaultState, effectiveAgentProcess } from '@onceport/domain';
 import { type DeliveryContext, type WireEvent } from '@onceport/messaging';
 import { contextFromTraceparent, currentTraceContext, inSpan } from '@onceport/service-kit';
 import { approveFromCampaign } from '../approvals/campaign-approval';
 import { countApprovalEvents, countAuthorization } from '../metrics/authorization-metrics';
 import { type Log } from '../shared/log';
 import { AUTHORIZATION_SERVICE, type AuthorizationDecision, type AuthorizationRung, decideAuthorization } from './decide-authorization';
-import { type CommandHandler, type EventCause, executionStream, sessionStream, vaultStream } from '@onceport/event-store';
+import {
+  type CommandHandler,
+  type EventCause,
+  type LoadedOf,
+  type SessionStream,
+  executionStream,
+  sessionStream,
+  vaultStream,
+} from '@onceport/event-store';
 
 export interface AuthorizeExecutionDependencies {
   readonly commands: CommandHandler;
@@ -48,19 +56,35 @@ export class AuthorizeExecutionHandler {
     const parent = contextFromTraceparent(delivery.traceparent ?? metadata.traceparent, delivery.tracestate ?? metadata.tracestate);
     const attributes = { 'onceport.execution_id': accepted.executionId, 'onceport.tool': accepted.tool, 'onceport.actor': accepted.actor };
     return inSpan(this.deps.tracer, `authorize ${accepted.tool}`, parent, attributes, async (span) => {
-      const outcome = await this.decide(accepted.executionId, event.metadata.eventId);
+      const outcome = await this.decide(accepted, event.metadata.eventId);
       span.setAttribute('onceport.authorization', outcome.decided ? outcome.rung : `skipped: ${outcome.reason}`);
       this.deps.log('info', outcome.decided ? 'authorization decided' : 'authorization skipped', { ...attributes, ...outcome });
       return outcome;
     });
   }
 
-  private async decide(executionId: string, causationId: string): Promise<AuthorizationOutcome> {
-    const loaded = await this.deps.commands.load(executionStream(executionId));
+  private async decide(accepted: ExecutionAcceptedData, causationId: string): Promise<AuthorizationOutcome> {
+    const { executionId } = accepted;
+    const agentProcess = effectiveAgentProcess(accepted.actor, accepted.agentProcess);
+    // Everything the ladder reads, in one round trip: the execution, the vault and the actor's session.
+    const [loaded, vault, session] = await this.deps.commands.loadAll([
+      executionStream(executionId),
+      vaultStream(),
+      sessionStream(accepted.actor, agentProcess),
+    ]);
     if (loaded.state.status !== 'accepted') return { decided: false, reason: `execution is ${loaded.state.status}` };
     const facts = loaded.state.facts;
     const cause: EventCause = { causationId, actor: AUTHORIZATION_SERVICE, ...currentTraceContext() };
-    const { decision, grantRecorded } = await this.decideRecordingGrant(facts, cause);
+    // The stored acceptance is the truth; a message that named another session only costs a read of the right one.
+    const factsProcess = effectiveAgentProcess(facts.actor, facts.agentProcess);
+    const sameSession = facts.actor === accepted.actor && factsProcess === agentProcess;
+    const { decision, grantRecorded } = await this.decideRecordingGrant(
+      facts,
+      factsProcess,
+      vault.state,
+      sameSession ? session : undefined,
+      cause,
+    );
     // A per-use call of a run whose approver granted the campaign is approved from that grant (DESIGN.md §7).
     if (decision.rung === 'per_use_approval' && decision.command.type === 'RequestApproval' && facts.run) {
       if (await approveFromCampaign(this.deps.commands, facts, decision.command, cause)) {
@@ -92,10 +116,11 @@ export class AuthorizeExecutionHandler {
   /** Runs the ladder; when it grants a session, records the grant first. A lost race means another replica granted it: decide again on that grant. */
   private async decideRecordingGrant(
     facts: ExecutionFacts,
+    agentProcess: string,
+    vault: VaultState,
+    session: LoadedOf<SessionStream> | undefined,
     cause: EventCause,
   ): Promise<{ decision: AuthorizationDecision; grantRecorded: boolean }> {
-    const agentProcess = effectiveAgentProcess(facts.actor, facts.agentProcess);
-    const vault = (await this.deps.commands.load(vaultStream())).state;
     let decision: AuthorizationDecision | undefined;
     const handled = await this.deps.commands.handle(
       sessionStream(facts.actor, agentProcess),
@@ -114,6 +139,8 @@ export class AuthorizeExecutionHandler {
       },
       { ...cause, correlationId: facts.executionId },
       {
+        // Read with the execution; a lost race reads the session again (and decides again on it).
+        ...(session ? { known: session } : {}),
         onConflict: () =>
           this.deps.log('info', 'session grant lost the race: another replica granted it', {
             executionId: facts.executionId,

@@ -151,6 +151,28 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
     expect((await stateOf(call)).status).toBe('awaiting_approval');
   });
 
+  it('reads the execution, the vault and the session in one round trip, and decides on them', async () => {
+    const accepted = await seedAccepted(commands, store, {
+      actor: 'agent:deploy-bot',
+      tool: 'get_build_status',
+      agentProcess: 'proc-one-read',
+    });
+    const reads: string[][] = [];
+    const readStreams = store.readStreams.bind(store);
+    const readStream = store.readStream.bind(store);
+    store.readStreams = (wanted) => {
+      reads.push(wanted.map((w) => w.streamId));
+      return readStreams(wanted);
+    };
+    store.readStream = (streamId, fromVersion) => {
+      reads.push([streamId]);
+      return readStream(streamId, fromVersion);
+    };
+
+    expect(await handler.handle(accepted, delivered)).toMatchObject({ decided: true, appended: ['ExecutionAuthorized'] });
+    expect(reads).toEqual([[accepted.stream.id, 'vault', sessionStreamId('agent:deploy-bot', 'proc-one-read')]]);
+  });
+
   it('a redelivered ExecutionAccepted is a no-op, even after the vault was locked in between', async () => {
     const call = await seedAccepted(commands, store, { actor: 'agent:deploy-bot', tool: 'get_build_status' });
     await handler.handle(call, delivered);

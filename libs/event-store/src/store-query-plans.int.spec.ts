@@ -1,16 +1,17 @@
-import type { Queryable } from '../queryable';
-import { createTestDatabase, genericPlansOf, type TestDatabase } from '../testing';
-import { headCheckpoint } from './head-checkpoint';
-import { hasHeldBackEvents } from './held-back';
-import { readCommittedAfter } from './read-committed-after';
+import { PostgresEventStore } from './postgres-event-store';
+import type { Queryable } from './queryable';
+import { createTestDatabase, genericPlansOf, type TestDatabase } from './testing';
+import { headCheckpoint } from './subscription/head-checkpoint';
+import { hasHeldBackEvents } from './subscription/held-back';
+import { readCommittedAfter } from './subscription/read-committed-after';
 
 /**
  * Services prepare their statements, and PostgreSQL may plan a prepared statement generically (see
- * genericPlansOf). A tail query planned generically must still walk the tail index: a sequential scan costs time in proportion
+ * genericPlansOf). A read planned generically must still walk an index: a sequential scan costs time in proportion
  * to the whole store, on every look. Measured, the held-back check's generic plan was such a scan:
  * 16 ms a call on a bench store, two thirds of PostgreSQL's time per execution.
  */
-describe('the tail queries under a generic plan', () => {
+describe("the store's reads under a generic plan", () => {
   let db: TestDatabase;
   const STORE_SIZE = 20_000;
 
@@ -38,6 +39,24 @@ describe('the tail queries under a generic plan', () => {
 
     expect(plans).toHaveLength(1);
     expect(plans[0]).toContain('events_tail_idx');
+    expect(plans[0]).not.toContain('Seq Scan');
+  });
+
+  it.each([
+    ['a stream read', (probe: Queryable) => new PostgresEventStore(probe).readStream('plan-7', 1)],
+    [
+      'a read of several streams',
+      (probe: Queryable) =>
+        new PostgresEventStore(probe).readStreams([
+          { streamId: 'plan-7', fromVersion: 1 },
+          { streamId: 'plan-8', fromVersion: 1 },
+        ]),
+    ],
+  ])('%s walks the stream index, never the whole store', async (_name, run) => {
+    const plans = await genericPlansOf(db.pool, run);
+
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toContain('events_stream_version_unique');
     expect(plans[0]).not.toContain('Seq Scan');
   });
 });
