@@ -22,7 +22,7 @@ export const DISPATCHER_ACTOR = 'svc:dispatcher';
 
 export interface AttemptDeps {
   readonly commands: CommandHandler;
-  /** The vault as its stream says it is now, read fresh: checked right before every send. */
+  /** The vault as its stream says it is now, read fresh: checked again after a lost race. */
   readonly vault: () => Promise<VaultState>;
   readonly sender: TargetSender;
   readonly recorder: OutcomeRecorder;
@@ -57,13 +57,14 @@ export type AttemptReport =
  * got it appended sends; the outcome then closes the attempt. Every event carries this span's
  * trace context, and so does the request to the target.
  */
-/** `loaded`: the execution as the caller just read it (`authorized`, with these facts); a conflict reads it again. */
-export function runAttempt(
-  deps: AttemptDeps,
-  loaded: LoadedExecution,
-  facts: ExecutionFacts,
-  cause: DispatchCause,
-): Promise<AttemptReport> {
+/** What the caller just read, together: the execution (`authorized`, with these facts) and the vault. */
+export interface ReadForAttempt {
+  readonly execution: LoadedExecution;
+  readonly vault: VaultState;
+}
+
+/** `read`: the execution and the vault as the caller just read them; a conflict reads both again. */
+export function runAttempt(deps: AttemptDeps, read: ReadForAttempt, facts: ExecutionFacts, cause: DispatchCause): Promise<AttemptReport> {
   const attributes = { 'onceport.execution_id': facts.executionId, 'onceport.tool': facts.tool };
   return inSpan(
     deps.tracer,
@@ -73,7 +74,7 @@ export function runAttempt(
     async (span) => {
       const trace = currentTraceContext();
       const causedBy = (causationId: string): EventCause => ({ causationId, actor: DISPATCHER_ACTOR, ...trace });
-      const started = await startDispatch(deps, loaded, facts, causedBy(cause.eventId));
+      const started = await startDispatch(deps, read, facts, causedBy(cause.eventId));
       if (started !== null && 'denied' in started) {
         span.setAttribute('onceport.outcome', 'vault_locked');
         deps.log('warn', 'dispatch not started: the vault is locked, the execution is denied', {
@@ -126,17 +127,23 @@ export function runAttempt(
  */
 async function startDispatch(
   deps: AttemptDeps,
-  known: LoadedExecution,
+  read: ReadForAttempt,
   facts: ExecutionFacts,
   context: EventCause,
 ): Promise<{ attempt: number; eventId: string; stream: LoadedExecution } | { denied: string } | null> {
   const leaseMs = deps.leaseMsFor(facts.tool);
+  // The first try decides on what was read together; every try after a conflict reads the vault again.
+  let vaultAsRead: VaultState | null = read.vault;
   try {
     const handled = await deps.commands.handle(
       executionStream(facts.executionId),
-      (loaded, now) => startOrDeny(deps, leaseMs, loaded, now),
+      (loaded, now) => {
+        const vault = vaultAsRead;
+        vaultAsRead = null;
+        return startOrDeny(deps, leaseMs, loaded, now, vault);
+      },
       context,
-      { known },
+      { known: read.execution },
     );
     const denied = handled.appended.find((event) => event.type === 'ExecutionDenied');
     if (denied?.type === 'ExecutionDenied') {
@@ -155,8 +162,9 @@ async function startDispatch(
 
 /**
  * StartDispatch, or DenyExecution(vault_locked) when the vault is locked. Called by the repository
- * after it loaded the execution and again after every conflict, so the vault is read after the
- * execution and right before the append that lets the send happen, never earlier. Only an
+ * on the execution as read (with the vault, in the same round trip) and again after every conflict,
+ * reading the vault again then: it is read with or after the execution, right before the append
+ * that lets the send happen, never earlier. Only an
  * `authorized` execution gets here: one whose attempt already started (dispatched, or unknown) is
  * left alone, the lock does not lose what may already have reached the target. A re-dispatch (after
  * a not_applied settlement, or a retry after a failure before send) is denied the same way: nothing
@@ -166,11 +174,17 @@ async function startDispatch(
  * a send that read "unlocked" a moment before the lock committed still goes out. That window is
  * only the time between this read and the append; nothing is cached or read earlier.
  */
-async function startOrDeny(deps: AttemptDeps, leaseMs: number, loaded: LoadedExecution, now: Date): Promise<ExecutionCommand | null> {
+async function startOrDeny(
+  deps: AttemptDeps,
+  leaseMs: number,
+  loaded: LoadedExecution,
+  now: Date,
+  vaultAsRead: VaultState | null,
+): Promise<ExecutionCommand | null> {
   // Declining (null) rather than letting the decider refuse: losing the race is the normal case
   // for all but one replica, not an error.
   if (loaded.state.status !== 'authorized') return null;
-  const vault = await deps.vault();
+  const vault = vaultAsRead ?? (await deps.vault());
   if (vault.status === 'locked')
     return { type: 'DenyExecution', data: { code: 'vault_locked', reason: vaultLockedReason(vault) }, metadata: { now } };
   return { type: 'StartDispatch', data: { dispatcherId: deps.dispatcherId, leaseMs }, metadata: { now } };

@@ -5,7 +5,7 @@ import { type AttemptDeps, type AttemptReport, runAttempt } from './dispatch-att
 import { type DispatchCause, type DispatchTrigger, dispatchTriggerOf } from './dispatch-trigger';
 import { DispatcherStoppingError } from './dispatcher-stopping.error';
 import { type RetryPolicy, waitBeforeNextTry } from './retry-policy';
-import { executionStream } from '@onceport/event-store';
+import { executionStream, vaultStream } from '@onceport/event-store';
 
 export interface DispatchExecutionDeps extends AttemptDeps {
   readonly policy: RetryPolicy;
@@ -54,14 +54,16 @@ export class DispatchExecutionHandler {
     let cause = firstCause;
     for (;;) {
       if (this.stopping.signal.aborted) throw new DispatcherStoppingError(executionId);
-      const loaded = await this.deps.commands.load(executionStream(executionId));
+      // The execution and the vault in one round trip: the vault read with the execution is the one
+      // its first try at DispatchStarted checks (a conflict reads both again).
+      const [loaded, vault] = await this.deps.commands.loadAll([executionStream(executionId), vaultStream()]);
       if (loaded.state.status !== 'authorized') return attempts;
       const wait = waitBeforeNextTry(this.deps.policy, loaded.events, this.now());
       if (wait > 0) {
         await this.pause(wait);
         continue; // reload: another replica may have taken the retry meanwhile
       }
-      const report = await runAttempt(this.deps, loaded, loaded.state.facts, cause);
+      const report = await runAttempt(this.deps, { execution: loaded, vault: vault.state }, loaded.state.facts, cause);
       attempts.push(report);
       if (report.kind !== 'closed' || !report.retryable || report.closingEventId === null) return attempts;
       // The next try is caused by this one's failure and stays in the trigger's trace.

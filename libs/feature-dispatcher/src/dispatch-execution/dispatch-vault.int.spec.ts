@@ -37,6 +37,29 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
     expect(await harness.events(executionId)).toHaveLength(before);
   });
 
+  it('reads the execution and the vault in one round trip, then starts on what it read: no other read before the send', async () => {
+    const executionId = await harness.seed();
+    const trigger = await harness.wire(executionId, 'ExecutionAuthorized');
+    const reads: string[][] = [];
+    const { store } = harness;
+    const readStreams = store.readStreams.bind(store);
+    const readStream = store.readStream.bind(store);
+    store.readStreams = (wanted) => {
+      reads.push(wanted.map((w) => w.streamId));
+      return readStreams(wanted);
+    };
+    store.readStream = (streamId, fromVersion) => {
+      reads.push([streamId]);
+      return readStream(streamId, fromVersion);
+    };
+
+    const summary = await harness.dispatcher().handler.handle(trigger, NO_HEADERS);
+
+    expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', attempt: 1, outcome: 'observed' })]);
+    expect(reads).toEqual([[`execution-${executionId}`, 'vault']]);
+    expect(harness.target.effectCount()).toBe(1);
+  });
+
   it('dispatches again once the vault is unlocked', async () => {
     await harness.lockVault('ops:alice', 'deploy key leaked');
     await harness.unlockVault('ops:bob', 'key rotated');
