@@ -10,7 +10,9 @@ interface Waiting<I, O> {
  * A lone item runs at once: no timer, no added latency. Items keep their order across runs.
  *
  * `run` gets the items and returns one output per item, in the same order. When a run of several
- * fails, each of its items runs again alone: one bad item fails only its own caller.
+ * fails with an error `isolate` accepts (say, the database refused a value), each of its items runs
+ * again alone: one bad item fails only its own caller. Any other error (a lost connection, when the
+ * run may have committed) fails the whole run: running it again could write it twice.
  */
 export class NextBatch<I, O> {
   private waiting: Waiting<I, O>[] = [];
@@ -19,6 +21,7 @@ export class NextBatch<I, O> {
   constructor(
     private readonly run: (items: readonly I[]) => Promise<readonly O[]>,
     private readonly maxItems = 256,
+    private readonly isolate: (error: unknown) => boolean = () => true,
   ) {
     if (!(Number.isInteger(maxItems) && maxItems >= 1))
       throw new RangeError(`NextBatch: maxItems must be a whole number ≥ 1, got ${maxItems}`);
@@ -44,7 +47,7 @@ export class NextBatch<I, O> {
         try {
           this.settle(batch, await this.run(batch.map((waiting) => waiting.item)));
         } catch (error) {
-          if (batch.length === 1) batch[0]?.reject(error);
+          if (batch.length === 1 || !this.isolate(error)) for (const waiting of batch) waiting.reject(error);
           // One at a time, in order: items of one batch may belong together (events of one stream).
           else for (const waiting of batch) await this.runAlone(waiting);
         }

@@ -68,6 +68,26 @@ describe('NextBatch', () => {
     expect(runs).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
   });
 
+  it('fails the whole run, without running it again, on an error it is not told to isolate (the run may have committed)', async () => {
+    const runs: Array<readonly string[]> = [];
+    const batches = new NextBatch<string, string>(
+      async (items) => {
+        runs.push(items);
+        if (items.length > 1) throw new Error('connection lost');
+        return items.map((item) => item.toUpperCase());
+      },
+      256,
+      (error) => !(error instanceof Error && error.message === 'connection lost'),
+    );
+
+    const first = batches.submit('a');
+    const rest = ['b', 'c'].map((item) => batches.submit(item).catch((error: Error) => error.message));
+
+    await expect(first).resolves.toBe('A');
+    await expect(Promise.all(rest)).resolves.toEqual(['connection lost', 'connection lost']);
+    expect(runs).toEqual([['a'], ['b', 'c']]);
+  });
+
   it('refuses a run that answers with the wrong number of outputs, failing its items instead of mismatching them', async () => {
     const batches = new NextBatch<number, number>(async (items) => items.slice(1));
 

@@ -37,6 +37,10 @@ export interface StoreSubscriptionOptions {
   readonly onError?: (error: unknown) => void;
   /** Runs in the loop before each read, while this replica leads (e.g. a relay checking its broker). */
   readonly beforeRead?: () => Promise<void>;
+  /** Runs while this replica still leads, before a stopping subscription lets the lead go (`handler_saves`: save now). */
+  readonly beforeRelease?: () => Promise<void>;
+  /** The lead (or the listening connection) was let go — stopped, lost or failed: what the handler kept unsaved is the next reader's to redo. */
+  readonly onRelease?: () => void;
   /**
    * An event that keeps failing is quarantined instead of holding every later one back: a failing
    * batch is handled again event by event to find it, its failures are counted, and past the
@@ -82,6 +86,9 @@ export class StoreSubscription {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    // A skipped event moves the checkpoint itself, past whatever such a handler has not saved yet.
+    if (options.mode === 'handler_saves' && options.quarantine)
+      throw new RangeError(`StoreSubscription ${options.subscriptionId}: handler_saves takes no quarantine`);
     this.retryDelayMs = options.retryDelayMs ?? 500;
     const lease = options.leaderLeaseMs;
     // A lease of NaN or 0 would reach the server as a bad setting and leave no replica leading.
@@ -156,6 +163,11 @@ export class StoreSubscription {
     return this.checkpoint;
   }
 
+  /** Whether this replica holds the lead (for `exclusive`) and its listening connection now. */
+  get leading(): boolean {
+    return this.listener !== null;
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       try {
@@ -181,6 +193,7 @@ export class StoreSubscription {
         await this.wakeup.wait(this.retryDelayMs);
       }
     }
+    if (this.listener) await this.options.beforeRelease?.().catch((error: unknown) => this.options.onError?.(error));
     this.dropListener(false);
   }
 
@@ -298,6 +311,7 @@ export class StoreSubscription {
     const client = this.listener;
     if (!client) return;
     this.listener = null;
+    this.options.onRelease?.();
     this.stopLease?.();
     this.stopLease = null;
     client.removeAllListeners('notification');

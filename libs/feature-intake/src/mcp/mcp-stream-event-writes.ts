@@ -1,4 +1,5 @@
 import { NextBatch, type Queryable } from '@onceport/event-store';
+import { DatabaseError } from 'pg';
 import { MCP_STREAM_CHANNEL } from './mcp-stream-notices';
 
 export interface StreamEventToStore {
@@ -20,7 +21,9 @@ export class McpStreamEventWrites {
   private readonly batches: NextBatch<StreamEventToStore, string>;
 
   constructor(db: Queryable) {
-    this.batches = new NextBatch((events) => insertAll(db, events));
+    // Only a refused value (data exception, constraint) is retried event by event: after a lost
+    // connection the batch may have committed, and writing it again would store its events twice.
+    this.batches = new NextBatch((events) => insertAll(db, events), 256, refusedValue);
   }
 
   /** Stores the event; resolves to its event id once it is committed. */
@@ -42,4 +45,8 @@ async function insertAll(db: Queryable, events: readonly StreamEventToStore[]): 
     [events.map((event) => event.streamId), events.map((event) => event.sessionId), events.map((event) => event.message)],
   );
   return result.rows.map((row) => row.event_id);
+}
+
+function refusedValue(error: unknown): boolean {
+  return error instanceof DatabaseError && /^2[23]/.test(error.code ?? '');
 }

@@ -24,7 +24,7 @@ export class PgMcpEventStore implements McpEventStore {
     private readonly writes: McpStreamEventWrites = new McpStreamEventWrites(db),
   ) {}
 
-  storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     // The SDK primes a request stream with an empty message. We keep there which requests the stream
     // answers: a replica resuming the stream knows from it when the stream is complete.
     const stored = isPriming(message) ? { [AWAITS]: this.awaitedRequests } : message;

@@ -64,6 +64,8 @@ export class OutboxRelay {
   private recording: Promise<void> = Promise.resolve();
   private recordTimer: NodeJS.Timeout | null = null;
   private lastRecordedAt = 0;
+  /** Moves on each time the lead is let go: a record that fails after that does not put its batches back. */
+  private leadGeneration = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -84,6 +86,10 @@ export class OutboxRelay {
         pollIntervalMs: options.pollIntervalMs ?? 1000,
         ...(options.onError ? { onError: options.onError } : {}),
         beforeRead: () => this.checkBroker(),
+        // Recorded only while leading: a relay that lost the lead leaves its unrecorded batches to the
+        // next leader, which publishes them again from the saved checkpoint (JetStream stores them once).
+        beforeRelease: () => this.recordPublished(),
+        onRelease: () => this.forgetUnrecorded(),
       },
       (events) => this.publish(events),
     );
@@ -94,11 +100,10 @@ export class OutboxRelay {
     this.subscription.start();
   }
 
+  /** Stops after recording what it published, while it still leads. */
   async stop(): Promise<void> {
     await this.subscription.stop();
-    if (this.recordTimer) clearTimeout(this.recordTimer);
-    // Not recorded now, it is republished by the next leader: a repeat, never a loss.
-    await this.recordPublished().catch((error) => this.options.onError?.(error));
+    this.forgetUnrecorded();
   }
 
   /** A writer in this process just committed: relay now rather than at the next notification. */
@@ -142,13 +147,29 @@ export class OutboxRelay {
     const newest = acks.reduce((best, ack, i) => (ack.seq > best.seq ? { seq: ack.seq, i } : best), { seq: 0, i: 0 });
     const publication = newest.seq > 0 ? { streamSequence: newest.seq, eventId: publishable[newest.i]?.eventId ?? '', from } : null;
     this.noteUnrecorded(publication, checkpointOf(last));
-    this.verifyBroker = false;
     if (publishedAt - this.lastRecordedAt >= this.recordIntervalMs) await this.recordPublished();
-    else
-      this.recordTimer ??= setTimeout(
-        () => void this.recordPublished().catch((error) => this.options.onError?.(error)),
-        this.recordIntervalMs,
-      ).unref();
+    else this.armRecordTimer();
+    this.verifyBroker = false;
+  }
+
+  /** Records later, while this relay still leads; a record that failed tries again at the next interval. */
+  private armRecordTimer(): void {
+    this.recordTimer ??= setTimeout(() => {
+      this.recordTimer = null;
+      if (!this.subscription.leading) return this.forgetUnrecorded();
+      this.recordPublished().catch((error: unknown) => {
+        this.options.onError?.(error);
+        if (this.unrecorded) this.armRecordTimer();
+      });
+    }, this.recordIntervalMs).unref();
+  }
+
+  /** The lead is gone: what was not recorded is the next leader's to publish again, from the saved checkpoint. */
+  private forgetUnrecorded(): void {
+    if (this.recordTimer) clearTimeout(this.recordTimer);
+    this.recordTimer = null;
+    this.unrecorded = null;
+    this.leadGeneration++;
   }
 
   private get recordIntervalMs(): number {
@@ -174,12 +195,15 @@ export class OutboxRelay {
       const noted = this.unrecorded;
       if (!noted) return;
       this.unrecorded = null;
+      const generation = this.leadGeneration;
       try {
         const { publication } = noted;
         if (publication) await this.withPublicationLog(() => this.publications.record(publication));
         await saveCheckpoint(this.pool, RELAY_SUBSCRIPTION, noted.upTo);
         this.lastRecordedAt = Date.now();
       } catch (error) {
+        // Put back for the next try, unless the lead was let go meanwhile (then it is not ours to record).
+        if (generation !== this.leadGeneration) throw error;
         // Noted while this record ran (TypeScript still holds the null set above).
         const since = this.unrecorded as Unrecorded | null;
         this.unrecorded = noted;
