@@ -71,5 +71,5 @@ export * from './commands';
 export { DEFAULT_POOL_MAX, type PoolSettings, connectionNameOf, createPool } from './pool';
 export { MAX_PREPARED_TEXTS, PreparingClient, preparedNameOf } from './prepared-statements';
 export { NextBatch } from './next-batch';
-export { ResultStore, ResultStoreMigration, type StoredResult } from './results/result-store';
+export { ResultStore, ResultStoreMigration, type StoredResult, referenceFor } from './results/result-store';
 export { LAG_BUCKETS, LATENCY_BUCKETS, WAIT_BUCKETS, processCounter, processGauge, processHistogram } from './metrics/process-metrics';

@@ -70,7 +70,15 @@ export class DispatchHarness {
     const contractsDir = await writeDemoContracts(target.url);
     const { contracts } = await loadToolContracts(contractsDir.dir);
     const store = new PostgresEventStore(db.pool);
-    return new DispatchHarness(db, target, contractsDir, contracts, store, new CommandHandler(store), new ResultStore(db.pool));
+    return new DispatchHarness(
+      db,
+      target,
+      contractsDir,
+      contracts,
+      store,
+      new CommandHandler(store, { pool: db.pool }),
+      new ResultStore(db.pool),
+    );
   }
 
   contract(name: string): ToolContract {

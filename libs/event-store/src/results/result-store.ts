@@ -28,24 +28,34 @@ export interface StoredResult {
   readonly body: Buffer;
 }
 
+/** The reference a body is stored under: a new ref, its digest and size, known before it is written. */
+export function referenceFor(body: Buffer, contentType: string | null): ResultReference {
+  return {
+    ref: `res_${randomUUID()}`,
+    digest: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+    size: body.length,
+    contentType,
+  };
+}
+
 export class ResultStore {
   constructor(private readonly db: Queryable) {}
 
   async put(body: Buffer, contentType: string | null): Promise<ResultReference> {
-    const reference: ResultReference = {
-      ref: `res_${randomUUID()}`,
-      digest: `sha256:${createHash('sha256').update(body).digest('hex')}`,
-      size: body.length,
-      contentType,
-    };
-    await this.db.query('INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5)', [
+    const reference = referenceFor(body, contentType);
+    await this.write(this.db, reference, body);
+    return reference;
+  }
+
+  /** Writes `body` under `reference` on `db` (a transaction that also appends the event naming it). */
+  async write(db: Queryable, reference: ResultReference, body: Buffer): Promise<void> {
+    await db.query('INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5)', [
       reference.ref,
       reference.digest,
       reference.contentType,
       reference.size,
       body,
     ]);
-    return reference;
   }
 
   async get(ref: string): Promise<StoredResult | null> {

@@ -72,6 +72,21 @@ describe('DispatchExecutionHandler against a real target (real PostgreSQL, real 
     expect(JSON.parse(stored?.body.toString('utf8') ?? '{}')).toMatchObject({ state: 'succeeded', idempotency_key: executionId });
   });
 
+  it('writes the answer and OutcomeObserved in one transaction: one commit between the target answering and the outcome on record', async () => {
+    const executionId = await harness.seed();
+
+    await harness.dispatcher().handler.handle(await harness.wire(executionId, 'ExecutionAuthorized'), NO_HEADERS);
+
+    const written = await harness.db.pool.query<{ result_xid: string; event_xid: string }>(
+      `SELECT r.xmin::text AS result_xid, (e.transaction_id::text::bigint % 4294967296)::text AS event_xid
+         FROM onceport.events e JOIN onceport.results r ON r.ref = e.data->'result'->>'ref'
+        WHERE e.stream_id = $1 AND e.event_type = 'OutcomeObserved'`,
+      [`execution-${executionId}`],
+    );
+    expect(written.rows).toHaveLength(1);
+    expect(written.rows[0]?.result_xid).toBe(written.rows[0]?.event_xid);
+  });
+
   it('passes the execution id in the contract’s idempotency header and names the trigger as the cause', async () => {
     const executionId = await harness.seed();
     const { handler } = harness.dispatcher();

@@ -5,7 +5,14 @@ import type { SecretScrubber } from '../secrets/secret-scrubber';
 import type { AttemptVerdict } from './attempt-verdict';
 import { type RecordableVerdict, outcomeCommand } from './outcome-command';
 import type { RetryPolicy } from './retry-policy';
-import { executionStream, type EventCause, type CommandHandler, type LoadedExecution, type ResultStore } from '@onceport/event-store';
+import {
+  executionStream,
+  referenceFor,
+  type EventCause,
+  type CommandHandler,
+  type LoadedExecution,
+  type ResultStore,
+} from '@onceport/event-store';
 
 /** Tries of a write that failed for a reason other than the execution's rules (a database hiccup). */
 const WRITE_TRIES = 5;
@@ -44,18 +51,27 @@ export class OutcomeRecorder {
     context: EventCause,
     known?: LoadedExecution,
   ): Promise<RecordedOutcome> {
-    const recordable = await this.recordable(verdict);
+    const { recordable, body } = this.recordable(verdict);
+    const stream = executionStream(executionId);
     try {
-      const handled = await persistently(() =>
-        this.deps.commands.handle(
-          executionStream(executionId),
-          (loaded, now) => outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, now),
-          context,
-          known ? { known } : {},
-        ),
-      );
+      const appended = await persistently(() => {
+        let decideOn = known;
+        // The answer's bytes and the event naming them commit together: one commit, not two, between
+        // the target's answer and the outcome on record.
+        return this.deps.commands.transact(async (tx) => {
+          const loaded = decideOn ?? (await tx.load(stream));
+          // As appended DispatchStarted to it on the first try; read again after a conflict.
+          decideOn = undefined;
+          const events = tx.decide(stream, loaded, outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, tx.now()), context);
+          if (events.length > 0 && body && recordable.kind === 'observed') {
+            const reference = recordable.result;
+            tx.alsoInTransaction((db) => this.deps.results.write(db, reference, body));
+          }
+          return events;
+        });
+      });
       this.deps.onAppended();
-      const event = handled.appended[0] ?? null;
+      const event = appended[0] ?? null;
       return { kind: 'recorded', event, retryable: event?.type === 'DispatchFailedBeforeSend' && event.data.retryable };
     } catch (error) {
       if (error instanceof IllegalTransitionError) return { kind: 'superseded', reason: error.message };
@@ -63,16 +79,17 @@ export class OutcomeRecorder {
     }
   }
 
-  private async recordable(verdict: AttemptVerdict): Promise<RecordableVerdict> {
+  /** What the outcome records; an observed answer's bytes are written with the event, under the reference made here. */
+  private recordable(verdict: AttemptVerdict): { recordable: RecordableVerdict; body: Buffer | null } {
     switch (verdict.kind) {
       case 'observed': {
-        const result = await persistently(() => this.deps.results.put(verdict.body, verdict.contentType));
-        return { kind: 'observed', status: verdict.status, succeeded: verdict.succeeded, result };
+        const result = referenceFor(verdict.body, verdict.contentType);
+        return { recordable: { kind: 'observed', status: verdict.status, succeeded: verdict.succeeded, result }, body: verdict.body };
       }
       case 'failed_before_send':
-        return { ...verdict, reason: this.deps.secrets.scrub(verdict.reason) };
+        return { recordable: { ...verdict, reason: this.deps.secrets.scrub(verdict.reason) }, body: null };
       case 'unknown':
-        return { ...verdict, reason: this.deps.secrets.scrub(verdict.reason) };
+        return { recordable: { ...verdict, reason: this.deps.secrets.scrub(verdict.reason) }, body: null };
       default: {
         const _exhaustive: never = verdict;
         return _exhaustive;
