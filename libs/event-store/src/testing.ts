@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import type { NewEvent } from './event';
+import type { EventStore } from './event-store.port';
 import { eventStoreMigrations, type SchemaStep } from './migrations';
 import { runMigrations } from './orm';
 import { PreparingClient } from './prepared-statements';
@@ -57,3 +58,19 @@ export function testEvent(type = 'TestHappened', data: Record<string, string | n
 }
 
 export { genericPlansOf } from './testing/generic-plans';
+
+/** Records the streams each read of `store` asks for, one entry per round trip; the reads go on as usual. */
+export function recordStreamReads(store: Pick<EventStore, 'readStream' | 'readStreams'>): string[][] {
+  const reads: string[][] = [];
+  const readStreams = store.readStreams.bind(store);
+  const readStream = store.readStream.bind(store);
+  store.readStreams = (wanted) => {
+    reads.push(wanted.map((w) => w.streamId));
+    return readStreams(wanted);
+  };
+  store.readStream = (streamId, fromVersion) => {
+    reads.push([streamId]);
+    return readStream(streamId, fromVersion);
+  };
+  return reads;
+}

@@ -1,7 +1,7 @@
 import { sessionStreamId } from '@onceport/contracts';
 import { Pool } from 'pg';
 import { CommandHandler, PostgresEventStore, emptyStream, executionStream, loadStream, sessionStream } from '@onceport/event-store';
-import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
+import { type TestDatabase, createTestDatabase, recordStreamReads } from '@onceport/event-store/testing';
 import { allMigrations, initTracing } from '@onceport/service-kit';
 import { createHandler, delivered, freshExecutionId, seedAccepted, testDirectory } from '../testing/authorization-fixtures';
 import { changeVault } from '../vault/change-vault';
@@ -157,17 +157,7 @@ describe('authorizing accepted executions (real PostgreSQL)', () => {
       tool: 'get_build_status',
       agentProcess: 'proc-one-read',
     });
-    const reads: string[][] = [];
-    const readStreams = store.readStreams.bind(store);
-    const readStream = store.readStream.bind(store);
-    store.readStreams = (wanted) => {
-      reads.push(wanted.map((w) => w.streamId));
-      return readStreams(wanted);
-    };
-    store.readStream = (streamId, fromVersion) => {
-      reads.push([streamId]);
-      return readStream(streamId, fromVersion);
-    };
+    const reads = recordStreamReads(store);
 
     expect(await handler.handle(accepted, delivered)).toMatchObject({ decided: true, appended: ['ExecutionAuthorized'] });
     expect(reads).toEqual([[accepted.stream.id, 'vault', sessionStreamId('agent:deploy-bot', 'proc-one-read')]]);

@@ -1,5 +1,6 @@
 import { DispatchHarness, NO_HEADERS, deadOrigin } from '../../test/dispatch-harness';
 import { executionStream } from '@onceport/event-store';
+import { recordStreamReads } from '@onceport/event-store/testing';
 
 const LOCKED = 'The vault is locked: deploy key leaked (by ops:alice). Every call is denied until an operator unlocks it.';
 
@@ -40,18 +41,7 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
   it('reads the execution and the vault in one round trip, then starts on what it read: no other read before the send', async () => {
     const executionId = await harness.seed();
     const trigger = await harness.wire(executionId, 'ExecutionAuthorized');
-    const reads: string[][] = [];
-    const { store } = harness;
-    const readStreams = store.readStreams.bind(store);
-    const readStream = store.readStream.bind(store);
-    store.readStreams = (wanted) => {
-      reads.push(wanted.map((w) => w.streamId));
-      return readStreams(wanted);
-    };
-    store.readStream = (streamId, fromVersion) => {
-      reads.push([streamId]);
-      return readStream(streamId, fromVersion);
-    };
+    const reads = recordStreamReads(harness.store);
 
     const summary = await harness.dispatcher().handler.handle(trigger, NO_HEADERS);
 

@@ -104,12 +104,18 @@ describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
     first.start();
     await waitFor(async () => (await streamMessages()) === 30, 30_000, 'all 30 published');
 
-    // Six batches acknowledged; only the first recorded (the interval had not begun), and the checkpoint with it.
-    expect(await durable()).toEqual({ records: 1, newestSequence: 5, checkpoint: positions[4] });
+    // Several batches acknowledged; only the first recorded (the interval had not begun), and the
+    // checkpoint with it. (How many events the first batch held depends on what the shared server's
+    // open transactions held back: at most five.)
+    const recorded = await durable();
+    expect(recorded.records).toBe(1);
+    expect(recorded.newestSequence).toBeGreaterThanOrEqual(1);
+    expect(recorded.newestSequence).toBeLessThanOrEqual(5);
+    expect(recorded.checkpoint).toBe(positions[recorded.newestSequence - 1]);
 
     // As if the first relay had died now: the next one starts from the saved checkpoint and republishes
-    // the other 25, which JetStream stores once (the same message ids).
-    expect(await newRelay().drain()).toBe(25);
+    // the rest, which JetStream stores once (the same message ids).
+    expect(await newRelay().drain()).toBe(30 - recorded.newestSequence);
     expect(await streamMessages()).toBe(30);
     expect(new Set(await publishedMessageIds(kit))).toEqual(new Set(events.map((e) => e.eventId)));
 
