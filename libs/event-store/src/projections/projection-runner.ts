@@ -8,6 +8,8 @@ import type { Projection } from './projection';
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
+  /** At most one batch per this many ms while events keep coming (see `StoreSubscriptionOptions`); default none. */
+  readonly batchIntervalMs?: number;
   /** Pause after a failed batch before it is read again (each failure counts towards the quarantine). */
   readonly retryDelayMs?: number;
   readonly onError?: (error: unknown) => void;

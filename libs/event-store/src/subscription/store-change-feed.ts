@@ -5,7 +5,7 @@ import { ChannelListener } from './channel-listener';
 import type { Checkpoint } from './checkpoint';
 import { headCheckpoint } from './head-checkpoint';
 import { HeldBackBackoff } from './held-back';
-import { checkpointOf, readCommittedAfter } from './read-committed-after';
+import { checkpointOf, readTail } from './read-committed-after';
 import { Wakeup } from './wakeup';
 
 /**
@@ -61,10 +61,10 @@ export class StoreChangeFeed {
       try {
         await this.notices.listen();
         this.checkpoint ??= await headCheckpoint(this.pool);
-        const events = await readCommittedAfter(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
+        const { events, heldBack } = await readTail(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
         const last = events[events.length - 1];
         if (!last) {
-          await this.wakeup.wait(await this.heldBack.waitMs(this.pool, this.checkpoint, this.options.pollIntervalMs ?? 250));
+          await this.wakeup.wait(this.heldBack.waitMs(heldBack, this.options.pollIntervalMs ?? 250));
           continue;
         }
         this.heldBack.reset();

@@ -136,6 +136,71 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     expect(seen).toEqual(['HeldBack']);
   });
 
+  it('with a batch interval, reads at most once per interval while events keep coming, and hands over what committed meanwhile', async () => {
+    const intervalMs = 1_000;
+    // When each tail read was sent (the pool's own queries; a batch's transaction runs on a checked-out client).
+    const tailReadsAt: number[] = [];
+    const timed = new Proxy(db.pool, {
+      get(pool, property, receiver) {
+        if (property !== 'query') return Reflect.get(pool, property, receiver) as unknown;
+        return (...args: unknown[]) => {
+          if (String(args[0]).includes('pg_snapshot_xmin')) tailReadsAt.push(Date.now());
+          return (pool.query as (...a: unknown[]) => unknown)(...args);
+        };
+      },
+    });
+    const batches: { readonly types: string[]; readonly readsBefore: number }[] = [];
+    const subscription = new StoreSubscription(
+      timed,
+      { subscriptionId: 'paced', mode: 'transactional', pollIntervalMs: 3_600_000, batchIntervalMs: intervalMs },
+      async (events) => {
+        batches.push({ types: events.map((e) => e.type), readsBefore: tailReadsAt.length });
+      },
+    );
+    subscription.start();
+    try {
+      await store.append('paced-a', [testEvent('A')], { expectedVersion: 0 });
+      await waitFor(() => batches.length === 1);
+      // Three commits, each with its notification, while the reader waits out its interval.
+      for (const type of ['B', 'C', 'D']) await store.append(`paced-${type}`, [testEvent(type)], { expectedVersion: 0 });
+      await waitFor(() => batches.flatMap((b) => b.types).length === 4);
+    } finally {
+      await subscription.stop();
+    }
+    expect(batches.flatMap((b) => b.types)).toEqual(['A', 'B', 'C', 'D']);
+    // From the read that found A on, each read waited for the interval the one before it began.
+    const fromFirstBatch = tailReadsAt.slice((batches[0]?.readsBefore ?? 1) - 1);
+    const gaps = fromFirstBatch.slice(1).map((at, i) => at - (fromFirstBatch[i] ?? at));
+    expect(gaps.length).toBeGreaterThanOrEqual(1);
+    // A timer may fire a millisecond early.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(intervalMs - 2);
+  });
+
+  it('a stop during the wait between paced batches does not wait it out', async () => {
+    let handled = 0;
+    const subscription = new StoreSubscription(
+      db.pool,
+      // Ten minutes: past the test's own timeout, so a stop that waited would fail it.
+      { subscriptionId: 'paced-stop', mode: 'at_least_once', pollIntervalMs: 3_600_000, batchIntervalMs: 600_000 },
+      async (events) => {
+        handled += events.length;
+      },
+    );
+    subscription.start();
+    await store.append('paced-stop', [testEvent('Only')], { expectedVersion: 0 });
+    await waitFor(() => handled === 1);
+    await subscription.stop();
+    expect(handled).toBe(1);
+  });
+
+  it('refuses a batch interval that is not a number of milliseconds', () => {
+    for (const batchIntervalMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+      expect(
+        () => new StoreSubscription(db.pool, { subscriptionId: 'bad', mode: 'at_least_once', batchIntervalMs }, async () => undefined),
+      ).toThrow(/batchIntervalMs must be a number of milliseconds/);
+    }
+  });
+
   it('resumes from its durable checkpoint after a restart', async () => {
     await store.append('resume', [testEvent('One'), testEvent('Two')], { expectedVersion: 0 });
     const first: string[] = [];

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import type { StoredEvent } from '../event';
 import { inTransaction, type Queryable } from '../queryable';
@@ -5,7 +6,7 @@ import type { EventQuarantine } from '../quarantine/event-quarantine';
 import { type Checkpoint, CheckpointMovedError, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { HeldBackBackoff } from './held-back';
 import { holdLeaderLease } from './leader-lease';
-import { checkpointOf, readCommittedAfter } from './read-committed-after';
+import { checkpointOf, readCommittedAfter, readTail } from './read-committed-after';
 import { Wakeup } from './wakeup';
 
 /**
@@ -26,6 +27,12 @@ export interface StoreSubscriptionOptions {
   readonly batchSize?: number;
   /** Poll even without a notification, so a lost NOTIFY only delays. */
   readonly pollIntervalMs?: number;
+  /**
+   * At most one read per this many ms while events keep coming; notifications in between are
+   * folded into the next read. For a reader off the call path (a read model): each batch, and its
+   * transaction and checkpoint, then covers every event of the interval instead of one or two.
+   */
+  readonly batchIntervalMs?: number;
   /** Replicas compete for one advisory lock; only the holder reads. */
   readonly exclusive?: boolean;
   /**
@@ -73,6 +80,9 @@ export class StoreSubscription {
   private checkpoint: Checkpoint | null = null;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly batchIntervalMs: number;
+  /** Ends the pause between paced reads when the subscription stops. */
+  private stopping = new AbortController();
   private readonly retryDelayMs: number;
   private nextRetryCheckAt = 0;
   /** Another replica held the lead at the last try: wait for the poll to try again, whatever is nudged. */
@@ -86,6 +96,11 @@ export class StoreSubscription {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.batchIntervalMs = options.batchIntervalMs ?? 0;
+    if (!(Number.isFinite(this.batchIntervalMs) && this.batchIntervalMs >= 0))
+      throw new RangeError(
+        `StoreSubscription ${options.subscriptionId}: batchIntervalMs must be a number of milliseconds ≥ 0, got ${this.batchIntervalMs}`,
+      );
     // A skipped event moves the checkpoint itself, past whatever such a handler has not saved yet.
     if (options.mode === 'handler_saves' && options.quarantine)
       throw new RangeError(`StoreSubscription ${options.subscriptionId}: handler_saves takes no quarantine`);
@@ -102,12 +117,14 @@ export class StoreSubscription {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = new AbortController();
     this.loop = this.run();
   }
 
   /** Stops after the batch in hand is handled (and checkpointed). */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     this.wakeup.wake();
     await this.loop;
     this.loop = null;
@@ -178,13 +195,16 @@ export class StoreSubscription {
         await this.options.beforeRead?.();
         await this.runRequestedRetries();
         this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
-        const events = await readCommittedAfter(this.pool, this.checkpoint, this.batchSize);
+        const { events, heldBack } = await readTail(this.pool, this.checkpoint, this.batchSize);
         if (events.length === 0) {
-          await this.wakeup.wait(await this.heldBack.waitMs(this.pool, this.checkpoint, this.pollIntervalMs));
+          await this.wakeup.wait(this.heldBack.waitMs(heldBack, this.pollIntervalMs));
           continue;
         }
         this.heldBack.reset();
+        const readAt = Date.now();
         await this.handle(this.checkpoint, events);
+        // A full batch means more is waiting: read on at once.
+        if (events.length < this.batchSize) await this.paceFrom(readAt);
       } catch (error) {
         this.options.onError?.(error);
         // Forget the in-memory position: whatever failed is re-read from the durable checkpoint.
@@ -195,6 +215,13 @@ export class StoreSubscription {
     }
     if (this.listener) await this.options.beforeRelease?.().catch((error: unknown) => this.options.onError?.(error));
     this.dropListener(false);
+  }
+
+  /** Waits out the rest of the batch interval begun at `readAt` (none by default); a stop ends it. */
+  private async paceFrom(readAt: number): Promise<void> {
+    const rest = readAt + this.batchIntervalMs - Date.now();
+    if (rest <= 0 || !this.running) return;
+    await sleep(rest, undefined, { signal: this.stopping.signal }).catch(() => undefined);
   }
 
   private async handle(from: Checkpoint, events: readonly StoredEvent[]): Promise<void> {
