@@ -1,5 +1,6 @@
 import { executionStreamId } from '@onceport/contracts';
-import { type StoredEvent, executionStream } from '@onceport/event-store';
+import { CommandHandler, PostgresEventStore, type StoredEvent, executionStream } from '@onceport/event-store';
+import { recordStreamReads } from '@onceport/event-store/testing';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
 
@@ -168,6 +169,32 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
       denial: { code: 'policy', reason: 'not during the freeze' },
     });
     expect(woken.answer.next_step).toMatch(/^Denied: not during the freeze\./);
+  });
+
+  it('a call that created its execution reads it once, after its first change: until then it knows it is accepted', async () => {
+    const reads = recordStreamReads(h.ports.store);
+    const calling = h.callTool.call(h.request({ arguments: deploy('read-once'), waitMs: 20_000 }));
+    const acceptedHere = async (): Promise<string | undefined> =>
+      (await h.allEvents()).find(
+        (e) =>
+          e.type === 'ExecutionAccepted' && (e.data['record'] as { arguments?: { project?: string } }).arguments?.project === 'read-once',
+      )?.data['executionId'] as string | undefined;
+    let executionId = await acceptedHere();
+    for (const deadline = Date.now() + 10_000; !executionId && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      executionId = await acceptedHere();
+    }
+    if (!executionId) throw new Error('the call accepted nothing within 10 s');
+    // Denied through a store of its own: every read counted is the waiting call's.
+    await new CommandHandler(new PostgresEventStore(h.ports.pool)).handle(
+      executionStream(executionId),
+      (_loaded, now) => ({ type: 'DenyExecution', data: { code: 'policy', reason: 'read once' }, metadata: { now } }),
+      { causationId: 'test' },
+    );
+    const { answer } = await calling;
+
+    expect(answer).toMatchObject({ execution_id: executionId, state: 'denied' });
+    expect(reads.filter((streams) => streams.includes(executionStreamId(executionId)))).toHaveLength(1);
   });
 
   it('a call answered before its deadline leaves no waiter behind in the watcher', async () => {

@@ -42,6 +42,7 @@ import {
 } from '@onceport/service-kit';
 import { ANSWERABLE_STATES, type AgentAnswer } from '../answer/agent-answer';
 import { buildAnswer } from '../answer/build-answer';
+import { AcceptanceWatch } from '../await-outcome/acceptance-watch';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { InFlightCapReached, IntakeLimits } from '../limits';
@@ -61,6 +62,7 @@ interface IntentOfCall {
   readonly intent: ReturnType<typeof fingerprintIntent>;
   readonly streams: readonly IntentStream[];
   readonly context: EventCause;
+  readonly watch: AcceptanceWatch;
 }
 
 export interface CallOutcome {
@@ -74,6 +76,11 @@ interface Started {
   readonly created: boolean;
   readonly ledgerHit: boolean;
   readonly run: RunReference | null;
+}
+
+/** A call accepted or attached, with the watch set up for its execution if it created one. */
+interface StartedCall extends Started {
+  readonly watch: AcceptanceWatch;
 }
 
 /** Matches a deliberate repeat may go past: the earlier execution is done (or denied), so a second one is a second effect, not a retry. */
@@ -108,7 +115,7 @@ export class CallToolService {
   call(request: ToolCallRequest): Promise<CallOutcome> {
     return this.withSpan(request, async (contract, args) => {
       const started = await this.acceptOrAttach(request, contract, args);
-      return this.finish(started, request.waitMs);
+      return this.finish(started);
     });
   }
 
@@ -119,14 +126,19 @@ export class CallToolService {
   start(request: ToolCallRequest, between: (executionId: string) => Promise<void>): Promise<CallOutcome> {
     return this.withSpan(request, async (contract, args) => {
       const started = await this.acceptOrAttach(request, contract, args);
-      await between(started.executionId);
-      return this.finish(started, request.waitMs);
+      try {
+        await between(started.executionId);
+      } catch (error) {
+        started.watch.cancel();
+        throw error;
+      }
+      return this.finish(started);
     });
   }
 
-  private async finish(started: Started, waitMs: number): Promise<CallOutcome> {
-    const { executionId, created, ledgerHit, run } = started;
-    const state = await this.awaitAnswerable(executionId, waitMs);
+  private async finish(started: StartedCall): Promise<CallOutcome> {
+    const { executionId, created, ledgerHit, run, watch } = started;
+    const state = await this.awaitAnswerable(executionId, watch.deadline - Date.now(), created ? watch.take(executionId) : null);
     return { answer: await buildAnswer(state, this.results, { attached: !created, ledgerHit, run }), created };
   }
 
@@ -155,7 +167,25 @@ export class CallToolService {
     });
   }
 
-  private async acceptOrAttach(request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>): Promise<Started> {
+  private async acceptOrAttach(request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>): Promise<StartedCall> {
+    // The call's wait begins here, so a new execution can be watched before its acceptance commits.
+    const watch = new AcceptanceWatch(this.watcher, Date.now() + request.waitMs);
+    try {
+      const started = await this.startExecution(request, contract, args, watch);
+      if (!started.created) watch.cancel();
+      return { ...started, watch };
+    } catch (error) {
+      watch.cancel();
+      throw error;
+    }
+  }
+
+  private async startExecution(
+    request: ToolCallRequest,
+    contract: ToolContract,
+    args: Record<string, unknown>,
+    watch: AcceptanceWatch,
+  ): Promise<Started> {
     const context = this.causation(request);
     // A run's calls share the scope its trigger derives, so every attempt matches the same intents (DESIGN.md §7).
     const run = request.run ? await this.runs.resolveForCall(request.actor, request.run, context) : null;
@@ -166,7 +196,7 @@ export class CallToolService {
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
-        const on: IntentOfCall = { intentScope, run, intent, streams, context };
+        const on: IntentOfCall = { intentScope, run, intent, streams, context, watch };
         const decide = () => this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
         const claimStream = streams[0]?.id;
         const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide());
@@ -198,7 +228,7 @@ export class CallToolService {
     args: Record<string, unknown>,
     on: IntentOfCall,
   ): Promise<Started> {
-    const { intentScope, run, intent, streams, context } = on;
+    const { intentScope, run, intent, streams, context, watch } = on;
     const loaded = await Promise.all(streams.map((stream) => attempt.load(stream)));
     const candidates = await this.loadCandidates(loaded.flatMap((claims) => claims.state).slice(-CANDIDATES), request.receivedAt);
     const now = attempt.now();
@@ -242,6 +272,7 @@ export class CallToolService {
     attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
     const execution = executionStream(executionId);
     attempt.decide(execution, emptyStream(execution), accept, context);
+    watch.watch(executionId);
     return { executionId, created: true, ledgerHit: false, run };
   }
 
@@ -251,9 +282,24 @@ export class CallToolService {
     return loaded.filter((execution) => execution.state.status !== 'none').map((execution) => asSeenWhenReceived(execution, receivedAt));
   }
 
-  /** Waits until the execution says something final for this call, or the wait is over. */
-  async awaitAnswerable(executionId: string, waitMs: number): Promise<KnownExecutionState> {
+  /**
+   * Waits until the execution says something final for this call, or the wait is over. With
+   * `accepted` (the watch set up before this call's own acceptance committed), it first waits for
+   * the execution's first change without reading it: it is known to be accepted and nothing more.
+   */
+  async awaitAnswerable(
+    executionId: string,
+    waitMs: number,
+    accepted: ReturnType<AcceptanceWatch['take']> = null,
+  ): Promise<KnownExecutionState> {
     const deadline = Date.now() + waitMs;
+    if (accepted) {
+      try {
+        if (!this.watcher.waitIsOver(deadline)) await accepted.next;
+      } finally {
+        accepted.cancel();
+      }
+    }
     for (;;) {
       // Listen before reading, so a change between the read and the wait is not missed.
       const change = this.watcher.nextChange(executionId, deadline);
