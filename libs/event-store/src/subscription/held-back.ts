@@ -13,7 +13,7 @@ export class HeldBackBackoff {
   private nextMs = FIRST_MS;
   private idleStretch = 1;
 
-  /** How long to wait after an empty look (see `TailRead.heldBack`): a short step while held back, else the (stretching) idle interval. */
+  /** How long to wait before looking again: a short step while events are held back (`TailRead.more` of an empty look), else the (stretching) idle interval. */
   waitMs(heldBack: boolean, idleMs: number): number {
     if (!heldBack) {
       this.nextMs = FIRST_MS;

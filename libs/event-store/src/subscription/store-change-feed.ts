@@ -61,15 +61,17 @@ export class StoreChangeFeed {
       try {
         await this.notices.listen();
         this.checkpoint ??= await headCheckpoint(this.pool);
-        const { events, heldBack } = await readTail(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
+        const { events, more } = await readTail(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
         const last = events[events.length - 1];
         if (!last) {
-          await this.wakeup.wait(this.heldBack.waitMs(heldBack, this.options.pollIntervalMs ?? 250));
+          await this.wakeup.wait(this.heldBack.waitMs(more, this.options.pollIntervalMs ?? 250));
           continue;
         }
         this.heldBack.reset();
         this.checkpoint = checkpointOf(last);
         for (const listener of this.listeners) listener(events);
+        // Nothing more committed before the read: wait for the next notification rather than look again now.
+        if (!more) await this.wakeup.wait(this.heldBack.waitMs(false, this.options.pollIntervalMs ?? 250));
       } catch (error) {
         this.options.onError?.(error);
         this.notices.close();

@@ -136,6 +136,46 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     expect(seen).toEqual(['HeldBack']);
   });
 
+  it('after a batch with nothing more committed, waits for the next notification instead of looking again at once', async () => {
+    // What each tail read found: events ready, and events beyond the checkpoint at all (held back ones included).
+    const looks: { ready: number; beyond: number }[] = [];
+    const counted = new Proxy(db.pool, {
+      get(pool, property, receiver) {
+        if (property !== 'query') return Reflect.get(pool, property, receiver) as unknown;
+        return async (...args: unknown[]) => {
+          const result = (await (pool.query as (...a: unknown[]) => Promise<unknown>)(...args)) as {
+            rows: { event_id?: string | null; visible?: number }[];
+          };
+          if (String(args[0]).includes('pg_snapshot_xmin'))
+            looks.push({ ready: result.rows.filter((row) => row.event_id != null).length, beyond: result.rows[0]?.visible ?? 0 });
+          return result;
+        };
+      },
+    });
+    const handled: string[] = [];
+    const subscription = new StoreSubscription(
+      counted,
+      { subscriptionId: 'no-reread', mode: 'at_least_once', pollIntervalMs: 3_600_000 },
+      async (events) => {
+        handled.push(...events.map((e) => e.type));
+      },
+    );
+    subscription.start();
+    try {
+      await waitFor(() => looks.length >= 1); // its first look, at an empty store
+      for (const type of ['A', 'B', 'C']) {
+        await store.append(`no-reread-${type}`, [testEvent(type)], { expectedVersion: 0 });
+        await waitFor(() => handled.includes(type));
+      }
+    } finally {
+      await subscription.stop();
+    }
+    expect(handled).toEqual(['A', 'B', 'C']);
+    // Every later look was woken by a commit: none found the store with nothing beyond its checkpoint.
+    // (An open transaction elsewhere on the server may hold an event back: such a look finds it beyond, not ready.)
+    expect(looks.slice(1).filter((look) => look.beyond === 0)).toEqual([]);
+  });
+
   it('with a batch interval, reads at most once per interval while events keep coming, and hands over what committed meanwhile', async () => {
     const intervalMs = 1_000;
     // When each tail read was sent (the pool's own queries; a batch's transaction runs on a checked-out client).

@@ -195,16 +195,19 @@ export class StoreSubscription {
         await this.options.beforeRead?.();
         await this.runRequestedRetries();
         this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
-        const { events, heldBack } = await readTail(this.pool, this.checkpoint, this.batchSize);
+        const { events, more } = await readTail(this.pool, this.checkpoint, this.batchSize);
         if (events.length === 0) {
-          await this.wakeup.wait(this.heldBack.waitMs(heldBack, this.pollIntervalMs));
+          await this.wakeup.wait(this.heldBack.waitMs(more, this.pollIntervalMs));
           continue;
         }
         this.heldBack.reset();
         const readAt = Date.now();
         await this.handle(this.checkpoint, events);
-        // A full batch means more is waiting: read on at once.
-        if (events.length < this.batchSize) await this.paceFrom(readAt);
+        // More already committed: read on at once. Otherwise everything up to the read was handled,
+        // and whatever committed since notified (the wait returns at once if it did meanwhile).
+        if (more) continue;
+        await this.paceFrom(readAt);
+        await this.wakeup.wait(this.heldBack.waitMs(false, this.pollIntervalMs));
       } catch (error) {
         this.options.onError?.(error);
         // Forget the in-memory position: whatever failed is re-read from the durable checkpoint.
