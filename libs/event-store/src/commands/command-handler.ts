@@ -36,6 +36,13 @@ export interface HandleOptions<State, E extends Event> {
    * first attempt decides on it without reading again; a conflict reloads as usual.
    */
   readonly known?: LoadedStream<State, E>;
+  /**
+   * With `appendAnywhere`, for a caller that just read the stream through this handler (intake
+   * recording the delivery of the answer it built from that read): a flush of this command alone
+   * decides on the handler's newest fold of the stream, without reading it again. Events that
+   * committed since are appended past, as for any commuting append; a later try reads.
+   */
+  readonly onNewestFold?: boolean;
   /** Told of each lost race before the retry (to log it). */
   readonly onConflict?: (error: WrongExpectedVersionError, attempt: number) => void;
 }
@@ -280,7 +287,7 @@ export class CommandHandler {
     cause: EventCause,
     options: HandleOptionsOf<S>,
   ): Promise<HandledOf<S>> {
-    if (options.appendAnywhere) return this.handleCommuting(stream, commandFor, cause);
+    if (options.appendAnywhere) return this.handleCommuting(stream, commandFor, cause, options.onNewestFold === true);
     return retryOnConflict(async (attempt) => {
       const loaded = attempt === 1 && options.known ? options.known : await this.load(stream);
       const now = this.clock();
@@ -296,9 +303,20 @@ export class CommandHandler {
   }
 
   /** Queues the command with the others for its stream; they are decided in turn and appended in one commit. */
-  private handleCommuting<S extends AnyStream>(stream: S, commandFor: CommandFor<S>, cause: EventCause): Promise<HandledOf<S>> {
+  private handleCommuting<S extends AnyStream>(
+    stream: S,
+    commandFor: CommandFor<S>,
+    cause: EventCause,
+    onNewestFold: boolean,
+  ): Promise<HandledOf<S>> {
+    // Only the first load of the first flush: that flush holds this command alone (see CommutingAppends).
+    let foldFirst = onNewestFold && this.caches(stream);
     const access: CommutingStreamAccess<StateOf<S>, EventOf<S>> = {
-      load: () => this.load(stream),
+      load: () => {
+        const newest = foldFirst ? (this.folded.get(stream.id) as LoadedOf<S> | undefined) : undefined;
+        foldFirst = false;
+        return newest ? Promise.resolve(newest) : this.load(stream);
+      },
       evolve: (state, event) => stream.kind.decider.evolve(state, event) as StateOf<S>,
       appendAtEnd: async (events, loadedVersion) => {
         const stored = events.map(toNewEvent);

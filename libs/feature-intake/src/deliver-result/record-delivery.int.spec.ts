@@ -1,4 +1,5 @@
-import { executionStream, loadStream } from '@onceport/event-store';
+import { PostgresEventStore, executionStream, loadStream } from '@onceport/event-store';
+import { recordStreamReads } from '@onceport/event-store/testing';
 import { waitFor } from '@onceport/messaging/testing';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 
@@ -39,6 +40,20 @@ describe('recording a delivery after the answer went out (real PostgreSQL)', () 
     return answer;
   };
   const types = async (executionId: string) => (await loadStream(h.ports.store, executionStream(executionId))).events.map((e) => e.type);
+
+  it('the first try decides on the fold the answer was built from: the stream is not read again', async () => {
+    const answer = await completedAnswer('delivery-no-read');
+    const reads = recordStreamReads(h.ports.store);
+    const elsewhere = new PostgresEventStore(h.ports.pool);
+    h.delivery.recordAfterResponse(answer, 'mcp', h.request().correlation);
+    await waitFor(
+      async () => (await loadStream(elsewhere, executionStream(answer.execution_id))).events.some((e) => e.type === 'ResultDelivered'),
+      10_000,
+      'the delivery recorded',
+    );
+    expect(reads.filter((streams) => streams.some((id) => id.endsWith(answer.execution_id)))).toEqual([]);
+    expect((await types(answer.execution_id)).filter((type) => type === 'ResultDelivered')).toHaveLength(1);
+  });
 
   it('a failed ResultDelivered write is logged and tried again: the delivery is on record', async () => {
     const answer = await completedAnswer('delivery-once');

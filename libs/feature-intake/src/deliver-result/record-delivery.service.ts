@@ -20,7 +20,11 @@ export class RecordDeliveryService {
     @Inject(SERVICE_LOG) private readonly log: ServiceLog,
   ) {}
 
-  async delivered(answer: AgentAnswer, transport: Transport, correlation: RequestCorrelation): Promise<void> {
+  /**
+   * `onNewestFold`: decide on the fold the answer was built from, without reading the stream again
+   * (the first try after the response; a try after a failure reads, in case the failed one committed).
+   */
+  async delivered(answer: AgentAnswer, transport: Transport, correlation: RequestCorrelation, onNewestFold = false): Promise<void> {
     if (!DELIVERABLE_STATES.has(answer.state)) return;
     try {
       await this.commands.handle(
@@ -28,7 +32,7 @@ export class RecordDeliveryService {
         (_loaded, now) => ({ type: 'RecordDelivery', metadata: { now }, data: { transport, replay: answer.replay, correlation } }),
         { causationId: correlation.requestId ?? `${transport}:${String(correlation.jsonRpcId ?? '')}` },
         // Deliveries are facts about connections; they commute with everything else on the stream.
-        { appendAnywhere: true },
+        { appendAnywhere: true, onNewestFold },
       );
     } catch (error) {
       // A second "first" delivery (two callers answered at once) is refused by the decider: the
@@ -50,7 +54,7 @@ export class RecordDeliveryService {
   private async recordWithRetries(answer: AgentAnswer, transport: Transport, correlation: RequestCorrelation): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.delivered(answer, transport, correlation);
+        await this.delivered(answer, transport, correlation, attempt === 1);
         return;
       } catch (error) {
         const delay = RETRY_DELAYS_MS[attempt - 1];
