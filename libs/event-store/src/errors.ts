@@ -22,3 +22,12 @@ export class DuplicateEventError extends Error {
     this.name = 'DuplicateEventError';
   }
 }
+
+/** The guard of an `appendTogether` returned no row, so nothing was appended (the writer takes its slower way). */
+export class AppendGuardRefusedError extends Error {
+  readonly code = 'append_guard_refused';
+  constructor() {
+    super('the appends were not written: their guard returned no row');
+    this.name = 'AppendGuardRefusedError';
+  }
+}

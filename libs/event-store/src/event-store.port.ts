@@ -24,8 +24,31 @@ export interface StreamFrom {
   readonly fromVersion: number;
 }
 
+/** One stream's part of an `appendTogether`: its events, at the version its writer loaded. */
+export interface StreamAppend {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expectedVersion: number;
+}
+
+/**
+ * A statement the appends of an `appendTogether` depend on, run first in the same statement: they
+ * are written only if it returns a row (intake taking an in-flight place). Its placeholders are
+ * `$1`… for its own `values`.
+ */
+export interface AppendGuard {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
 export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  /**
+   * Several streams' appends in one statement, all or none: each at its expected version (a
+   * `WrongExpectedVersionError` names a stream that was not), and, with `onlyIf`, only if its guard
+   * returned a row. Returns false when the guard refused (nothing was written).
+   */
+  appendTogether(appends: readonly StreamAppend[], onlyIf?: AppendGuard): Promise<boolean>;
   readStream(streamId: string, fromVersion?: number): Promise<StoredEvent[]>;
   /** Several streams in one read, each from its own version: the events by stream id (every stream asked for is a key). */
   readStreams(wanted: readonly StreamFrom[]): Promise<Map<string, StoredEvent[]>>;

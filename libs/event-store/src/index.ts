@@ -1,7 +1,15 @@
 export type { AppendResult, ExpectedVersion, NewEvent, StoredEvent } from './event';
 export type { JsonObject, JsonValue } from './json';
-export { DuplicateEventError, WrongExpectedVersionError } from './errors';
-export { EVENT_STORE, type AppendOptions, type EventStore, type ReadAllOptions, type StreamFrom } from './event-store.port';
+export { AppendGuardRefusedError, DuplicateEventError, WrongExpectedVersionError } from './errors';
+export {
+  EVENT_STORE,
+  type AppendGuard,
+  type AppendOptions,
+  type EventStore,
+  type ReadAllOptions,
+  type StreamAppend,
+  type StreamFrom,
+} from './event-store.port';
 export { PostgresEventStore } from './postgres-event-store';
 export { inTransaction, type ClientPool, type Queryable } from './queryable';
 export { eventStoreMigrations, sqlMigration, type SchemaStep } from './migrations';

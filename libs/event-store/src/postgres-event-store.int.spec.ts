@@ -62,6 +62,61 @@ describe('PostgresEventStore (real PostgreSQL)', () => {
     await expect(store.append('s-dup-2', [event], { expectedVersion: 0 })).rejects.toBeInstanceOf(DuplicateEventError);
   });
 
+  it('appends to several streams in one statement: all in one transaction, chained per stream', async () => {
+    await store.append('together-a', [testEvent('A1')], { expectedVersion: 0 });
+    const statements: string[] = [];
+    const counted = { query: (...args: Parameters<typeof db.pool.query>) => (statements.push(String(args[0])), db.pool.query(...args)) };
+    const together = new PostgresEventStore(counted as unknown as typeof db.pool);
+
+    const written = await together.appendTogether([
+      { streamId: 'together-a', events: [testEvent('A2'), testEvent('A3')], expectedVersion: 1 },
+      { streamId: 'together-b', events: [testEvent('B1')], expectedVersion: 0 },
+    ]);
+
+    expect(written).toBe(true);
+    expect(statements.filter((text) => text.includes('INSERT INTO onceport.events'))).toHaveLength(1);
+    const a = await store.readStream('together-a');
+    const b = await store.readStream('together-b');
+    expect(a.map((e) => [e.type, e.streamVersion])).toEqual([
+      ['A1', 1],
+      ['A2', 2],
+      ['A3', 3],
+    ]);
+    expect(b.map((e) => [e.type, e.streamVersion])).toEqual([['B1', 1]]);
+    expect(new Set([a[1]?.transactionId, a[2]?.transactionId, b[0]?.transactionId]).size).toBe(1);
+    expect(a[1]?.prevHash).toEqual(a[0]?.chainHash);
+    expect(a[2]?.prevHash).toEqual(a[1]?.chainHash);
+  });
+
+  it('appends together all or none: a stream not at its expected version writes nothing and is named', async () => {
+    await store.append('none-a', [testEvent()], { expectedVersion: 0 });
+    await store.append('none-b', [testEvent()], { expectedVersion: 0 });
+    const refused = store.appendTogether([
+      { streamId: 'none-a', events: [testEvent('Kept')], expectedVersion: 1 },
+      { streamId: 'none-b', events: [testEvent('Late')], expectedVersion: 0 },
+    ]);
+    await expect(refused).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    await expect(refused).rejects.toMatchObject({ streamId: 'none-b' });
+    expect((await store.readStream('none-a')).map((e) => e.streamVersion)).toEqual([1]);
+  });
+
+  it("appends together only if the guard returns a row, and the guard's writes commit with them", async () => {
+    await db.pool.query('CREATE TABLE IF NOT EXISTS guarded_places (place int PRIMARY KEY)');
+    const take = (place: number) => ({
+      text: 'INSERT INTO guarded_places VALUES ($1) ON CONFLICT DO NOTHING RETURNING place',
+      values: [place],
+    });
+
+    expect(await store.appendTogether([{ streamId: 'guarded', events: [testEvent('First')], expectedVersion: 0 }], take(1))).toBe(true);
+    expect(await store.appendTogether([{ streamId: 'guarded', events: [testEvent('Refused')], expectedVersion: 1 }], take(1))).toBe(false);
+    expect((await store.readStream('guarded')).map((e) => e.type)).toEqual(['First']);
+
+    // The appends fail: the guard's row goes with them.
+    const conflict = store.appendTogether([{ streamId: 'guarded', events: [testEvent('Stale')], expectedVersion: 0 }], take(2));
+    await expect(conflict).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    expect((await db.pool.query('SELECT place FROM guarded_places ORDER BY place')).rows).toEqual([{ place: 1 }]);
+  });
+
   it('reads all events by global position, in pages', async () => {
     const all = await store.readAll({ limit: 10_000 });
     const positions = all.map((e) => e.globalPosition);

@@ -1,20 +1,29 @@
 import { DatabaseError } from 'pg';
 import type { AppendResult, NewEvent, StoredEvent } from './event';
 import { DuplicateEventError, WrongExpectedVersionError } from './errors';
-import type { AppendOptions, EventStore, ReadAllOptions, StreamFrom } from './event-store.port';
+import type { AppendGuard, AppendOptions, EventStore, ReadAllOptions, StreamAppend, StreamFrom } from './event-store.port';
 import { markAppended, notifyAppended } from './appended-notice';
 import { contentHash } from './hash-chain';
 import { type ClientPool, type Queryable, inTransaction } from './queryable';
 import { STORED_EVENT_COLUMNS, rowToStoredEvent, type StoredEventRow } from './stored-event-row';
 
-const INSERT_EVENTS = `
-INSERT INTO onceport.events
+/**
+ * Inserts the rows of one or more streams, in the order given (a stream's versions ascending: the
+ * chain trigger links each row to the one before it). A guard's values come first ($1…), the rows'
+ * arrays after them; with a guard, nothing is inserted unless it returned a row.
+ */
+function insertEventsSql(guard: AppendGuard | undefined): string {
+  const p = (n: number): string => `$${(guard?.values.length ?? 0) + n}`;
+  return `${guard ? `WITH guard AS (${guard.text})\n` : ''}INSERT INTO onceport.events
   (event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, content_hash)
-SELECT e.event_id, $1, e.stream_version, e.event_type, e.schema_version, e.data, e.metadata, e.recorded_at, e.content_hash
-FROM unnest($2::uuid[], $3::int[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::timestamptz[], $9::bytea[])
-  WITH ORDINALITY AS e(event_id, stream_version, event_type, schema_version, data, metadata, recorded_at, content_hash, n)
-ORDER BY e.n
+SELECT e.event_id, e.stream_id, e.stream_version, e.event_type, e.schema_version, e.data, e.metadata, e.recorded_at, e.content_hash
+FROM unnest(${p(1)}::uuid[], ${p(2)}::text[], ${p(3)}::int[], ${p(4)}::text[], ${p(5)}::int[], ${p(6)}::jsonb[], ${p(7)}::jsonb[], ${p(8)}::timestamptz[], ${p(9)}::bytea[])
+  WITH ORDINALITY AS e(event_id, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, content_hash, n)
+${guard ? 'WHERE EXISTS (SELECT 1 FROM guard)\n' : ''}ORDER BY e.n
 RETURNING global_position::text AS global_position`;
+}
+
+const INSERT_EVENTS = insertEventsSql(undefined);
 
 const CURRENT_VERSION = `SELECT coalesce(max(stream_version), 0) AS version FROM onceport.events WHERE stream_id = $1`;
 
@@ -44,11 +53,24 @@ export class PostgresEventStore implements EventStore {
     return this.notifying(undefined, () => inTransaction(this.db as ClientPool, appendAtEnd));
   }
 
+  async appendTogether(appends: readonly StreamAppend[], onlyIf?: AppendGuard): Promise<boolean> {
+    for (const { streamId, events, expectedVersion } of appends) {
+      if (events.length === 0) throw new RangeError(`append to ${streamId}: no events given`);
+      if (!Number.isInteger(expectedVersion) || expectedVersion < 0)
+        throw new RangeError(`append to ${streamId}: bad expected version ${expectedVersion}`);
+    }
+    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendTogether: each stream may be given once');
+    if (appends.length === 0) return true;
+    // One statement commits alone: atomic without a transaction (and its BEGIN and COMMIT round trips).
+    const inserted = await this.notifying(undefined, () => this.insertRows(this.db, appends, onlyIf));
+    return inserted.length > 0;
+  }
+
   /**
    * Readers are woken after the commit, never from inside it (see notifyAppended): in the caller's
    * transaction, by `inTransaction` once it commits; otherwise right after this append committed.
    */
-  private async notifying(tx: Queryable | undefined, append: () => Promise<AppendResult>): Promise<AppendResult> {
+  private async notifying<T>(tx: Queryable | undefined, append: () => Promise<T>): Promise<T> {
     const result = await append();
     if (tx) markAppended(tx);
     else notifyAppended(this.db);
@@ -90,33 +112,43 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async insert(db: Queryable, streamId: string, events: readonly NewEvent[], expected: number): Promise<AppendResult> {
+    const positions = await this.insertRows(db, [{ streamId, events, expectedVersion: expected }], undefined);
+    return { nextExpectedVersion: expected + events.length, globalPositions: positions };
+  }
+
+  /** Inserts every append's events (none if the guard refused) and returns their global positions. */
+  private async insertRows(db: Queryable, appends: readonly StreamAppend[], guard: AppendGuard | undefined): Promise<bigint[]> {
     const recordedAt = this.clock();
-    const versions = events.map((_, i) => expected + 1 + i);
-    const hashes = events.map((event, i) => contentHash({ ...event, streamId, streamVersion: versions[i] ?? 0, recordedAt }));
+    const rows = appends.flatMap(({ streamId, events, expectedVersion }) =>
+      events.map((event, i) => ({ event, streamId, streamVersion: expectedVersion + 1 + i })),
+    );
     try {
-      const result = await db.query<{ global_position: string }>(INSERT_EVENTS, [
-        streamId,
-        events.map((e) => e.eventId),
-        versions,
-        events.map((e) => e.type),
-        events.map((e) => e.schemaVersion),
-        events.map((e) => JSON.stringify(e.data)),
-        events.map((e) => JSON.stringify(e.metadata)),
-        events.map(() => recordedAt),
-        hashes,
+      const result = await db.query<{ global_position: string }>(guard ? insertEventsSql(guard) : INSERT_EVENTS, [
+        ...(guard?.values ?? []),
+        rows.map((r) => r.event.eventId),
+        rows.map((r) => r.streamId),
+        rows.map((r) => r.streamVersion),
+        rows.map((r) => r.event.type),
+        rows.map((r) => r.event.schemaVersion),
+        rows.map((r) => JSON.stringify(r.event.data)),
+        rows.map((r) => JSON.stringify(r.event.metadata)),
+        rows.map(() => recordedAt),
+        rows.map((r) => contentHash({ ...r.event, streamId: r.streamId, streamVersion: r.streamVersion, recordedAt })),
       ]);
-      return {
-        nextExpectedVersion: expected + events.length,
-        globalPositions: result.rows.map((row) => BigInt(row.global_position)),
-      };
+      return result.rows.map((row) => BigInt(row.global_position));
     } catch (error) {
-      throw translateAppendError(error, streamId, expected);
+      throw translateAppendError(error, appends);
     }
   }
 }
 
-function translateAppendError(error: unknown, streamId: string, expected: number): unknown {
+/** The database's refusal as the store's error, naming the stream it was about (the first given, if it does not say). */
+function translateAppendError(error: unknown, appends: readonly StreamAppend[]): unknown {
   if (!(error instanceof DatabaseError)) return error;
+  const said = `${error.detail ?? ''} ${error.message}`;
+  const about = appends.find((a) => said.includes(a.streamId)) ?? appends[0];
+  const streamId = about?.streamId ?? '(none)';
+  const expected = about?.expectedVersion ?? 0;
   if (error.code === '23505' && error.constraint === 'events_stream_version_unique') {
     return new WrongExpectedVersionError(streamId, expected, 'another writer appended first');
   }

@@ -2,7 +2,9 @@ import { IllegalTransitionError } from '@onceport/domain';
 import { EXECUTION_ID, acceptCommand } from '@onceport/domain/testing';
 import { PostgresEventStore } from '../postgres-event-store';
 import { type TestDatabase, createTestDatabase } from '../testing';
+import { AppendGuardRefusedError } from '../errors';
 import { CommandHandler } from './command-handler';
+import { intentStream } from './streams/intent-stream';
 import { executionStream } from './streams/execution-stream';
 import { vaultStream } from './streams/vault-stream';
 
@@ -217,6 +219,44 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     const causes = (await repository.load(execution)).events.map((e) => e.metadata.causationId);
     expect(causes.slice(2)).toEqual(['alone', 'elsewhere', 'behind']);
     expect(behind.appended).toHaveLength(1);
+  });
+
+  it("commits a command's appends to several streams and its guard in one statement; a refused guard writes nothing", async () => {
+    const statements: string[] = [];
+    const counted = new CommandHandler(
+      new PostgresEventStore({
+        query: (text: string, values?: unknown[]) => {
+          statements.push(text.trim().split(/\s+/).slice(0, 2).join(' '));
+          return db.pool.query(text, values);
+        },
+      } as unknown as typeof db.pool),
+    );
+    await db.pool.query('CREATE TABLE guard_places (place int PRIMARY KEY)');
+    const place = (n: number) => ({ text: 'INSERT INTO guard_places VALUES ($1) ON CONFLICT DO NOTHING RETURNING place', values: [n] });
+    const intent = (n: number) => intentStream(`hmac-sha256:k1:${String(n).repeat(64)}`, 'agent:a', 'default:agent:a');
+    const claim = (now: Date) => ({ type: 'ClaimIntent' as const, data: { executionId: EXECUTION_ID }, metadata: { now } });
+
+    await counted.transact(async (attempt) => {
+      const [loaded, claims] = [await attempt.load(execution), await attempt.load(intent(1))];
+      attempt.decide(
+        execution,
+        loaded,
+        { type: 'StartDispatch', data: { dispatcherId: 'd-1', leaseMs: 30_000 }, metadata: { now: attempt.now() } },
+        context,
+      );
+      attempt.decide(intent(1), claims, claim(attempt.now()), context);
+      attempt.onlyIf(place(1));
+    });
+    expect(statements.filter((text) => !text.startsWith('SELECT'))).toEqual(['WITH guard']);
+    expect((await repository.load(execution)).state.status).toBe('dispatched');
+    expect((await repository.load(intent(1))).version).toBe(1);
+
+    const refused = counted.transact(async (attempt) => {
+      attempt.decide(intent(2), await attempt.load(intent(2)), claim(attempt.now()), context);
+      attempt.onlyIf(place(1));
+    });
+    await expect(refused).rejects.toBeInstanceOf(AppendGuardRefusedError);
+    expect((await repository.load(intent(2))).version).toBe(0);
   });
 
   it('refuses only the commuting command its decider refuses; the rest of its batch is appended', async () => {

@@ -1,8 +1,8 @@
 import type { CampaignStream } from './streams/campaign-stream';
 import type { RunStream } from './streams/run-stream';
 import { type Event, type EventEnvelope } from '@onceport/contracts';
-import { WrongExpectedVersionError } from '../errors';
-import type { EventStore } from '../event-store.port';
+import { AppendGuardRefusedError, WrongExpectedVersionError } from '../errors';
+import type { AppendGuard, EventStore } from '../event-store.port';
 import { type ClientPool, type Queryable, inTransaction } from '../queryable';
 import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
 import { retryOnConflict } from './conflict-retry';
@@ -93,6 +93,8 @@ type Step =
 /** One try of a `transact` command: its reads, and the appends (and other writes) it commits together. */
 export class CommandAttempt {
   readonly steps: Step[] = [];
+  /** See {@link onlyIf}. */
+  guard: AppendGuard | undefined;
   private at: Date | undefined;
 
   constructor(
@@ -125,6 +127,15 @@ export class CommandAttempt {
   /** Runs `write` in the same transaction, after what was queued so far (e.g. a relational row the appends depend on). */
   alsoInTransaction(write: (tx: Queryable) => Promise<void>): void {
     this.steps.push(write);
+  }
+
+  /**
+   * The appends commit only if `guard` (a statement run first, in the same statement as the appends)
+   * returns a row; if it does not, nothing is written and `transact` throws `AppendGuardRefusedError`.
+   * The cheap way to make a relational row and the appends one commit; not with `alsoInTransaction`.
+   */
+  onlyIf(guard: AppendGuard): void {
+    this.guard = guard;
   }
 }
 
@@ -357,7 +368,7 @@ export class CommandHandler {
     return retryOnConflict(async () => {
       const attempt = new CommandAttempt(this, this.clock);
       const result = await work(attempt);
-      await this.commit(attempt.steps);
+      await this.commit(attempt.steps, attempt.guard);
       return result;
     }, onConflict);
   }
@@ -375,14 +386,21 @@ export class CommandHandler {
       .map((event) => stream.kind.write(event, eventMetadata(cause, stream.correlationId, now)));
   }
 
-  private async commit(steps: readonly Step[]): Promise<void> {
-    const [only] = steps;
-    if (!only) return;
-    // A single append commits alone: no transaction round trips on the hot path.
-    if (steps.length === 1 && typeof only !== 'function') {
-      await this.store.append(only.streamId, only.events.map(toNewEvent), { expectedVersion: only.expectedVersion });
+  private async commit(steps: readonly Step[], guard: AppendGuard | undefined): Promise<void> {
+    const appends = steps.flatMap((step) =>
+      typeof step === 'function'
+        ? []
+        : [{ streamId: step.streamId, events: step.events.map(toNewEvent), expectedVersion: step.expectedVersion }],
+    );
+    // Appends alone commit in one statement: no transaction round trips on the hot path.
+    if (appends.length === steps.length) {
+      if (appends.length === 0 && !guard) return;
+      if (appends.length === 0) throw new Error('CommandHandler: a guard without appends guards nothing');
+      if (!(await this.store.appendTogether(appends, guard))) throw new AppendGuardRefusedError();
       return;
     }
+    if (guard)
+      throw new Error('CommandHandler: a guarded command writes nothing but its appends (use alsoInTransaction or onlyIf, not both)');
     const pool = this.options.pool;
     if (!pool) throw new Error('CommandHandler: a command writing several streams at once needs the pool its transaction runs in');
     await inTransaction(pool, async (tx) => {

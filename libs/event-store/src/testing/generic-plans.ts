@@ -7,6 +7,13 @@ import type { Queryable } from '../queryable';
  * against a probe that plans each query it is handed as a generic prepared statement on `pool`, and
  * answers it with no rows; it returns the plans (EXPLAIN's JSON, as text) in the order asked.
  */
+/** An array element as text: timestamps in ISO form, bytes in bytea's hex form. */
+function arrayItem(item: unknown): string {
+  if (item instanceof Date) return item.toISOString();
+  if (Buffer.isBuffer(item)) return `\\x${item.toString('hex')}`;
+  return String(item);
+}
+
 export async function genericPlansOf(pool: Pool, work: (probe: Queryable) => Promise<unknown>): Promise<string[]> {
   const client = await pool.connect();
   const plans: string[] = [];
@@ -15,7 +22,7 @@ export async function genericPlansOf(pool: Pool, work: (probe: Queryable) => Pro
     if (value instanceof Date) return client.escapeLiteral(value.toISOString());
     // An array literal ('{"a","b"}'), typed by the statement's parameter.
     if (Array.isArray(value))
-      return client.escapeLiteral(`{${value.map((item) => `"${String(item).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
+      return client.escapeLiteral(`{${value.map((item) => `"${arrayItem(item).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
     if (['string', 'number', 'bigint', 'boolean'].includes(typeof value)) return client.escapeLiteral(String(value));
     throw new TypeError(`genericPlansOf: no literal for a ${typeof value} parameter`);
   };

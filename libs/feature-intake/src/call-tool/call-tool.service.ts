@@ -25,6 +25,7 @@ import {
   type EventCause,
   type IntentStream,
   type LoadedExecution,
+  AppendGuardRefusedError,
   emptyStream,
   executionStream,
   intentStream,
@@ -63,6 +64,8 @@ interface IntentOfCall {
   readonly streams: readonly IntentStream[];
   readonly context: EventCause;
   readonly watch: AcceptanceWatch;
+  /** Take the in-flight place at one random pick, in the acceptance's own statement (else in a transaction, by turns if need be). */
+  readonly placeAtRandom: boolean;
 }
 
 export interface CallOutcome {
@@ -193,10 +196,11 @@ export class CallToolService {
     const intent = fingerprintIntent({ contract, actor: request.actor, intentScope, arguments: args }, this.deps.keyring);
     const streams = intent.matching.map((fingerprint) => intentStream(fingerprint, request.actor, intentScope));
     let released = false;
+    let placeAtRandom = true;
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
-        const on: IntentOfCall = { intentScope, run, intent, streams, context, watch };
+        const on: IntentOfCall = { intentScope, run, intent, streams, context, watch, placeAtRandom };
         const decide = () => this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
         const claimStream = streams[0]?.id;
         const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide());
@@ -211,6 +215,11 @@ export class CallToolService {
         this.delivery.nudge();
         return started;
       } catch (error) {
+        if (error instanceof AppendGuardRefusedError) {
+          // The random pick met a taken place: nothing was written; the slower way takes turns for one.
+          placeAtRandom = false;
+          continue;
+        }
         if (!(error instanceof InFlightCapReached)) throw error;
         // At the cap as counted: free the places of executions that settled since, then try once more
         // (from the top: the intent may have been claimed meanwhile, and then this call attaches).
@@ -228,7 +237,7 @@ export class CallToolService {
     args: Record<string, unknown>,
     on: IntentOfCall,
   ): Promise<Started> {
-    const { intentScope, run, intent, streams, context, watch } = on;
+    const { intentScope, run, intent, streams, context, watch, placeAtRandom } = on;
     const loaded = await Promise.all(streams.map((stream) => attempt.load(stream)));
     const candidates = await this.loadCandidates(loaded.flatMap((claims) => claims.state).slice(-CANDIDATES), request.receivedAt);
     const now = attempt.now();
@@ -263,13 +272,15 @@ export class CallToolService {
     };
     // The claim, the in-flight place and the acceptance commit together: a lost race or a refusal
     // leaves nothing behind, and no caller ever sees a claim whose execution is not written yet.
-    // The claim goes first: identical calls that lose the race fail on it and never queue for the
-    // actor's in-flight turn.
+    // Usually in one statement: a place at a random pick guards the appends. A taken place refuses
+    // it, and the call comes back to take one in a transaction, where the claim goes first: identical
+    // calls that lose the race fail on it and never queue for the actor's in-flight turn.
     const [claiming, claims] = [streams[0], loaded[0]];
     if (!claiming || !claims) throw new Error('an intent has at least one fingerprint to claim under');
     const claim: ClaimIntent = { type: 'ClaimIntent', data: { executionId }, metadata: { now } };
     attempt.decide(claiming, claims, claim, { correlationId: executionId, causationId: executionId });
-    attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
+    if (placeAtRandom) attempt.onlyIf(this.limits.placeGuard(request.actor, executionId, now));
+    else attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
     const execution = executionStream(executionId);
     attempt.decide(execution, emptyStream(execution), accept, context);
     watch.watch(executionId);

@@ -1,5 +1,5 @@
 import type { ExecutionStatus } from '@onceport/contracts';
-import { type CommandHandler, type Queryable, executionStream } from '@onceport/event-store';
+import { type AppendGuard, type CommandHandler, type Queryable, executionStream } from '@onceport/event-store';
 
 /**
  * Accepted and not yet settled: the states in which an execution still holds a place. A human's
@@ -63,6 +63,14 @@ export class InFlightExecutions {
     private readonly commands: Pick<CommandHandler, 'load'>,
     private readonly random: () => number = Math.random,
   ) {}
+
+  /**
+   * One random pick of a free slot, as the guard of the acceptance's appends (one statement for
+   * the place and the events; see `CommandAttempt.onlyIf`). A taken slot refuses: then `reserve`.
+   */
+  randomSlotGuard(actor: string, executionId: string, maxInFlight: number, now: Date): AppendGuard {
+    return { text: TAKE_SLOT, values: [actor, Math.floor(this.random() * maxInFlight), executionId, now, maxInFlight, false] };
+  }
 
   async reserve(tx: Queryable, actor: string, executionId: string, maxInFlight: number, now: Date): Promise<Reservation> {
     const take = async (slot: number, counted: boolean): Promise<boolean> =>

@@ -1,5 +1,5 @@
-import type { CommandHandler } from '@onceport/event-store';
-import { createTestDatabase, genericPlansOf, type TestDatabase } from '@onceport/event-store/testing';
+import { type CommandHandler, PostgresEventStore } from '@onceport/event-store';
+import { createTestDatabase, genericPlansOf, testEvent, type TestDatabase } from '@onceport/event-store/testing';
 import { intakeMigrations } from '../intake.migrations';
 import { InFlightExecutions } from './in-flight-executions';
 
@@ -37,5 +37,19 @@ describe('in-flight reservation under a generic plan', () => {
       expect(plan).toContain('intake_in_flight_slot');
       expect(plan).not.toContain('Seq Scan');
     }
+  });
+
+  it('takes the place guarding an acceptance (one statement with its events) through the same index', async () => {
+    const commands = { load: () => Promise.reject(new Error('not used by the guard')) } as unknown as Pick<CommandHandler, 'load'>;
+    const plans = await genericPlansOf(db.pool, (probe) =>
+      new PostgresEventStore(probe).appendTogether(
+        [{ streamId: 'execution-new', events: [testEvent('ExecutionAccepted')], expectedVersion: 0 }],
+        new InFlightExecutions(probe, commands).randomSlotGuard('agent:busy', 'exec-new', 1_000_000, new Date()),
+      ),
+    );
+
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toContain('intake_in_flight_slot');
+    expect(plans[0]).not.toContain('Seq Scan');
   });
 });

@@ -1,5 +1,5 @@
 import type { ActorLimits } from '@onceport/config';
-import { type Queryable, type CommandHandler } from '@onceport/event-store';
+import { type AppendGuard, type Queryable, type CommandHandler } from '@onceport/event-store';
 import type { ActorLimitsSource } from './actor-limits.port';
 import { CallRateLimiter } from './call-rate-limiter';
 import { InFlightExecutions, type Reservation } from './in-flight-executions';
@@ -45,6 +45,11 @@ export class IntakeLimits {
       if (error instanceof RateLimitedError) countLimitRefusal('rate_limited');
       throw error;
     }
+  }
+
+  /** An in-flight place for `executionId` at one random pick, as the guard of its acceptance's appends (refused: use `reserve`). */
+  placeGuard(actor: string, executionId: string, now: Date): AppendGuard {
+    return this.inFlight.randomSlotGuard(actor, executionId, this.limitsOf(actor).maxInFlight, now);
   }
 
   /**
