@@ -2,7 +2,8 @@ import type { CampaignStream } from './streams/campaign-stream';
 import type { RunStream } from './streams/run-stream';
 import { type Event, type EventEnvelope } from '@onceport/contracts';
 import { AppendGuardRefusedError, WrongExpectedVersionError } from '../errors';
-import type { AppendGuard, EventStore } from '../event-store.port';
+import type { NewEvent } from '../event';
+import type { AppendGuard, EventStore, StreamAppend } from '../event-store.port';
 import { type ClientPool, type Queryable, inTransaction } from '../queryable';
 import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
 import { retryOnConflict } from './conflict-retry';
@@ -86,9 +87,13 @@ interface StreamReads {
   queued: Deferred<unknown> | null;
 }
 
-type Step =
-  | { readonly streamId: string; readonly events: readonly EventEnvelope[]; readonly expectedVersion: number }
-  | ((tx: Queryable) => Promise<void>);
+interface AppendStep {
+  readonly streamId: string;
+  readonly events: readonly EventEnvelope[];
+  readonly expectedVersion: number;
+}
+
+type Step = AppendStep | ((tx: Queryable) => Promise<void>);
 
 /** One try of a `transact` command: its reads, and the appends (and other writes) it commits together. */
 export class CommandAttempt {
@@ -387,13 +392,10 @@ export class CommandHandler {
   }
 
   private async commit(steps: readonly Step[], guard: AppendGuard | undefined): Promise<void> {
-    const appends = steps.flatMap((step) =>
-      typeof step === 'function'
-        ? []
-        : [{ streamId: step.streamId, events: step.events.map(toNewEvent), expectedVersion: step.expectedVersion }],
-    );
+    const appendSteps = steps.filter((step): step is AppendStep => typeof step !== 'function');
     // Appends alone commit in one statement: no transaction round trips on the hot path.
-    if (appends.length === steps.length) {
+    if (appendSteps.length === steps.length) {
+      const appends = appendsByStream(appendSteps);
       if (appends.length === 0 && !guard) return;
       if (appends.length === 0) throw new Error('CommandHandler: a guard without appends guards nothing');
       if (!(await this.store.appendTogether(appends, guard))) throw new AppendGuardRefusedError();
@@ -419,4 +421,24 @@ export class CommandHandler {
     this.folded.set(streamId, loaded);
     if (this.folded.size > this.cacheSize) this.folded.delete(this.folded.keys().next().value as string);
   }
+}
+
+/**
+ * One append per stream: a command may decide on a stream more than once (asked, then granted),
+ * each time on the version the one before it left.
+ */
+function appendsByStream(steps: readonly AppendStep[]): StreamAppend[] {
+  const byStream = new Map<string, { streamId: string; events: NewEvent[]; expectedVersion: number }>();
+  for (const step of steps) {
+    const before = byStream.get(step.streamId);
+    if (!before) {
+      byStream.set(step.streamId, { streamId: step.streamId, events: step.events.map(toNewEvent), expectedVersion: step.expectedVersion });
+      continue;
+    }
+    if (step.expectedVersion !== before.expectedVersion + before.events.length) {
+      throw new Error(`CommandHandler: ${step.streamId} decided on twice, the second time not where the first left it`);
+    }
+    before.events.push(...step.events.map(toNewEvent));
+  }
+  return [...byStream.values()];
 }

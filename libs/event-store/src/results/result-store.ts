@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ResultReference } from '@onceport/contracts';
 import { Migration } from '@mikro-orm/migrations';
+import type { AppendGuard } from '../event-store.port';
 import type { Queryable } from '../queryable';
 
 /**
@@ -47,15 +48,18 @@ export class ResultStore {
     return reference;
   }
 
-  /** Writes `body` under `reference` on `db` (a transaction that also appends the event naming it). */
+  /** Writes `body` under `reference` on `db`. */
   async write(db: Queryable, reference: ResultReference, body: Buffer): Promise<void> {
-    await db.query('INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5)', [
-      reference.ref,
-      reference.digest,
-      reference.contentType,
-      reference.size,
-      body,
-    ]);
+    const { text, values } = this.writeGuard(reference, body);
+    await db.query(text, [...values]);
+  }
+
+  /** The write of `body` as the guard of the appends naming it (`CommandAttempt.onlyIf`): the bytes and the event in one statement. */
+  writeGuard(reference: ResultReference, body: Buffer): AppendGuard {
+    return {
+      text: 'INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5) RETURNING ref',
+      values: [reference.ref, reference.digest, reference.contentType, reference.size, body],
+    };
   }
 
   async get(ref: string): Promise<StoredResult | null> {

@@ -56,8 +56,8 @@ export class OutcomeRecorder {
     try {
       const appended = await persistently(() => {
         let decideOn = known;
-        // The answer's bytes and the event naming them commit together: one commit, not two, between
-        // the target's answer and the outcome on record.
+        // The answer's bytes and the event naming them commit together, in one statement: one commit,
+        // and one round trip, between the target's answer and the outcome on record.
         return this.deps.commands.transact(async (tx) => {
           const loaded = decideOn ?? (await tx.load(stream));
           // As appended DispatchStarted to it on the first try; read again after a conflict.
@@ -65,7 +65,7 @@ export class OutcomeRecorder {
           const events = tx.decide(stream, loaded, outcomeCommand(recordable, attempt, loaded.events, this.deps.policy, tx.now()), context);
           if (events.length > 0 && body && recordable.kind === 'observed') {
             const reference = recordable.result;
-            tx.alsoInTransaction((db) => this.deps.results.write(db, reference, body));
+            tx.onlyIf(this.deps.results.writeGuard(reference, body));
           }
           return events;
         });
