@@ -185,7 +185,9 @@ function portFree(port: number): Promise<boolean> {
 /** A base port whose whole scheme (every app, every replica) is free right now. */
 async function freeBasePort(replicas: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const base = 20_000 + 200 * Math.floor(Math.random() * 200);
+    // Below Linux's ephemeral range (32768 and up by default): a port found free there can be taken
+    // by any process's outgoing connection before the service listens on it (seen in CI: EADDRINUSE).
+    const base = 20_000 + 200 * Math.floor(Math.random() * 60);
     const ports = LOCAL_APPS.flatMap((_, i) => Array.from({ length: replicas }, (__, r) => base + i + 1 + 100 * r));
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
