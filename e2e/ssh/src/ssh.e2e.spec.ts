@@ -31,6 +31,13 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
       const answer = await cluster.status(executionId);
       return SETTLED.has(answer.state) ? answer : null;
     });
+  /** The final state beside the execution's events from the dispatch on: a wrong settlement then says why. */
+  const settledWithTrail = async (executionId: string): Promise<{ state: string; trail: Array<{ type: string; data: unknown }> }> => {
+    const { state } = await settled(executionId);
+    const events = await cluster.events(executionId);
+    const from = events.findIndex((e) => e.type === 'DispatchStarted');
+    return { state, trail: events.slice(Math.max(from, 0)) };
+  };
 
   it('a command completes: the agent gets its output and exit status (1 run)', async () => {
     const answer = await cluster.call('ssh_complete', { word: 'hello; $(reboot)' }, 15_000);
@@ -51,8 +58,7 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     expect(retry).toMatchObject({ execution_id: first.execution_id, attached: true });
     expect(cluster.runs('cut')).toBe(1);
 
-    const final = await settled(first.execution_id);
-    expect(final.state).toBe('completed_result_not_delivered');
+    expect(await settledWithTrail(first.execution_id)).toMatchObject({ state: 'completed_result_not_delivered' });
     const events = await cluster.events(first.execution_id);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['RetryAttached', 'OutcomeUnknown', 'OutcomeSettled']));
     expect(events.filter((e) => e.type === 'DispatchStarted')).toHaveLength(1);
@@ -74,8 +80,7 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     await cluster.waitFor('the command to start on the host', () => (cluster.runs('cut-idempotent') === 1 ? true : null));
     cluster.proxy.cutAll();
 
-    const final = await settled(first.execution_id);
-    expect(final.state).toBe('completed_result_not_delivered');
+    expect(await settledWithTrail(first.execution_id)).toMatchObject({ state: 'completed_result_not_delivered' });
     const events = await cluster.events(first.execution_id);
     expect(events.filter((e) => e.type === 'DispatchStarted')).toHaveLength(1);
     expect(events.find((e) => e.type === 'OutcomeSettled')?.data).toMatchObject({
@@ -114,8 +119,7 @@ describe('SSH targets across real processes and a real OpenSSH server', () => {
     await cluster.waitFor('the command to start on the host', () => (cluster.runs('killed') === 1 ? true : null));
     await cluster.app('dispatcher').kill('SIGKILL');
 
-    const final = await settled(first.execution_id);
-    expect(final.state).toBe('completed_result_not_delivered');
+    expect(await settledWithTrail(first.execution_id)).toMatchObject({ state: 'completed_result_not_delivered' });
     const events = await cluster.events(first.execution_id);
     // Nobody observed the end of the session: the reconciler found the lease expired and read the marker.
     expect(events.map((e) => e.type)).not.toContain('OutcomeObserved');

@@ -149,15 +149,31 @@ describe('OutboxRelay (real PostgreSQL, real JetStream)', () => {
       kit = await connectKit(nats.url);
     };
     const relayAgain = async (): Promise<void> => {
+      const errors: string[] = [];
       const relay = new OutboxRelay(db.pool, kit.nc, kit.js, kit.jsm, {
         streamName: EXECUTION_STREAM_NAME,
         batchSize: 4,
         pollIntervalMs: 50,
         publishTimeoutMs: 2000,
+        onError: (error) => errors.push(String(error)),
       });
       relay.start();
       try {
-        await waitFor(async () => (await streamMessages()) >= 30, 30_000, 'the lost events published again');
+        await waitFor(async () => (await streamMessages()) >= 30, 30_000, 'the lost events published again').catch(async (error) => {
+          // What the relay ran into and where it stands, so that a failure says why.
+          const checkpoint = await db.pool.query('SELECT * FROM onceport.subscription_checkpoints');
+          const records = await db.pool.query('SELECT * FROM onceport.relay_publications');
+          // A writing transaction open anywhere on the server holds every tail back (pg_snapshot_xmin is cluster-wide).
+          const writers = await db.pool.query(
+            `SELECT datname, state, backend_xid::text, (now() - xact_start)::text AS open_for, left(query, 120) AS query
+               FROM pg_stat_activity WHERE backend_xid IS NOT NULL`,
+          );
+          throw new Error(
+            `${String(error)}; stream holds ${await streamMessages()}; relay errors: ${JSON.stringify(errors.slice(-10))}; ` +
+              `checkpoints: ${JSON.stringify(checkpoint.rows)}; records: ${JSON.stringify(records.rows)}; ` +
+              `open writers: ${JSON.stringify(writers.rows)}`,
+          );
+        });
         await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more comes
       } finally {
         await relay.stop();

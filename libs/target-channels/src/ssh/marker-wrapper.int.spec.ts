@@ -1,5 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -58,6 +70,48 @@ describe('the marker wrapper under a local POSIX shell', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("reads as running while the command's runner is still writing its exit status, not as interrupted", async () => {
+    const id = newExecutionId();
+    const marker = join(dir, 'markers', id);
+    const ended = join(dir, 'command-ended');
+    // A host too loaded to stamp the end at once: \`date\` stalls 4 s once the command has ended
+    // (the report's second look comes after 1 s).
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'date'), `#!/bin/sh\nif [ -e '${ended}' ]; then sleep 4; fi\nPATH='${process.env['PATH']}' exec date "$@"\n`, {
+      mode: 0o755,
+    });
+    const env = { ...process.env, PATH: `${bin}:${process.env['PATH']}` };
+    const run = spawn('/bin/sh', ['-s'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+    const runEnded = new Promise((resolve) => run.once('close', resolve));
+    run.stdin.end(
+      buildMarkerScript({
+        mode: 'run',
+        markerDir: join(dir, 'markers'),
+        executionId: id,
+        maxOutputBytes: 1024,
+        argv: ['/bin/sh', '-c', `: >'${ended}'`],
+      }),
+    );
+    // The command ended and its runner reaped it (a zombie still answers kill -0).
+    const reaped = (): boolean => {
+      if (!existsSync(ended) || !existsSync(join(marker, 'pid'))) return false;
+      try {
+        process.kill(Number(readFileSync(join(marker, 'pid'), 'utf8')), 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    for (const deadline = Date.now() + 20_000; !reaped(); await sleep(20))
+      if (Date.now() > deadline) throw new Error('the command did not end within 20 s');
+
+    expect(existsSync(join(marker, 'exit'))).toBe(false);
+    expect(parseWrapperReply(sh(script('probe', id), env)).report).toMatchObject({ state: 'running' });
+    await runEnded;
+    expect(parseWrapperReply(sh(script('probe', id), env)).report).toMatchObject({ state: 'completed', exitStatus: 0 });
   });
 
   describe('the marker directory', () => {

@@ -35,6 +35,7 @@
  *
  *     started   UTC start time, written before the command starts
  *     pid       the command's process id, while it may be running
+ *     runner    the process id of the shell that waits for it and then writes `finished` and `exit`
  *     stdout    the command's standard output (in full; the gateway reads at most the cap)
  *     stderr    the command's standard error (likewise)
  *     finished  UTC time the command ended
@@ -60,7 +61,7 @@
  *
  * A run prints `started`, waits for the command, then the same report a probe prints. Probe
  * states: `absent` (the marker directory is there and holds no marker: never started, safe to
- * dispatch), `running` (pid alive, no exit yet), `completed` (with exit status and output),
+ * dispatch), `running` (the command or its runner alive, no exit yet), `completed` (with exit status and output),
  * `unreadable` (the marker cannot be trusted: the marker directory is missing, unsafe as above or
  * has no home to resolve against, the marker is not a directory, or it started and its command is
  * gone without an exit status).
@@ -101,8 +102,11 @@ onceport_emit() {
   if [ "$onceport_bytes" -gt 0 ]; then dd if="$2" bs="$onceport_bytes" count=1 2>/dev/null; fi
 }
 
+# The command, or its runner still writing the exit status: a loaded host can take longer than
+# the report's one-second second look between the command's end and the exit file.
 onceport_alive() {
-  [ -f "$m/pid" ] && kill -0 "$(cat "$m/pid")" 2>/dev/null
+  { [ -f "$m/pid" ] && kill -0 "$(cat "$m/pid")" 2>/dev/null; } ||
+    { [ -f "$m/runner" ] && kill -0 "$(cat "$m/runner")" 2>/dev/null; }
 }
 
 onceport_report() {
@@ -170,6 +174,7 @@ run)
     date -u +%Y-%m-%dT%H:%M:%SZ >"$m/finished"
     echo "$onceport_status" >"$m/exit.tmp" && mv "$m/exit.tmp" "$m/exit"
   ) </dev/null >/dev/null 2>&1 &
+  echo "$!" >"$m/runner"
   echo "onceport-marker started"
   wait "$!"
   onceport_report
