@@ -1,4 +1,5 @@
 import { acrossRounds } from '../stats/summary';
+import type { StormRound } from '../scenarios/duplicate-storm';
 import type { BenchReport, OverheadSection, ThroughputLevel } from './bench-report';
 import { renderMarkdown } from './render-markdown';
 
@@ -72,7 +73,34 @@ function overhead(path: OverheadSection['path'], onceportP50: number, minimum: n
   };
 }
 
+function stormRound(p50: number, p99: number, floorP50: number, floorP99: number): StormRound {
+  const latency = (median: number, high: number) => ({ n: 1000, p50: median, p99: high, min: median / 2, max: high });
+  return {
+    callers: 1000,
+    effects: 1,
+    distinctExecutionIds: 1,
+    attached: 10,
+    replayed: 989,
+    failures: 0,
+    firstFailure: null,
+    timeToAnswer: latency(p50, p99),
+    timeline: {},
+    database: null,
+    floor: { timeToAnswer: latency(floorP50, floorP99), failures: 0, firstFailure: null },
+  };
+}
+
 describe('benchmark report rendering', () => {
+  it("weighs the storm's time to answer against its goal and the floor the same calls have through the proxy", () => {
+    const reachable = renderMarkdown(report({ storm: [stormRound(3000, 4000, 600, 900)] }));
+    expect(reachable).toContain('| 3,000 / 4,000 ms (floor 600 / 900 ms) | goal ≤ 1000 / 2000 ms: **not met** |');
+    expect(reachable).toContain('| 600 / 900 | 5.00× / 4.44× |');
+    const outOfReach = renderMarkdown(report({ storm: [stormRound(3000, 4000, 1200, 2500)] }));
+    expect(outOfReach).toContain('goal ≤ 1000 / 2000 ms: **not met**; the floor itself is above it on this machine');
+    const met = renderMarkdown(report({ storm: [stormRound(800, 1500, 300, 500)] }));
+    expect(met).toContain('goal ≤ 1000 / 2000 ms: met |');
+  });
+
   it("measures npm start's path beside the services', against its own commits-only minimum", () => {
     const text = renderMarkdown(report({ overhead: overhead('services', 47, 11.4), embedded: overhead('embedded', 14, 9) }));
     expect(text).toContain('## 1. Overhead per tool call');

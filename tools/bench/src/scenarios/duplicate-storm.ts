@@ -6,6 +6,7 @@ import { AGENT_KEY } from '../stack/bench-stack';
 import { type LatencySummary, summarize } from '../stats/summary';
 import { freshTarget } from './fresh-target';
 import { type DatabaseCost, costPerExecution, startCounting } from '../cpu/database-cost';
+import { startProxyProcess } from '../stack/proxy-process';
 
 export interface StormRound {
   readonly callers: number;
@@ -20,6 +21,20 @@ export interface StormRound {
   readonly timeline: Record<string, number>;
   /** PostgreSQL's work per caller (not per execution: there is one), null without pg_stat_statements. */
   readonly database: DatabaseCost | null;
+  /** The same number of MCP calls at once through the pass-through proxy: the machine's floor for answering them. */
+  readonly floor: StormFloor;
+}
+
+/**
+ * What answering that many concurrent MCP calls costs on this machine with nothing durable: the
+ * official SDK on both ends (a session per caller), a stateless server and one HTTP call to the
+ * target each. Onceport's storm cannot answer faster than this; a floor above the goal says the
+ * goal is out of this machine's reach, as the commit ceiling does for throughput.
+ */
+export interface StormFloor {
+  readonly timeToAnswer: LatencySummary;
+  readonly failures: number;
+  readonly firstFailure: string | null;
 }
 
 /**
@@ -30,14 +45,7 @@ export interface StormRound {
  */
 export async function stormRound(stack: BenchStack, callers: number, round: number): Promise<StormRound> {
   await freshTarget(stack.target.url);
-  const agents: McpCaller[] = [];
-  for (let i = 0; i < callers; i += 50) {
-    agents.push(
-      ...(await Promise.all(
-        Array.from({ length: Math.min(50, callers - i) }, (_, j) => mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, `storm-${i + j}`)),
-      )),
-    );
-  }
+  const agents = await openSessions(`${stack.intake.url}/mcp`, AGENT_KEY, callers);
   const args = {
     recipient: `storm-${round}-${Date.now()}@example.com`,
     campaign_id: 'bench-storm',
@@ -65,7 +73,37 @@ export async function stormRound(stack: BenchStack, callers: number, round: numb
     timeToAnswer: summarize(answered.map((a) => a.ms)),
     timeline,
     database,
+    floor: await stormFloor(stack, callers, round),
   };
+}
+
+/** `callers` MCP sessions, opened 50 at a time (not timed: the storm is the calls). */
+async function openSessions(url: string, apiKey: string | null, callers: number): Promise<McpCaller[]> {
+  const agents: McpCaller[] = [];
+  for (let i = 0; i < callers; i += 50) {
+    agents.push(
+      ...(await Promise.all(Array.from({ length: Math.min(50, callers - i) }, (_, j) => mcpCaller(url, apiKey, `storm-${i + j}`)))),
+    );
+  }
+  return agents;
+}
+
+/** The same storm through the pass-through proxy, each call a deployment of its own (the proxy keeps no identity). */
+async function stormFloor(stack: BenchStack, callers: number, round: number): Promise<StormFloor> {
+  const proxy = await startProxyProcess(stack.target.url);
+  try {
+    const agents = await openSessions(proxy.url, null, callers);
+    const results = await Promise.allSettled(agents.map((agent, i) => timed(() => agent.call(`storm-floor-${round}`, `v${i}`))));
+    await Promise.all(agents.map((agent) => agent.close()));
+    const failed = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+    return {
+      timeToAnswer: summarize(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.ms] : []))),
+      failures: failed.length,
+      firstFailure: failed[0] ?? null,
+    };
+  } finally {
+    await proxy.stop();
+  }
 }
 
 /** When (ms after the calls went out) the execution reached each step, and its first and last attach and delivery. */
