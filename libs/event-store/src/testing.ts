@@ -74,3 +74,32 @@ export function recordStreamReads(store: Pick<EventStore, 'readStream' | 'readSt
   };
   return reads;
 }
+
+/**
+ * A pool that notes the first two words of every statement sent through it, its transactions' included
+ * (`BEGIN`, `COMMIT`), one entry per round trip; the statements run on `pool` as usual.
+ */
+export function recordStatements(pool: Pool): { readonly pool: Pool; readonly statements: string[] } {
+  const statements: string[] = [];
+  const note = (text: unknown): void => {
+    const sql = typeof text === 'string' ? text : ((text as { text?: string } | null)?.text ?? '');
+    statements.push(sql.trim().split(/\s+/).slice(0, 2).join(' '));
+  };
+  const counted = {
+    query: (text: unknown, values?: unknown) => {
+      note(text);
+      return (pool.query as (t: unknown, v?: unknown) => unknown)(text, values);
+    },
+    connect: async () => {
+      const client = await pool.connect();
+      return {
+        query: (text: unknown, values?: unknown) => {
+          note(text);
+          return (client.query as (t: unknown, v?: unknown) => unknown).call(client, text, values);
+        },
+        release: (error?: Error | boolean) => client.release(error),
+      };
+    },
+  };
+  return { pool: counted as unknown as Pool, statements };
+}

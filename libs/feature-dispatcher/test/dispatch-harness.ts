@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import type { Pool } from 'pg';
 import { trace, type Tracer } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import {
@@ -42,6 +43,8 @@ export interface DispatchOverrides {
   readonly credentialEnv?: NodeJS.ProcessEnv;
   readonly credentialsDir?: string | null;
   readonly tracer?: Tracer;
+  /** The dispatcher's commands and results run on this pool (e.g. one that counts its statements). */
+  readonly pool?: Pool;
 }
 
 /**
@@ -99,9 +102,10 @@ export class DispatchHarness {
     );
     const secrets = new SecretScrubber(credentials.secretValues());
     const log: DispatcherLog = (level, message, fields) => this.logLines.push(JSON.stringify({ level, message, ...fields }));
+    const own = overrides.pool;
     const dispatcher = createDispatcher({
-      commands: this.commands,
-      results: this.results,
+      commands: own ? new CommandHandler(new PostgresEventStore(own), { pool: own }) : this.commands,
+      results: own ? new ResultStore(own) : this.results,
       tracer: overrides.tracer ?? trace.getTracer('dispatcher-test'),
       contracts: overrides.contracts ?? this.contracts,
       config: { ...TEST_CONFIG, ...overrides.config },

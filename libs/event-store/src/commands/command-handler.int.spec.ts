@@ -1,7 +1,7 @@
 import { IllegalTransitionError } from '@onceport/domain';
 import { EXECUTION_ID, acceptCommand } from '@onceport/domain/testing';
 import { PostgresEventStore } from '../postgres-event-store';
-import { type TestDatabase, createTestDatabase } from '../testing';
+import { type TestDatabase, createTestDatabase, recordStatements } from '../testing';
 import { AppendGuardRefusedError } from '../errors';
 import { CommandHandler } from './command-handler';
 import { intentStream } from './streams/intent-stream';
@@ -222,15 +222,8 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
   });
 
   it("commits a command's appends to several streams and its guard in one statement; a refused guard writes nothing", async () => {
-    const statements: string[] = [];
-    const counted = new CommandHandler(
-      new PostgresEventStore({
-        query: (text: string, values?: unknown[]) => {
-          statements.push(text.trim().split(/\s+/).slice(0, 2).join(' '));
-          return db.pool.query(text, values);
-        },
-      } as unknown as typeof db.pool),
-    );
+    const { pool: countingPool, statements } = recordStatements(db.pool);
+    const counted = new CommandHandler(new PostgresEventStore(countingPool), { pool: countingPool });
     await db.pool.query('CREATE TABLE guard_places (place int PRIMARY KEY)');
     const place = (n: number) => ({ text: 'INSERT INTO guard_places VALUES ($1) ON CONFLICT DO NOTHING RETURNING place', values: [n] });
     const intent = (n: number) => intentStream(`hmac-sha256:k1:${String(n).repeat(64)}`, 'agent:a', 'default:agent:a');

@@ -1,6 +1,6 @@
 import { DispatchHarness, NO_HEADERS, deadOrigin } from '../../test/dispatch-harness';
 import { executionStream } from '@onceport/event-store';
-import { recordStreamReads } from '@onceport/event-store/testing';
+import { recordStatements, recordStreamReads } from '@onceport/event-store/testing';
 
 const LOCKED = 'The vault is locked: deploy key leaked (by ops:alice). Every call is denied until an operator unlocks it.';
 
@@ -48,6 +48,27 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', attempt: 1, outcome: 'observed' })]);
     expect(reads).toEqual([[`execution-${executionId}`, 'vault']]);
     expect(harness.target.effectCount()).toBe(1);
+  });
+
+  it('sends PostgreSQL three statements for a dispatch: the read, DispatchStarted, and the outcome with its answer bytes', async () => {
+    const executionId = await harness.seed();
+    const trigger = await harness.wire(executionId, 'ExecutionAuthorized');
+    const counted = recordStatements(harness.db.pool);
+
+    const summary = await harness.dispatcher({ pool: counted.pool }).handler.handle(trigger, NO_HEADERS);
+
+    expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', attempt: 1, outcome: 'observed' })]);
+    // No transaction around any of them (BEGIN, COMMIT): each is one round trip and one commit.
+    expect(counted.statements.filter((s) => !s.startsWith('SELECT pg_notify'))).toEqual([
+      'SELECT global_position::text',
+      'INSERT INTO',
+      'WITH guard',
+    ]);
+    // The answer's bytes were written by that one statement, under the reference the event names.
+    const observed = (await harness.events(executionId)).find((e) => e.type === 'OutcomeObserved');
+    const ref = observed?.type === 'OutcomeObserved' ? observed.data.result?.ref : undefined;
+    expect(observed?.data).toMatchObject({ targetStatus: 201, succeeded: true });
+    expect(ref && (await harness.results.get(ref))?.body.length).toBeGreaterThan(0);
   });
 
   it('dispatches again once the vault is unlocked', async () => {
