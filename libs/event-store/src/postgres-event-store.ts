@@ -91,11 +91,15 @@ export class PostgresEventStore implements EventStore {
     // A stream asked for twice would come back twice, interleaved.
     if (byStream.size !== wanted.length) throw new Error('readStreams: each stream may be asked for once');
     if (wanted.length === 0) return byStream;
+    // Each stream is a lateral look into the stream index. A plain join lets a generic plan made on a fresh,
+    // small store hash the whole store instead, and keep doing so as it grows (store-query-plans.int.spec.ts).
     const result = await this.db.query<StoredEventRow>(
-      `SELECT ${STORED_EVENT_COLUMNS}
-         FROM unnest($1::text[], $2::int[]) AS wanted(wanted_stream, wanted_from)
-         JOIN onceport.events ON stream_id = wanted_stream AND stream_version >= wanted_from
-        ORDER BY stream_id, stream_version`,
+      `SELECT e.* FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS wanted(wanted_stream, wanted_from, n)
+         CROSS JOIN LATERAL (
+           SELECT ${STORED_EVENT_COLUMNS} FROM onceport.events
+            WHERE stream_id = wanted.wanted_stream AND stream_version >= wanted.wanted_from
+            ORDER BY stream_version) AS e
+        ORDER BY wanted.n, e.stream_version`,
       [wanted.map((w) => w.streamId), wanted.map((w) => w.fromVersion)],
     );
     for (const row of result.rows) byStream.get(row.stream_id)?.push(rowToStoredEvent(row));
