@@ -303,6 +303,13 @@ function growthWords(slopeMsPerDecade: number): string {
 
 const SERVICES = ['intake', 'authorization', 'dispatcher', 'reconciler'] as const;
 
+function settledText(settle: IdleRound['settle']): string {
+  const below = `${num(settle.belowShare * 100, 0)} % of a core`;
+  return settle.settled
+    ? `from when every service had spent 5 s below ${below} (${num(settle.seconds, 0)} s after the stack was up: a process that just started shrinks the heap its start left behind with full collections in its first minute)`
+    : `although the services had not spent 5 s below ${below} within ${num(settle.seconds, 0)} s (measured anyway)`;
+}
+
 function idleSection(idle: IdleRound): string {
   const rows = Object.entries(idle.cpu).map(([process, share]) => [
     process,
@@ -313,7 +320,7 @@ function idleSection(idle: IdleRound): string {
   ]);
   return [
     '## 0. Idle',
-    `No traffic for ${num(idle.seconds, 0)} s, after the services settled: each process's CPU as a share of one core (its polls, heartbeats and sweeps)` +
+    `No traffic for ${num(idle.seconds, 0)} s, ${settledText(idle.settle)}: each process's CPU as a share of one core (its polls, heartbeats and sweeps)` +
       (idle.profiled
         ? ', under the sampling profiler (which alone costs a few %: run with --without-profiles for the goal).'
         : ', without the profiler.'),

@@ -138,4 +138,20 @@ describe('benchmark report rendering', () => {
   it('says what limits throughput from the CPU figures', () => {
     expect(renderMarkdown(report())).toMatch(/the busiest was intake \(0\.90 core\)/);
   });
+
+  it('measures idle from when the services settled, says when, and says when they never did', () => {
+    const cpu = { intake: 0.004, authorization: 0.025, nats: 0.002 };
+    const settled = renderMarkdown(
+      report({ idle: { seconds: 30, cpu, profiled: false, settle: { seconds: 35, settled: true, belowShare: 0.02 } } }),
+    );
+    expect(settled).toContain('from when every service had spent 5 s below 2 % of a core (35 s after the stack was up');
+    expect(settled).toContain('| intake | 0.4 | goal < 2 %: met |');
+    expect(settled).toContain('| authorization | 2.5 | goal < 2 %: **not met** |');
+    expect(settled).toContain('| nats | 0.2 |  |');
+
+    const restless = renderMarkdown(
+      report({ idle: { seconds: 30, cpu, profiled: false, settle: { seconds: 120, settled: false, belowShare: 0.02 } } }),
+    );
+    expect(restless).toContain('had not spent 5 s below 2 % of a core within 120 s (measured anyway)');
+  });
 });
