@@ -13,7 +13,8 @@ const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
 const counted = files.map((name) => ({ name, counts: JSON.parse(readFileSync(join(dir, name), 'utf8')) }));
 const executions = counted
   .flatMap(({ counts }) => counts)
-  .filter(([text]) => text.startsWith('INSERT INTO onceport.results'))
+  // Alone, or as the guard of OutcomeObserved's insert (one statement since round-18q).
+  .filter(([text]) => /^(WITH guard AS \()?INSERT INTO onceport\.results/.test(text))
   .reduce((sum, [, n]) => sum + n, 0);
 if (executions === 0) {
   console.error(`no execution stored a result in what ${dir} holds: run a throughput round with the counter preloaded`);
