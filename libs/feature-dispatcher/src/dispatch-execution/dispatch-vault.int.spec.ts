@@ -60,7 +60,7 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', attempt: 1, outcome: 'observed' })]);
     // No transaction around any of them (BEGIN, COMMIT): each is one round trip and one commit.
     expect(counted.statements.filter((s) => !s.startsWith('SELECT pg_notify'))).toEqual([
-      'SELECT global_position::text',
+      'SELECT e.*',
       'INSERT INTO',
       'WITH guard',
     ]);
