@@ -59,11 +59,7 @@ describe('dispatch while the vault is locked (real PostgreSQL, real HTTP)', () =
 
     expect(summary.attempts).toEqual([expect.objectContaining({ kind: 'closed', attempt: 1, outcome: 'observed' })]);
     // No transaction around any of them (BEGIN, COMMIT): each is one round trip and one commit.
-    expect(counted.statements.filter((s) => !s.startsWith('SELECT pg_notify'))).toEqual([
-      'SELECT e.*',
-      'INSERT INTO',
-      'WITH guard',
-    ]);
+    expect(counted.statements.filter((s) => !s.startsWith('SELECT pg_notify'))).toEqual(['SELECT e.*', 'INSERT INTO', 'WITH guard']);
     // The answer's bytes were written by that one statement, under the reference the event names.
     const observed = (await harness.events(executionId)).find((e) => e.type === 'OutcomeObserved');
     const ref = observed?.type === 'OutcomeObserved' ? observed.data.result?.ref : undefined;
