@@ -3,6 +3,7 @@ import type { StoredEvent } from '../event';
 import { PostgresEventStore } from '../postgres-event-store';
 import { inTransaction } from '../queryable';
 import { type TestDatabase, createTestDatabase, testEvent } from '../testing';
+import { loadCheckpoint } from './checkpoint';
 import { StoreSubscription } from './store-subscription';
 
 describe('StoreSubscription (real PostgreSQL)', () => {
@@ -241,6 +242,69 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     }
   });
 
+  it('with checkpointEveryMs, saves its first batch at once, later ones at most once per interval, and where it is when it stops', async () => {
+    const seen: StoredEvent[] = [];
+    const subscription = new StoreSubscription(
+      db.pool,
+      { subscriptionId: 'sparse', mode: 'at_least_once', pollIntervalMs: 20, checkpointEveryMs: 60_000 },
+      async (events) => {
+        seen.push(...events);
+      },
+    );
+    subscription.start();
+    const saved = async (): Promise<bigint> => (await loadCheckpoint(db.pool, 'sparse')).globalPosition;
+    try {
+      await store.append('sparse', [testEvent('One')], { expectedVersion: 0 });
+      await waitFor(() => seen.length === 1);
+      const first = seen[0]?.globalPosition;
+      await waitForAsync(async () => (await saved()) === first);
+      for (const [i, type] of ['Two', 'Three'].entries()) {
+        await store.append('sparse', [testEvent(type)], { expectedVersion: i + 1 });
+        await waitFor(() => seen.length === i + 2);
+      }
+      // The tail ran dry many times since (a poll every 20 ms); the interval is not up, so nothing was saved.
+      for (let i = 0; i < 5; i++) subscription.nudge();
+      await db.pool.query('SELECT 1');
+      expect(await saved()).toBe(first);
+    } finally {
+      await subscription.stop();
+    }
+    expect(await saved()).toBe(seen[2]?.globalPosition);
+  });
+
+  it('with checkpointEveryMs, saves what it kept once the interval is up and the tail has run dry, without a stop', async () => {
+    const seen: StoredEvent[] = [];
+    const subscription = new StoreSubscription(
+      db.pool,
+      // The poll is far away: only the interval brings the loop back to save.
+      { subscriptionId: 'due', mode: 'at_least_once', pollIntervalMs: 60_000, checkpointEveryMs: 100 },
+      async (events) => {
+        seen.push(...events);
+      },
+    );
+    subscription.start();
+    try {
+      await store.append('due-a', [testEvent('One')], { expectedVersion: 0 });
+      await waitFor(() => seen.length === 1);
+      await store.append('due-b', [testEvent('Two')], { expectedVersion: 0 });
+      await waitFor(() => seen.length === 2);
+      await waitForAsync(async () => (await loadCheckpoint(db.pool, 'due')).globalPosition === seen[1]?.globalPosition);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('refuses checkpointEveryMs outside at_least_once, and one that is not a number of milliseconds', () => {
+    expect(
+      () => new StoreSubscription(db.pool, { subscriptionId: 'bad', mode: 'transactional', checkpointEveryMs: 100 }, async () => undefined),
+    ).toThrow(/checkpointEveryMs is for at_least_once only/);
+    for (const checkpointEveryMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+      expect(
+        () => new StoreSubscription(db.pool, { subscriptionId: 'bad', mode: 'at_least_once', checkpointEveryMs }, async () => undefined),
+      ).toThrow(/checkpointEveryMs must be a number of milliseconds/);
+    }
+  });
+
   it('resumes from its durable checkpoint after a restart', async () => {
     await store.append('resume', [testEvent('One'), testEvent('Two')], { expectedVersion: 0 });
     const first: string[] = [];
@@ -387,6 +451,14 @@ class RolledBack extends Error {}
 async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+async function waitForAsync(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await sleep(10);
   }

@@ -33,6 +33,14 @@ export interface StoreSubscriptionOptions {
    * transaction and checkpoint, then covers every event of the interval instead of one or two.
    */
   readonly batchIntervalMs?: number;
+  /**
+   * `at_least_once` only: save the checkpoint at most once per this many ms (default 0: after every
+   * batch). Between saves the position is kept in memory and saved when the tail runs dry, before the
+   * lead is let go, or at the next batch past the interval; a reader that dies meanwhile leaves those
+   * batches to be delivered again, which `at_least_once` handlers take anyway. A save is a commit
+   * (a WAL flush): one per batch per subscription put several beside every event an embedded start wrote.
+   */
+  readonly checkpointEveryMs?: number;
   /** Replicas compete for one advisory lock; only the holder reads. */
   readonly exclusive?: boolean;
   /**
@@ -81,6 +89,10 @@ export class StoreSubscription {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly batchIntervalMs: number;
+  private readonly checkpointEveryMs: number;
+  /** `at_least_once` with `checkpointEveryMs`: the position handled but not saved yet, and when the last save was. */
+  private unsaved: Checkpoint | null = null;
+  private savedAt = 0;
   /** Ends the pause between paced reads when the subscription stops. */
   private stopping = new AbortController();
   private readonly retryDelayMs: number;
@@ -101,6 +113,13 @@ export class StoreSubscription {
       throw new RangeError(
         `StoreSubscription ${options.subscriptionId}: batchIntervalMs must be a number of milliseconds ≥ 0, got ${this.batchIntervalMs}`,
       );
+    this.checkpointEveryMs = options.checkpointEveryMs ?? 0;
+    if (!(Number.isFinite(this.checkpointEveryMs) && this.checkpointEveryMs >= 0))
+      throw new RangeError(
+        `StoreSubscription ${options.subscriptionId}: checkpointEveryMs must be a number of milliseconds ≥ 0, got ${this.checkpointEveryMs}`,
+      );
+    if (this.checkpointEveryMs > 0 && options.mode !== 'at_least_once')
+      throw new RangeError(`StoreSubscription ${options.subscriptionId}: checkpointEveryMs is for at_least_once only`);
     // A skipped event moves the checkpoint itself, past whatever such a handler has not saved yet.
     if (options.mode === 'handler_saves' && options.quarantine)
       throw new RangeError(`StoreSubscription ${options.subscriptionId}: handler_saves takes no quarantine`);
@@ -197,7 +216,8 @@ export class StoreSubscription {
         this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
         const { events, more } = await readTail(this.pool, this.checkpoint, this.batchSize);
         if (events.length === 0) {
-          await this.wakeup.wait(this.heldBack.waitMs(more, this.pollIntervalMs));
+          const saveDueInMs = await this.saveUnsavedWhenDue();
+          await this.wakeup.wait(Math.min(saveDueInMs, this.heldBack.waitMs(more, this.pollIntervalMs)));
           continue;
         }
         this.heldBack.reset();
@@ -207,15 +227,18 @@ export class StoreSubscription {
         // and whatever committed since notified (the wait returns at once if it did meanwhile).
         if (more) continue;
         await this.paceFrom(readAt);
-        await this.wakeup.wait(this.heldBack.waitMs(false, this.pollIntervalMs));
+        // Back by the time a kept position is due, to save it if the tail has run dry by then.
+        await this.wakeup.wait(Math.min(this.saveDueInMs(), this.heldBack.waitMs(false, this.pollIntervalMs)));
       } catch (error) {
         this.options.onError?.(error);
         // Forget the in-memory position: whatever failed is re-read from the durable checkpoint.
         this.checkpoint = null;
+        this.unsaved = null;
         this.dropListener(error);
         await this.wakeup.wait(this.retryDelayMs);
       }
     }
+    if (this.listener) await this.saveUnsaved().catch((error: unknown) => this.options.onError?.(error));
     if (this.listener) await this.options.beforeRelease?.().catch((error: unknown) => this.options.onError?.(error));
     this.dropListener(false);
   }
@@ -273,6 +296,7 @@ export class StoreSubscription {
       await inTransaction(this.pool, (tx) => advanceCheckpoint(tx, this.options.subscriptionId, from, next));
     } else {
       await saveCheckpoint(this.pool, this.options.subscriptionId, next);
+      this.unsaved = null; // behind what was just saved
     }
     this.checkpoint = next;
   }
@@ -295,9 +319,42 @@ export class StoreSubscription {
       });
     } else {
       await this.handler(events, null);
-      if (this.options.mode === 'at_least_once') await saveCheckpoint(this.pool, this.options.subscriptionId, next);
+      if (this.options.mode === 'at_least_once') await this.saveAfterBatch(next);
     }
     this.checkpoint = next;
+  }
+
+  private async saveAfterBatch(next: Checkpoint): Promise<void> {
+    if (Date.now() - this.savedAt < this.checkpointEveryMs) {
+      this.unsaved = next;
+      return;
+    }
+    await saveCheckpoint(this.pool, this.options.subscriptionId, next);
+    this.savedAt = Date.now();
+    this.unsaved = null;
+  }
+
+  /** The tail ran dry: saves what is unsaved once the interval is up; else how long until it is (∞: nothing to save). */
+  private async saveUnsavedWhenDue(): Promise<number> {
+    const dueInMs = this.saveDueInMs();
+    if (dueInMs > 0) return dueInMs;
+    await this.saveUnsaved();
+    return Number.POSITIVE_INFINITY;
+  }
+
+  /** How long until a kept position is due to be saved (0: now; ∞: nothing kept). */
+  private saveDueInMs(): number {
+    if (!this.unsaved) return Number.POSITIVE_INFINITY;
+    return Math.max(0, this.savedAt + this.checkpointEveryMs - Date.now());
+  }
+
+  /** Saves what `checkpointEveryMs` kept in memory, if anything. */
+  private async saveUnsaved(): Promise<void> {
+    const unsaved = this.unsaved;
+    if (!unsaved) return;
+    await saveCheckpoint(this.pool, this.options.subscriptionId, unsaved);
+    this.savedAt = Date.now();
+    if (this.unsaved === unsaved) this.unsaved = null;
   }
 
   /** Holds one connection for LISTEN (and the leader lock); returns false while another replica leads. */
@@ -341,6 +398,8 @@ export class StoreSubscription {
     const client = this.listener;
     if (!client) return;
     this.listener = null;
+    // Whoever leads next starts from the durable checkpoint; an unsaved position is theirs to redo.
+    this.unsaved = null;
     this.options.onRelease?.();
     this.stopLease?.();
     this.stopLease = null;

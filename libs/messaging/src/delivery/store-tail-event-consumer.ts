@@ -6,6 +6,9 @@ import { toWireEvent } from '../wire-event';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
 
+/** How often a consumer saves where it is while events keep coming (it also saves when the tail runs dry). */
+const CHECKPOINT_EVERY_MS = 250;
+
 /**
  * The in-process twin of the JetStream consumer: tails the store from the consumer's own durable
  * checkpoint and hands each event of its types to the handler, with the same inbox guarantees.
@@ -33,6 +36,8 @@ export class StoreTailEventConsumer implements EventConsumer {
         mode: 'at_least_once',
         exclusive: true,
         pollIntervalMs: 500,
+        // The inbox makes a redelivery harmless; a checkpoint commit per consumer per batch was not.
+        checkpointEveryMs: CHECKPOINT_EVERY_MS,
         batchSize: spec.concurrency ?? 64,
         onError,
         quarantine: { register: this.quarantine, reapply: (event) => this.handleOnce(event, 1) },
