@@ -294,6 +294,21 @@ describe('StoreSubscription (real PostgreSQL)', () => {
     }
   });
 
+  it('with checkpointEveryMs, a drain leaves where it got to saved', async () => {
+    await store.append('drained', [testEvent('One')], { expectedVersion: 0 });
+    await store.append('drained', [testEvent('Two')], { expectedVersion: 1 });
+    const seen: StoredEvent[] = [];
+    const subscription = new StoreSubscription(
+      db.pool,
+      { subscriptionId: 'drained', mode: 'at_least_once', batchSize: 1, checkpointEveryMs: 60_000 },
+      async (events) => {
+        seen.push(...events);
+      },
+    );
+    expect(await subscription.drain()).toBe(2);
+    expect((await loadCheckpoint(db.pool, 'drained')).globalPosition).toBe(seen[1]?.globalPosition);
+  });
+
   it('refuses checkpointEveryMs outside at_least_once, and one that is not a number of milliseconds', () => {
     expect(
       () => new StoreSubscription(db.pool, { subscriptionId: 'bad', mode: 'transactional', checkpointEveryMs: 100 }, async () => undefined),

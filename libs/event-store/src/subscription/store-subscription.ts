@@ -185,7 +185,10 @@ export class StoreSubscription {
         handled += events.length;
         continue;
       }
-      if (from.transactionId >= target || Date.now() > deadline) return handled;
+      if (from.transactionId >= target || Date.now() > deadline) {
+        await this.saveUnsaved(); // a drain leaves its position saved, whatever the interval
+        return handled;
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
