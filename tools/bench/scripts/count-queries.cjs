@@ -4,22 +4,15 @@
 //   QUERY_COUNT_DIR=/tmp/qc NODE_OPTIONS="-r $PWD/tools/bench/scripts/count-queries.cjs" npm run bench -- …
 // A measuring aid only: never loaded by the services themselves.
 'use strict';
-const Module = require('node:module');
+const { fileOfThisProcess, onPgQueries } = require('./on-pg-queries.cjs');
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { basename, dirname, join } = require('node:path');
 
 const dir = process.env.QUERY_COUNT_DIR;
 if (dir) {
   const counts = new Map();
-  const load = Module._load;
-  // Every copy of pg (MikroORM brings its own): each Client class once.
-  const patched = new WeakSet();
-  Module._load = function (request, ...rest) {
-    const loaded = load.call(this, request, ...rest);
-    if (request === 'pg' && loaded && loaded.Client && !patched.has(loaded.Client)) {
-      patched.add(loaded.Client);
-      const query = loaded.Client.prototype.query;
-      loaded.Client.prototype.query = function (config, ...args) {
+  onPgQueries(
+    (query) =>
+      function (config, ...args) {
         const text = typeof config === 'string' ? config : config && config.text;
         if (text) {
           const flat = text.replace(/\s+/g, ' ').trim();
@@ -29,12 +22,9 @@ if (dir) {
           counts.set(key, (counts.get(key) || 0) + 1);
         }
         return query.call(this, config, ...args);
-      };
-    }
-    return loaded;
-  };
-  const script = process.argv[1] ? `${basename(dirname(dirname(process.argv[1])))}-${basename(process.argv[1])}` : 'node';
-  const file = join(dir, `${process.pid}-${script.replace(/[^\w.-]+/g, '_')}.json`);
+      },
+  );
+  const file = fileOfThisProcess(dir, '.json');
   const dump = () => {
     try {
       mkdirSync(dir, { recursive: true });

@@ -5,15 +5,13 @@
 //   QUERY_TRACE_DIR=/tmp/qt NODE_OPTIONS="-r $PWD/tools/bench/scripts/trace-queries.cjs" npm run bench -- --only embedded --rounds 1 …
 // A measuring aid only: never loaded by the services themselves.
 'use strict';
-const Module = require('node:module');
+const { fileOfThisProcess, onPgQueries } = require('./on-pg-queries.cjs');
 const { mkdirSync, appendFileSync } = require('node:fs');
-const { basename, dirname, join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 const dir = process.env.QUERY_TRACE_DIR;
 if (dir) {
-  const script = process.argv[1] ? `${basename(dirname(dirname(process.argv[1])))}-${basename(process.argv[1])}` : 'node';
-  const file = join(dir, `${process.pid}-${script.replace(/[^\w.-]+/g, '_')}.jsonl`);
+  const file = fileOfThisProcess(dir, '.jsonl');
   const now = () => Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
   let lines = [];
   const flush = () => {
@@ -26,14 +24,9 @@ if (dir) {
     }
     lines = [];
   };
-  const load = Module._load;
-  const patched = new WeakSet();
-  Module._load = function (request, ...rest) {
-    const loaded = load.call(this, request, ...rest);
-    if (request === 'pg' && loaded && loaded.Client && !patched.has(loaded.Client)) {
-      patched.add(loaded.Client);
-      const query = loaded.Client.prototype.query;
-      loaded.Client.prototype.query = function (config, ...args) {
+  onPgQueries(
+    (query) =>
+      function (config, ...args) {
         const text = typeof config === 'string' ? config : config && config.text;
         if (!text) return query.call(this, config, ...args);
         const started = now();
@@ -52,10 +45,8 @@ if (dir) {
         const result = query.call(this, config, ...args);
         if (result && typeof result.then === 'function') result.then(record, record);
         return result;
-      };
-    }
-    return loaded;
-  };
+      },
+  );
   setInterval(flush, 1000).unref();
   process.on('exit', flush);
 }

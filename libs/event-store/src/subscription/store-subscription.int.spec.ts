@@ -257,7 +257,7 @@ describe('StoreSubscription (real PostgreSQL)', () => {
       await store.append('sparse', [testEvent('One')], { expectedVersion: 0 });
       await waitFor(() => seen.length === 1);
       const first = seen[0]?.globalPosition;
-      await waitForAsync(async () => (await saved()) === first);
+      await waitFor(async () => (await saved()) === first);
       for (const [i, type] of ['Two', 'Three'].entries()) {
         await store.append('sparse', [testEvent(type)], { expectedVersion: i + 1 });
         await waitFor(() => seen.length === i + 2);
@@ -288,7 +288,7 @@ describe('StoreSubscription (real PostgreSQL)', () => {
       await waitFor(() => seen.length === 1);
       await store.append('due-b', [testEvent('Two')], { expectedVersion: 0 });
       await waitFor(() => seen.length === 2);
-      await waitForAsync(async () => (await loadCheckpoint(db.pool, 'due')).globalPosition === seen[1]?.globalPosition);
+      await waitFor(async () => (await loadCheckpoint(db.pool, 'due')).globalPosition === seen[1]?.globalPosition);
     } finally {
       await subscription.stop();
     }
@@ -463,15 +463,7 @@ describe('StoreSubscription (real PostgreSQL)', () => {
 
 class RolledBack extends Error {}
 
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
-
-async function waitForAsync(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
