@@ -5,7 +5,8 @@ import { ChannelListener } from './channel-listener';
 import type { Checkpoint } from './checkpoint';
 import { headCheckpoint } from './head-checkpoint';
 import { HeldBackBackoff } from './held-back';
-import { checkpointOf, readTail } from './read-committed-after';
+import { checkpointOf } from './read-committed-after';
+import { sharedTailReadsOf } from './shared-tail-reads';
 import { Wakeup } from './wakeup';
 
 /**
@@ -61,7 +62,7 @@ export class StoreChangeFeed {
       try {
         await this.notices.listen();
         this.checkpoint ??= await headCheckpoint(this.pool);
-        const { events, more } = await readTail(this.pool, this.checkpoint, this.options.batchSize ?? 1000);
+        const { events, more } = await sharedTailReadsOf(this.pool).read(this.checkpoint, this.options.batchSize ?? 1000);
         const last = events[events.length - 1];
         if (!last) {
           await this.wakeup.wait(this.heldBack.waitMs(more, this.options.pollIntervalMs ?? 250));

@@ -6,7 +6,8 @@ import type { EventQuarantine } from '../quarantine/event-quarantine';
 import { type Checkpoint, CheckpointMovedError, advanceCheckpoint, loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { HeldBackBackoff } from './held-back';
 import { holdLeaderLease } from './leader-lease';
-import { checkpointOf, readCommittedAfter, readTail } from './read-committed-after';
+import { checkpointOf, readCommittedAfter } from './read-committed-after';
+import { sharedTailReadsOf } from './shared-tail-reads';
 import { Wakeup } from './wakeup';
 
 /**
@@ -217,7 +218,7 @@ export class StoreSubscription {
         await this.options.beforeRead?.();
         await this.runRequestedRetries();
         this.checkpoint ??= await loadCheckpoint(this.pool, this.options.subscriptionId);
-        const { events, more } = await readTail(this.pool, this.checkpoint, this.batchSize);
+        const { events, more } = await sharedTailReadsOf(this.pool).read(this.checkpoint, this.batchSize);
         if (events.length === 0) {
           const saveDueInMs = await this.saveUnsavedWhenDue();
           await this.wakeup.wait(Math.min(saveDueInMs, this.heldBack.waitMs(more, this.pollIntervalMs)));
