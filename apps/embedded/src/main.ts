@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const env = { ...setup.config, DATABASE_URL: database.url, PORT: settings.PORT };
   configureLogging({ level: env.LOG_LEVEL });
   // Opened here, not by the kit module: the undo stack closes them when the app cannot be made.
-  // One pool for all four services: their listening subscriptions alone hold about a dozen connections.
+  // One pool for all four services: their subscriptions alone hold about a dozen connections (one each for its leader lock).
   const poolSize = Math.max(env.ONCEPORT_PG_POOL_MAX, EMBEDDED_MIN_POOL);
   const ports = await openServicePorts(serviceConfigOf('onceport', env, { delivery: 'in_process', poolSize }));
   undo.push(() => ports.close());

@@ -46,6 +46,7 @@ export type { Projection } from './projections/projection';
 export { ProjectionRunner, type ProjectionRunnerOptions } from './projections/projection-runner';
 export { headCheckpoint } from './subscription/head-checkpoint';
 export { StoreChangeFeed } from './subscription/store-change-feed';
+export { type SharedNotices, sharedNoticesOf } from './subscription/shared-notices';
 export {
   EventQuarantine,
   type EventQuarantineOptions,

@@ -1,11 +1,10 @@
 import type { Pool } from 'pg';
-import { EVENTS_CHANNEL } from '../appended-notice';
 import type { StoredEvent } from '../event';
-import { ChannelListener } from './channel-listener';
 import type { Checkpoint } from './checkpoint';
 import { headCheckpoint } from './head-checkpoint';
 import { HeldBackBackoff } from './held-back';
 import { checkpointOf } from './read-committed-after';
+import { sharedNoticesOf } from './shared-notices';
 import { sharedTailReadsOf } from './shared-tail-reads';
 import { Wakeup } from './wakeup';
 
@@ -20,20 +19,13 @@ export class StoreChangeFeed {
   private readonly listeners = new Set<(events: readonly StoredEvent[]) => void>();
   private running = false;
   private loop: Promise<void> | null = null;
-  private readonly notices: ChannelListener;
+  private leaveNotices: (() => void) | null = null;
   private checkpoint: Checkpoint | null = null;
 
   constructor(
     private readonly pool: Pool,
     private readonly options: { pollIntervalMs?: number; batchSize?: number; onError?: (error: unknown) => void } = {},
-  ) {
-    this.notices = new ChannelListener(
-      pool,
-      EVENTS_CHANNEL,
-      () => this.wakeup.wake(),
-      () => this.wakeup.wake(),
-    );
-  }
+  ) {}
 
   onEvents(listener: (events: readonly StoredEvent[]) => void): () => void {
     this.listeners.add(listener);
@@ -44,6 +36,7 @@ export class StoreChangeFeed {
     if (this.running) return;
     this.checkpoint = await headCheckpoint(this.pool);
     this.running = true;
+    this.leaveNotices = sharedNoticesOf(this.pool).join(() => this.wakeup.wake());
     this.loop = this.run();
   }
 
@@ -51,6 +44,8 @@ export class StoreChangeFeed {
     this.running = false;
     this.wakeup.wake();
     await this.loop;
+    this.leaveNotices?.();
+    this.leaveNotices = null;
   }
 
   nudge(): void {
@@ -60,7 +55,7 @@ export class StoreChangeFeed {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        await this.notices.listen();
+        await sharedNoticesOf(this.pool).listen();
         this.checkpoint ??= await headCheckpoint(this.pool);
         const { events, more } = await sharedTailReadsOf(this.pool).read(this.checkpoint, this.options.batchSize ?? 1000);
         const last = events[events.length - 1];
@@ -75,10 +70,8 @@ export class StoreChangeFeed {
         if (!more) await this.wakeup.wait(this.heldBack.waitMs(false, this.options.pollIntervalMs ?? 250));
       } catch (error) {
         this.options.onError?.(error);
-        this.notices.close();
         await this.wakeup.wait(500);
       }
     }
-    this.notices.close();
   }
 }

@@ -7,6 +7,7 @@ import { type Checkpoint, CheckpointMovedError, advanceCheckpoint, loadCheckpoin
 import { HeldBackBackoff } from './held-back';
 import { holdLeaderLease } from './leader-lease';
 import { checkpointOf, readCommittedAfter } from './read-committed-after';
+import { sharedNoticesOf } from './shared-notices';
 import { sharedTailReadsOf } from './shared-tail-reads';
 import { Wakeup } from './wakeup';
 
@@ -55,7 +56,7 @@ export interface StoreSubscriptionOptions {
   readonly beforeRead?: () => Promise<void>;
   /** Runs while this replica still leads, before a stopping subscription lets the lead go (`handler_saves`: save now). */
   readonly beforeRelease?: () => Promise<void>;
-  /** The lead (or the listening connection) was let go — stopped, lost or failed: what the handler kept unsaved is the next reader's to redo. */
+  /** The lead (or the subscription's connection) was let go — stopped, lost or failed: what the handler kept unsaved is the next reader's to redo. */
   readonly onRelease?: () => void;
   /**
    * An event that keeps failing is quarantined instead of holding every later one back: a failing
@@ -84,7 +85,9 @@ export class StoreSubscription {
   private readonly heldBack = new HeldBackBackoff();
   private running = false;
   private loop: Promise<void> | null = null;
-  private listener: PoolClient | null = null;
+  /** Held while this replica reads: the leader lock's session (for `exclusive`); lost, the lead is lost with it. */
+  private connection: PoolClient | null = null;
+  private leaveNotices: (() => void) | null = null;
   private stopLease: (() => void) | null = null;
   private checkpoint: Checkpoint | null = null;
   private readonly batchSize: number;
@@ -138,6 +141,10 @@ export class StoreSubscription {
     if (this.running) return;
     this.running = true;
     this.stopping = new AbortController();
+    // Woken by a notice only while holding its connection: not during a retry's pause, nor as a standby.
+    this.leaveNotices = sharedNoticesOf(this.pool).join(() => {
+      if (this.connection) this.wakeup.wake();
+    });
     this.loop = this.run();
   }
 
@@ -148,6 +155,8 @@ export class StoreSubscription {
     this.wakeup.wake();
     await this.loop;
     this.loop = null;
+    this.leaveNotices?.();
+    this.leaveNotices = null;
   }
 
   /**
@@ -203,15 +212,15 @@ export class StoreSubscription {
     return this.checkpoint;
   }
 
-  /** Whether this replica holds the lead (for `exclusive`) and its listening connection now. */
+  /** Whether this replica holds the lead (for `exclusive`) and its connection now. */
   get leading(): boolean {
-    return this.listener !== null;
+    return this.connection !== null;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        if (!(await this.ensureListening())) {
+        if (!(await this.ensureConnected())) {
           await this.wakeup.wait(this.pollIntervalMs);
           continue;
         }
@@ -238,13 +247,13 @@ export class StoreSubscription {
         // Forget the in-memory position: whatever failed is re-read from the durable checkpoint.
         this.checkpoint = null;
         this.unsaved = null;
-        this.dropListener(error);
+        this.dropConnection(error);
         await this.wakeup.wait(this.retryDelayMs);
       }
     }
-    if (this.listener) await this.saveUnsaved().catch((error: unknown) => this.options.onError?.(error));
-    if (this.listener) await this.options.beforeRelease?.().catch((error: unknown) => this.options.onError?.(error));
-    this.dropListener(false);
+    if (this.connection) await this.saveUnsaved().catch((error: unknown) => this.options.onError?.(error));
+    if (this.connection) await this.options.beforeRelease?.().catch((error: unknown) => this.options.onError?.(error));
+    this.dropConnection(false);
   }
 
   /** Waits out the rest of the batch interval begun at `readAt` (none by default); a stop ends it. */
@@ -361,9 +370,13 @@ export class StoreSubscription {
     if (this.unsaved === unsaved) this.unsaved = null;
   }
 
-  /** Holds one connection for LISTEN (and the leader lock); returns false while another replica leads. */
-  private async ensureListening(): Promise<boolean> {
-    if (this.listener) return true;
+  /**
+   * Listens (on the pool's shared connection) and holds a connection of its own, with the leader lock
+   * for `exclusive`; returns false while another replica leads.
+   */
+  private async ensureConnected(): Promise<boolean> {
+    await sharedNoticesOf(this.pool).listen();
+    if (this.connection) return true;
     const client = await this.pool.connect();
     try {
       if (this.options.exclusive) {
@@ -378,15 +391,13 @@ export class StoreSubscription {
       }
       const lost = (error: unknown): void => {
         this.options.onError?.(error);
-        if (this.listener === client) this.dropListener(error);
+        if (this.connection === client) this.dropConnection(error);
         this.wakeup.wake();
       };
-      client.on('notification', () => this.wakeup.wake());
       client.on('error', lost);
       if (this.options.exclusive)
         this.stopLease = await holdLeaderLease(client, this.options.leaderLeaseMs ?? DEFAULT_LEADER_LEASE_MS, lost);
-      await client.query('LISTEN onceport_events');
-      this.listener = client;
+      this.connection = client;
       // A new leader must start from the durable checkpoint, not from what it last saw.
       this.checkpoint = null;
       return true;
@@ -398,17 +409,16 @@ export class StoreSubscription {
     }
   }
 
-  private dropListener(error: unknown): void {
-    const client = this.listener;
+  private dropConnection(error: unknown): void {
+    const client = this.connection;
     if (!client) return;
-    this.listener = null;
+    this.connection = null;
     // Whoever leads next starts from the durable checkpoint; an unsaved position is theirs to redo.
     this.unsaved = null;
     this.options.onRelease?.();
     this.stopLease?.();
     this.stopLease = null;
-    client.removeAllListeners('notification');
-    // Destroying the connection releases the session's advisory lock and LISTEN with it.
+    // Destroying the connection releases the session's advisory lock with it.
     client.release(error === false ? true : error instanceof Error ? error : true);
   }
 }

@@ -1,4 +1,5 @@
 import type { EventHandler } from '../consumer/event-handler';
+import { sharedNoticesOf } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 import { StoreTailEventConsumer } from './store-tail-event-consumer';
@@ -6,7 +7,6 @@ import { StoreTailEventConsumer } from './store-tail-event-consumer';
 /** Embedded delivery: every consumer tails the store itself; no broker in between. */
 export class InProcessDelivery implements EventDelivery {
   readonly kind = 'in_process' as const;
-  private readonly consumers: StoreTailEventConsumer[] = [];
 
   constructor(
     private readonly pool: Pool,
@@ -14,13 +14,12 @@ export class InProcessDelivery implements EventDelivery {
   ) {}
 
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
-    const consumer = new StoreTailEventConsumer(this.pool, spec, handler, this.onError);
-    this.consumers.push(consumer);
-    return consumer;
+    return new StoreTailEventConsumer(this.pool, spec, handler, this.onError);
   }
 
+  /** Every tailing reader of the pool looks now: the consumers, and the projections and the intake's feed beside them. */
   nudge(): void {
-    for (const consumer of this.consumers) consumer.nudge();
+    sharedNoticesOf(this.pool).nudge();
   }
 
   redeliver(): Promise<void> {

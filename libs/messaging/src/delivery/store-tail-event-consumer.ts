@@ -56,10 +56,6 @@ export class StoreTailEventConsumer implements EventConsumer {
     await this.subscription.stop();
   }
 
-  nudge(): void {
-    this.subscription.nudge();
-  }
-
   private async handleUntilDone(event: StoredEvent): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {

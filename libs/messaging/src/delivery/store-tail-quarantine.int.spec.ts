@@ -1,4 +1,4 @@
-import { PostgresEventStore, type Queryable, quarantineEntry, requestRetry } from '@onceport/event-store';
+import { PostgresEventStore, type Queryable, quarantineEntry, requestRetry, sharedNoticesOf } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
 import type { EventHandler } from '../consumer/event-handler';
 import { StoreTailEventConsumer } from './store-tail-event-consumer';
@@ -30,7 +30,7 @@ describe('StoreTailEventConsumer quarantine (real PostgreSQL)', () => {
   const append = async (n: number): Promise<string> => {
     const event = testEvent('TestHappened', { n });
     await store.append(`tail-${event.eventId}`, [event], { expectedVersion: 'no_stream' });
-    consumer?.nudge();
+    sharedNoticesOf(db.pool).nudge(); // as an in-process writer does
     return event.eventId;
   };
   const handled = async (): Promise<number[]> =>
