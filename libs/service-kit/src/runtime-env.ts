@@ -32,7 +32,7 @@ export const runtimeEnvShape = {
     .default(DEFAULT_QUARANTINE_AFTER_ATTEMPTS),
   /**
    * Connections the process's pg pool may open; intake's and the reconciler's ORM pools take half and
-   * a quarter as many more. Each subscription holds one for LISTEN, so below 8 work waits on them.
+   * a quarter as many more. Each subscription holds one for its leader lock (and the process one for LISTEN), so below 8 work waits on them.
    */
   ONCEPORT_PG_POOL_MAX: z.coerce.number().int().min(8).max(1_000).default(DEFAULT_POOL_MAX),
   ...ackWaitEnvShape,

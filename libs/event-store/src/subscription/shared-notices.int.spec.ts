@@ -86,4 +86,45 @@ describe('SharedNotices (real PostgreSQL)', () => {
     await Promise.all([...subscriptions.map((s) => s.stop()), feed.stop()]);
     expect(count).toEqual({ listened: 1, held: 0 });
   });
+
+  it('keeps the lead and reads on while the shared LISTEN fails, looking again after its retry delay', async () => {
+    const errors: string[] = [];
+    const refusing = {
+      connect: async () => {
+        const client = await db.pool.connect();
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        Object.assign(client, {
+          query: (...args: unknown[]) =>
+            String(args[0]).startsWith('LISTEN ') ? Promise.reject(new Error('LISTEN refused')) : query(...args),
+        });
+        return client;
+      },
+      query: db.pool.query.bind(db.pool),
+    } as unknown as typeof db.pool;
+    const seen: string[] = [];
+    const subscription = new StoreSubscription(
+      refusing,
+      {
+        subscriptionId: 'unheard',
+        mode: 'at_least_once',
+        exclusive: true,
+        pollIntervalMs: 3_600_000,
+        retryDelayMs: 50,
+        onError: (error) => errors.push(String(error)),
+      },
+      async (events) => {
+        seen.push(...events.map((e) => e.type));
+      },
+    );
+    subscription.start();
+    try {
+      await waitFor(() => subscription.leading && errors.length > 0);
+      await new PostgresEventStore(db.pool).append('unheard', [testEvent('Unheard')], { expectedVersion: 0 });
+      await waitFor(() => seen.includes('Unheard'));
+      expect(subscription.leading).toBe(true);
+      expect(errors[0]).toMatch(/LISTEN refused/);
+    } finally {
+      await subscription.stop();
+    }
+  });
 });

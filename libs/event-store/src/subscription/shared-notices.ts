@@ -2,14 +2,18 @@ import type { Pool } from 'pg';
 import { EVENTS_CHANNEL } from '../appended-notice';
 import { ChannelListener } from './channel-listener';
 
+/** As often as a leader's lease heartbeat (a third of the default 15 s lease): the notices' connection is watched as closely. */
+const HEARTBEAT_MS = 5_000;
+
 /**
  * One LISTEN connection for every tailing reader of a pool. With a connection each, one commit's
  * notification reached a process's readers one by one, as each backend got round to sending it, and
  * each woke in a turn of its own; woken in one turn, readers at one checkpoint share one read
  * (`SharedTailReads`). PostgreSQL also signals one listening backend per commit instead of one per reader.
  *
- * A lost connection wakes every reader (they look at once, and `listen()` connects again before their
- * next read); the last reader to leave closes it, so a pool can end.
+ * A lost connection wakes every reader (those reading look at once, and `listen()` connects again
+ * before their next read); a heartbeat finds one lost silently. The last reader to leave closes it,
+ * so a pool can end.
  */
 export class SharedNotices {
   private readonly listener: ChannelListener;
@@ -22,6 +26,7 @@ export class SharedNotices {
       EVENTS_CHANNEL,
       () => this.nudge(),
       () => this.nudge(),
+      HEARTBEAT_MS,
     );
   }
 

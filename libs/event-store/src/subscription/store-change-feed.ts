@@ -43,9 +43,12 @@ export class StoreChangeFeed {
   async stop(): Promise<void> {
     this.running = false;
     this.wakeup.wake();
-    await this.loop;
-    this.leaveNotices?.();
-    this.leaveNotices = null;
+    try {
+      await this.loop;
+    } finally {
+      this.leaveNotices?.();
+      this.leaveNotices = null;
+    }
   }
 
   nudge(): void {

@@ -88,6 +88,8 @@ export class StoreSubscription {
   /** Held while this replica reads: the leader lock's session (for `exclusive`); lost, the lead is lost with it. */
   private connection: PoolClient | null = null;
   private leaveNotices: (() => void) | null = null;
+  /** The shared LISTEN failed at the last try: nothing will notify, so it looks again soon. */
+  private unheard = false;
   private stopLease: (() => void) | null = null;
   private checkpoint: Checkpoint | null = null;
   private readonly batchSize: number;
@@ -153,10 +155,13 @@ export class StoreSubscription {
     this.running = false;
     this.stopping.abort();
     this.wakeup.wake();
-    await this.loop;
-    this.loop = null;
-    this.leaveNotices?.();
-    this.leaveNotices = null;
+    try {
+      await this.loop;
+    } finally {
+      this.loop = null;
+      this.leaveNotices?.();
+      this.leaveNotices = null;
+    }
   }
 
   /**
@@ -230,7 +235,7 @@ export class StoreSubscription {
         const { events, more } = await sharedTailReadsOf(this.pool).read(this.checkpoint, this.batchSize);
         if (events.length === 0) {
           const saveDueInMs = await this.saveUnsavedWhenDue();
-          await this.wakeup.wait(Math.min(saveDueInMs, this.heldBack.waitMs(more, this.pollIntervalMs)));
+          await this.waitForNews(Math.min(saveDueInMs, this.heldBack.waitMs(more, this.pollIntervalMs)));
           continue;
         }
         this.heldBack.reset();
@@ -241,7 +246,7 @@ export class StoreSubscription {
         if (more) continue;
         await this.paceFrom(readAt);
         // Back by the time a kept position is due, to save it if the tail has run dry by then.
-        await this.wakeup.wait(Math.min(this.saveDueInMs(), this.heldBack.waitMs(false, this.pollIntervalMs)));
+        await this.waitForNews(Math.min(this.saveDueInMs(), this.heldBack.waitMs(false, this.pollIntervalMs)));
       } catch (error) {
         this.options.onError?.(error);
         // Forget the in-memory position: whatever failed is re-read from the durable checkpoint.
@@ -371,12 +376,11 @@ export class StoreSubscription {
   }
 
   /**
-   * Listens (on the pool's shared connection) and holds a connection of its own, with the leader lock
-   * for `exclusive`; returns false while another replica leads.
+   * Holds a connection of its own, with the leader lock for `exclusive`, then listens on the pool's
+   * shared connection; returns false while another replica leads.
    */
   private async ensureConnected(): Promise<boolean> {
-    await sharedNoticesOf(this.pool).listen();
-    if (this.connection) return true;
+    if (this.connection) return this.listen();
     const client = await this.pool.connect();
     try {
       if (this.options.exclusive) {
@@ -386,6 +390,8 @@ export class StoreSubscription {
         this.standingBy = !lock.rows[0]?.locked;
         if (this.standingBy) {
           client.release();
+          // A nudge that came while it asked is answered by the answer: it tries again at its poll (a stop's wake stays).
+          if (this.running) this.wakeup.clear();
           return false;
         }
       }
@@ -400,13 +406,34 @@ export class StoreSubscription {
       this.connection = client;
       // A new leader must start from the durable checkpoint, not from what it last saw.
       this.checkpoint = null;
-      return true;
     } catch (error) {
       this.stopLease?.();
       this.stopLease = null;
       client.release(error instanceof Error ? error : true);
       throw error;
     }
+    return this.listen();
+  }
+
+  /**
+   * Listens on the pool's shared connection before it reads, so no commit after the read goes
+   * unnoticed. Failing, it reports and keeps the lead (the connection that failed is not its own): it
+   * reads anyway and looks again after its retry delay instead of waiting for a notice.
+   */
+  private async listen(): Promise<true> {
+    try {
+      await sharedNoticesOf(this.pool).listen();
+      this.unheard = false;
+    } catch (error) {
+      this.options.onError?.(error);
+      this.unheard = true;
+    }
+    return true;
+  }
+
+  /** Waits for a notice, a nudge or `ms`; without a listening connection, no longer than the retry delay. */
+  private waitForNews(ms: number): Promise<void> {
+    return this.wakeup.wait(this.unheard ? Math.min(ms, this.retryDelayMs) : ms);
   }
 
   private dropConnection(error: unknown): void {

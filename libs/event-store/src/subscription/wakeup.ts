@@ -8,6 +8,11 @@ export class Wakeup {
     this.pending?.();
   }
 
+  /** Forgets a wake that came while nobody waited (what it asked for was done meanwhile). */
+  clear(): void {
+    this.woken = false;
+  }
+
   wait(ms: number): Promise<void> {
     if (this.woken) {
       this.woken = false;
