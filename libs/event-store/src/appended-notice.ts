@@ -30,8 +30,11 @@ const notices = new WeakMap<Queryable, NoticeState>();
  * every appending commit queued behind the previous one's fsync: measured on this machine with
  * 16-64 writers, ~300-400 commits/s with the old statement trigger against 3,300-4,600 without.
  *
- * A NOTIFY takes a transaction id, so on its own it is a commit with a WAL flush too: one after each
- * append was five of an execution's eighteen writing commits. So notices are coalesced per pool:
+ * A NOTIFY takes a transaction id, so on its own it is a commit too: one after each append was five
+ * of an execution's eighteen writing commits. Its commit waits for no WAL flush, though (it wrote no
+ * WAL of its own: 200 notices cost the local server 1 WAL sync, 200 one-row inserts 200), so turning
+ * `synchronous_commit` off for it changed nothing (measured: WAL flushes per execution 7.40 → 7.36).
+ * Notices are coalesced per pool all the same:
  * while one is being sent, the commits that come meanwhile share the next one, which starts after
  * them — every commit is still followed by a notice. The writer does not wait for it. If it is lost
  * (the process dies right after the commit) readers find the events at their next poll: it delays,
