@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type TestDatabase, createTestDatabase } from '../testing';
+import { type TestDatabase, createTestDatabase, waitFor } from '../testing';
 import { ChannelListener } from './channel-listener';
 
 describe('ChannelListener heartbeat (real PostgreSQL)', () => {
@@ -34,8 +33,7 @@ describe('ChannelListener heartbeat (real PostgreSQL)', () => {
     );
 
     await listener.listen();
-    const deadline = Date.now() + 20_000;
-    while (lost === 0 && Date.now() < deadline) await sleep(10);
+    await waitFor(() => lost > 0, 20_000, 'the silent connection reported lost');
     expect(lost).toBe(1);
     expect(listener.listening).toBe(false);
 

@@ -1,16 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { PostgresEventStore } from '../postgres-event-store';
-import { type TestDatabase, createTestDatabase, testEvent } from '../testing';
+import { type TestDatabase, createTestDatabase, testEvent, waitFor } from '../testing';
 import { StoreChangeFeed } from './store-change-feed';
 import { StoreSubscription } from './store-subscription';
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(10);
-  }
-}
 
 describe('SharedNotices (real PostgreSQL)', () => {
   let db: TestDatabase;

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { EVENTS_CHANNEL } from '../appended-notice';
 import { ChannelListener } from './channel-listener';
+import { onePerPool } from './one-per-pool';
 
 /** As often as a leader's lease heartbeat (a third of the default 15 s lease): the notices' connection is watched as closely. */
 const HEARTBEAT_MS = 5_000;
@@ -55,14 +56,5 @@ export class SharedNotices {
   }
 }
 
-const byPool = new WeakMap<Pool, SharedNotices>();
-
 /** The notices of `pool`'s tailing readers (one connection per pool). */
-export function sharedNoticesOf(pool: Pool): SharedNotices {
-  let notices = byPool.get(pool);
-  if (!notices) {
-    notices = new SharedNotices(pool);
-    byPool.set(pool, notices);
-  }
-  return notices;
-}
+export const sharedNoticesOf = onePerPool((pool: Pool) => new SharedNotices(pool));

@@ -1,8 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { QueryResult, QueryResultRow } from 'pg';
 import { PostgresEventStore } from '../postgres-event-store';
 import type { Queryable } from '../queryable';
-import { type TestDatabase, createTestDatabase, testEvent } from '../testing';
+import { type TestDatabase, createTestDatabase, testEvent, waitFor } from '../testing';
 import { CHECKPOINT_START, type Checkpoint } from './checkpoint';
 import { headCheckpoint } from './head-checkpoint';
 import { SharedTailReads } from './shared-tail-reads';
@@ -18,14 +17,6 @@ class CountingDb implements Queryable {
     this.sent++;
     await this.held;
     return this.db.query<R>(text, values);
-  }
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(5);
   }
 }
 

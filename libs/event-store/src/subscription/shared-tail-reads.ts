@@ -1,5 +1,6 @@
 import type { Queryable } from '../queryable';
 import type { Checkpoint } from './checkpoint';
+import { onePerPool } from './one-per-pool';
 import { readTail, type TailRead } from './read-committed-after';
 
 /** A read asked for but not sent yet: where it starts, the most any of its readers takes, and its answer. */
@@ -50,14 +51,5 @@ export class SharedTailReads {
   }
 }
 
-const byPool = new WeakMap<Queryable, SharedTailReads>();
-
 /** The shared reads of `db`'s tailing readers (one per pool, so every reader of a process shares it). */
-export function sharedTailReadsOf(db: Queryable): SharedTailReads {
-  let reads = byPool.get(db);
-  if (!reads) {
-    reads = new SharedTailReads(db);
-    byPool.set(db, reads);
-  }
-  return reads;
-}
+export const sharedTailReadsOf = onePerPool((db: Queryable) => new SharedTailReads(db));

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredEvent } from '../event';
 import { PostgresEventStore } from '../postgres-event-store';
 import { inTransaction } from '../queryable';
-import { type TestDatabase, createTestDatabase, testEvent } from '../testing';
+import { type TestDatabase, createTestDatabase, testEvent, waitFor } from '../testing';
 import { loadCheckpoint } from './checkpoint';
 import { StoreSubscription } from './store-subscription';
 
@@ -462,11 +462,3 @@ describe('StoreSubscription (real PostgreSQL)', () => {
 });
 
 class RolledBack extends Error {}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
