@@ -1,8 +1,13 @@
 import { Pool } from 'pg';
 import { PreparingClient } from './prepared-statements';
 
-/** Connections a service's pool may open when `ONCEPORT_PG_POOL_MAX` does not say. */
-export const DEFAULT_POOL_MAX = 20;
+/**
+ * Connections a service's pool may open when `ONCEPORT_PG_POOL_MAX` does not say: the least a service
+ * needs (its subscriptions hold some), because more did not buy work, only backends. At 256 agents,
+ * 20 per service kept ~90 backends busy on two cores: PostgreSQL spent 9.3 ms of CPU per execution
+ * (a tenth of it faulting shared memory into each backend), 6.5 ms with 8 (bench pool-18-*).
+ */
+export const DEFAULT_POOL_MAX = 8;
 
 /** How a process's connections are named in `pg_stat_activity`: `onceport-intake`, `onceport-intake-orm`, `onceport` (npm start). */
 export function connectionNameOf(serviceName: string, suffix?: string): string {

@@ -83,7 +83,7 @@ export function writeGatewayFixture(
       ONCEPORT_HMAC_KEYS: hmacKeys,
       ONCEPORT_ENCRYPTION_KEYS: encryptionKeys,
       // Test stacks share one PostgreSQL (max_connections 100) two projects at a time: the smallest
-      // pools a service works with, not the 20 a deployment gets.
+      // pools a service works with (today also a deployment's default), whatever that default becomes.
       ONCEPORT_PG_POOL_MAX: '8',
       ...extra,
     }),

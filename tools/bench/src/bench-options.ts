@@ -1,3 +1,4 @@
+import { DEFAULT_POOL_MAX } from '@onceport/event-store';
 import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
@@ -18,6 +19,8 @@ export interface BenchOptions {
   readonly growthRounds: number;
   readonly growthSamples: number;
   readonly growthBudgetMs: number;
+  /** Connections of each service's pg pool (`ONCEPORT_PG_POOL_MAX`; a deployment's default unless `--pool`). */
+  readonly poolMax: number;
   readonly outName: string;
   readonly note: string;
 }
@@ -25,7 +28,7 @@ export interface BenchOptions {
 const SCENARIOS = ['idle', 'overhead', 'embedded', 'throughput', 'storm', 'growth'] as const;
 
 export const USAGE = `usage: npm run bench -- [--quick] [--only idle,overhead,embedded,throughput,storm,growth] [--levels 10000,1000000,10000000]
-                       [--agents 1,16,64,256] [--rounds N] [--out NAME] [--note "what else ran"] [--without-profiles]
+                       [--agents 1,16,64,256] [--rounds N] [--pool N] [--out NAME] [--note "what else ran"] [--without-profiles]
   --quick   small rounds and a 10k/100k store, for development (writes reports/quick.md unless --out)`;
 
 /** Reads the command line; a bad value stops the run with a message naming it. */
@@ -38,6 +41,7 @@ export function readBenchOptions(argv: readonly string[]): BenchOptions {
       levels: { type: 'string' },
       agents: { type: 'string' },
       rounds: { type: 'string' },
+      pool: { type: 'string' },
       out: { type: 'string' },
       note: { type: 'string' },
       'without-profiles': { type: 'boolean', default: false },
@@ -69,12 +73,20 @@ export function readBenchOptions(argv: readonly string[]): BenchOptions {
     growthRounds: rounds ?? (quick ? 2 : 3),
     growthSamples: quick ? 20 : 100,
     growthBudgetMs: quick ? 5_000 : 30_000,
+    poolMax: values.pool === undefined ? DEFAULT_POOL_MAX : poolSize(values.pool),
     outName: values.out ?? (quick ? 'quick' : 'latest'),
     note: values.note ?? '',
   };
 }
 
 export class UsageError extends Error {}
+
+/** The services refuse a pool below 8 (their subscriptions hold connections); say so before starting them. */
+function poolSize(text: string): number {
+  const size = wholeNumbers('--pool', text)[0] ?? 0;
+  if (size < 8 || size > 1_000) throw new UsageError(`--pool: ${size} is outside 8 … 1000 (ONCEPORT_PG_POOL_MAX)`);
+  return size;
+}
 
 function wholeNumbers(flag: string, text: string): number[] {
   const numbers = text.split(',').map((part) => Number(part.trim().replace(/_/g, '')));

@@ -42,6 +42,7 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
   const stack = await startBenchStack({
     label: options.mode,
     serverUrl: postgres.url,
+    env: { ONCEPORT_PG_POOL_MAX: String(options.poolMax) },
     ...(options.profiles ? { profileTo: profileDir } : {}),
   });
   const machine = await machineInfo(stack.db.pool);
@@ -111,7 +112,12 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
     startedAt,
     finishedAt: new Date().toISOString(),
     mode: options.mode,
-    machine: { ...machine, postgres: `${machine.postgres} on ${postgres.description}`, loadAverageEnd: loadavg(), note: options.note },
+    machine: {
+      ...machine,
+      postgres: `${machine.postgres} on ${postgres.description}, ${options.poolMax} connections in each service's pool`,
+      loadAverageEnd: loadavg(),
+      note: options.note,
+    },
     idle,
     overhead,
     embedded,

@@ -13,7 +13,7 @@ export interface ServiceConfig {
   readonly streamReplicas?: number;
   /** JetStream ack wait default and ceiling (`ONCEPORT_ACK_WAIT_MS`, `_MAX_MS`); none: each consumer's own or the library's. */
   readonly ackWait?: AckWaitSettings;
-  /** `ONCEPORT_PG_POOL_MAX`: connections the process's pg pool may open (default 20). */
+  /** `ONCEPORT_PG_POOL_MAX`: connections the process's pg pool may open (default 8). */
   readonly poolSize?: number;
   /** `ONCEPORT_QUARANTINE_AFTER_ATTEMPTS`: failed attempts before a projection or consumer quarantines an event (default 5). */
   readonly quarantineAfterAttempts?: number;

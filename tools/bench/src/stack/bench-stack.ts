@@ -71,7 +71,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       // sockets intake closes new ones at once, and the storm's callers could not even connect.
       ONCEPORT_HTTP_MAX_CONNECTIONS: '8000',
       LOG_LEVEL: 'warn',
-      // What a deployment runs with, not the tests' small pools (the gateway harness's default).
+      // What a deployment runs with unless the run says otherwise (options.env).
       ONCEPORT_PG_POOL_MAX: String(DEFAULT_POOL_MAX),
       ...options.env,
     },
