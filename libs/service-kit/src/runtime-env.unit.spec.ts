@@ -28,9 +28,9 @@ describe('migration environment', () => {
 describe('runtime environment: the pool budget', () => {
   const schema = z.object({ ONCEPORT_PG_POOL_MAX: runtimeEnvShape.ONCEPORT_PG_POOL_MAX });
 
-  it('is 20 connections unless ONCEPORT_PG_POOL_MAX says otherwise', () => {
-    expect(loadEnvConfig(schema, {}).ONCEPORT_PG_POOL_MAX).toBe(20);
-    expect(loadEnvConfig(schema, { ONCEPORT_PG_POOL_MAX: '8' }).ONCEPORT_PG_POOL_MAX).toBe(8);
+  it('is 8 connections unless ONCEPORT_PG_POOL_MAX says otherwise', () => {
+    expect(loadEnvConfig(schema, {}).ONCEPORT_PG_POOL_MAX).toBe(8);
+    expect(loadEnvConfig(schema, { ONCEPORT_PG_POOL_MAX: '20' }).ONCEPORT_PG_POOL_MAX).toBe(20);
   });
 
   it('refuses, by name, fewer than a service works with, more than 1000, or no whole number', () => {

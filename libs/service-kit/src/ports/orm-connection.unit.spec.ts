@@ -15,7 +15,7 @@ describe('ormConnectionOf', () => {
 
   it('keeps two connections at least, and the default pool size when none is given', () => {
     expect(ormConnectionOf({ ...config, poolSize: 1 }, 1 / 4).poolSize).toBe(2);
-    expect(ormConnectionOf(config, 1 / 4).poolSize).toBe(5);
+    expect(ormConnectionOf(config, 1 / 2).poolSize).toBe(4);
   });
 
   it("names npm start's one process without repeating the product's name", () => {
