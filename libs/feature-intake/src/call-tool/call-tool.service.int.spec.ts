@@ -89,6 +89,31 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     expect(types.filter((t) => t === 'RetryAttached')).toHaveLength(19);
   });
 
+  it('a new intent is claimed without reading its claims first; the next identical call reads them and attaches', async () => {
+    const reads = recordStreamReads(h.ports.store);
+    const intentReads = (): number => reads.filter((streams) => streams.some((id) => id.startsWith('intent-'))).length;
+    const first = await h.callTool.call(h.request({ arguments: deploy('unread-claims') }));
+    expect(first.created).toBe(true);
+    expect(intentReads()).toBe(0);
+    const second = await h.callTool.call(h.request({ arguments: deploy('unread-claims') }));
+    expect(second).toMatchObject({ created: false, answer: { execution_id: first.answer.execution_id, attached: true } });
+    // Its first try guessed "unclaimed" too, met the claim's version and read on the next try.
+    expect(intentReads()).toBe(1);
+  });
+
+  it('two intake replicas racing one new intent, each guessing it unclaimed: 1 ExecutionAccepted, the losers attach', async () => {
+    const replica = h.callToolService(h.deps, h.watcher);
+    const before = await accepted();
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? h.callTool : replica).call(h.request({ arguments: deploy('two-replicas') }))),
+    );
+    const ids = new Set(outcomes.map((o) => o.answer.execution_id));
+    expect(ids.size).toBe(1);
+    expect(outcomes.filter((o) => o.created)).toHaveLength(1);
+    expect(await accepted()).toBe(before + 1);
+    expect((await typesOf([...ids][0] ?? '')).filter((t) => t === 'RetryAttached')).toHaveLength(7);
+  });
+
   it('a re-drafted generated argument attaches to the same execution', async () => {
     const first = await h.callTool.call(h.request({ arguments: deploy('redraft') }));
     const redrafted = await h.callTool.call(h.request({ arguments: deploy('redraft', { notes: 'a completely rewritten release note' }) }));

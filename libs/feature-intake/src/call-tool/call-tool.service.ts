@@ -66,6 +66,8 @@ interface IntentOfCall {
   readonly watch: AcceptanceWatch;
   /** Take the in-flight place at one random pick, in the acceptance's own statement (else in a transaction, by turns if need be). */
   readonly placeAtRandom: boolean;
+  /** Decide on no claims without reading them: the claim's version check is the read (see `startExecution`). */
+  readonly unclaimed: boolean;
 }
 
 export interface CallOutcome {
@@ -197,13 +199,33 @@ export class CallToolService {
     const streams = intent.matching.map((fingerprint) => intentStream(fingerprint, request.actor, intentScope));
     let released = false;
     let placeAtRandom = true;
+    // Most calls are a new intent. Their first try decides on no claims without reading the claim
+    // stream: the claim goes in at its version 1, which a claim already there makes fail, and the
+    // next try reads and matches — the version check is the read, one round trip fewer on the path.
+    // Not where a match is likely or the stream is not the only one: after waiting on an identical
+    // call here (it just claimed), for a repeat or a run's later attempt (they look for an earlier
+    // execution), or under several keys (a claim under an older key is not where this one goes).
+    let guessUnclaimed = streams.length === 1 && !request.repeat && (run?.attempt ?? 1) === 1;
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
-        const on: IntentOfCall = { intentScope, run, intent, streams, context, watch, placeAtRandom };
-        const decide = () => this.commands.transact((attempt) => this.claimOrMatch(attempt, request, contract, args, on));
+        const decide = (waited: boolean) =>
+          this.commands.transact((attempt) => {
+            const on: IntentOfCall = {
+              intentScope,
+              run,
+              intent,
+              streams,
+              context,
+              watch,
+              placeAtRandom,
+              unclaimed: guessUnclaimed && !waited,
+            };
+            guessUnclaimed = false;
+            return this.claimOrMatch(attempt, request, contract, args, on);
+          });
         const claimStream = streams[0]?.id;
-        const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide());
+        const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide(false));
         if (!started.created) {
           const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, run, at);
           await this.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
@@ -237,8 +259,8 @@ export class CallToolService {
     args: Record<string, unknown>,
     on: IntentOfCall,
   ): Promise<Started> {
-    const { intentScope, run, intent, streams, context, watch, placeAtRandom } = on;
-    const loaded = await Promise.all(streams.map((stream) => attempt.load(stream)));
+    const { intentScope, run, intent, streams, context, watch, placeAtRandom, unclaimed } = on;
+    const loaded = await Promise.all(streams.map((stream) => (unclaimed ? emptyStream(stream) : attempt.load(stream))));
     const candidates = await this.loadCandidates(loaded.flatMap((claims) => claims.state).slice(-CANDIDATES), request.receivedAt);
     const now = attempt.now();
     const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);

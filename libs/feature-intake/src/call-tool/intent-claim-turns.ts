@@ -9,15 +9,18 @@
 export class IntentClaimTurns {
   private readonly deciding = new Map<string, Promise<unknown>>();
 
-  /** Runs `decide` for the intent claimed under `claimStreamId`, after the decision in flight for it here, if any. */
-  async take<T>(claimStreamId: string, decide: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `decide` for the intent claimed under `claimStreamId`, after the decision in flight for it
+   * here, if any (`waited`: there was one, so the intent is likely claimed by now).
+   */
+  async take<T>(claimStreamId: string, decide: (waited: boolean) => Promise<T>): Promise<T> {
     const ahead = this.deciding.get(claimStreamId);
     if (ahead) {
       // Its outcome is read from the store by our own decision: a failure of its own is not ours.
       await ahead.catch(() => undefined);
-      return decide();
+      return decide(true);
     }
-    const mine = decide();
+    const mine = decide(false);
     this.deciding.set(claimStreamId, mine);
     try {
       return await mine;

@@ -11,15 +11,15 @@ describe('IntentClaimTurns', () => {
     const turns = new IntentClaimTurns();
     const order: string[] = [];
     const first = gate();
-    const leader = turns.take('intent-a', async () => {
-      order.push('leader starts');
+    const leader = turns.take('intent-a', async (waited) => {
+      order.push(`leader starts${waited ? ' after waiting' : ''}`);
       await first.promise;
       order.push('leader commits');
       return 'claimed';
     });
     const followers = [1, 2, 3].map((n) =>
-      turns.take('intent-a', async () => {
-        order.push(`follower ${n}`);
+      turns.take('intent-a', async (waited) => {
+        order.push(`follower ${n}${waited ? ' after waiting' : ''}`);
         return 'attached';
       }),
     );
@@ -29,7 +29,13 @@ describe('IntentClaimTurns', () => {
     first.open();
     expect(await leader).toBe('claimed');
     expect(await Promise.all(followers)).toEqual(['attached', 'attached', 'attached']);
-    expect(order).toEqual(['leader starts', 'leader commits', 'follower 1', 'follower 2', 'follower 3']);
+    expect(order).toEqual([
+      'leader starts',
+      'leader commits',
+      'follower 1 after waiting',
+      'follower 2 after waiting',
+      'follower 3 after waiting',
+    ]);
     expect(turns.inFlight).toBe(0);
   });
 
@@ -37,7 +43,7 @@ describe('IntentClaimTurns', () => {
     const turns = new IntentClaimTurns();
     const blocked = gate();
     const a = turns.take('intent-a', () => blocked.promise.then(() => 'a'));
-    expect(await turns.take('intent-b', async () => 'b')).toBe('b');
+    expect(await turns.take('intent-b', async (waited) => (waited ? 'b after waiting' : 'b'))).toBe('b');
     blocked.open();
     expect(await a).toBe('a');
   });
