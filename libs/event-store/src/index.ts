@@ -77,7 +77,7 @@ export type { SubscriptionQuarantine } from './subscription/store-subscription';
 export { ChannelListener } from './subscription/channel-listener';
 export { Wakeup } from './subscription/wakeup';
 export * from './commands';
-export { DEFAULT_POOL_MAX, type PoolSettings, connectionNameOf, createPool } from './pool';
+export { DEFAULT_POOL_MAX, POOL_MAX_RANGE, type PoolSettings, connectionNameOf, createPool } from './pool';
 export { MAX_PREPARED_TEXTS, PreparingClient, preparedNameOf } from './prepared-statements';
 export { NextBatch } from './next-batch';
 export { ResultStore, ResultStoreMigration, type StoredResult, referenceFor } from './results/result-store';

@@ -9,6 +9,9 @@ import { PreparingClient } from './prepared-statements';
  */
 export const DEFAULT_POOL_MAX = 8;
 
+/** What `ONCEPORT_PG_POOL_MAX` may say: below 8 a service's work waits on its subscriptions' connections. */
+export const POOL_MAX_RANGE = { min: 8, max: 1_000 } as const;
+
 /** How a process's connections are named in `pg_stat_activity`: `onceport-intake`, `onceport-intake-orm`, `onceport` (npm start). */
 export function connectionNameOf(serviceName: string, suffix?: string): string {
   const service = serviceName === 'onceport' || serviceName.startsWith('onceport-') ? serviceName : `onceport-${serviceName}`;

@@ -1,6 +1,7 @@
 import { contractsDir, databaseUrl, logLevel, natsUrl, postgresUrl } from '@onceport/config';
 import {
   DEFAULT_POOL_MAX,
+  POOL_MAX_RANGE,
   DEFAULT_QUARANTINE_AFTER_ATTEMPTS,
   MAX_QUARANTINE_AFTER_ATTEMPTS,
   SERVICE_ROLE_PATTERN,
@@ -34,7 +35,7 @@ export const runtimeEnvShape = {
    * Connections the process's pg pool may open; intake's and the reconciler's ORM pools take half and
    * a quarter as many more. Each subscription holds one for its leader lock (and the process one for LISTEN), so below 8 work waits on them.
    */
-  ONCEPORT_PG_POOL_MAX: z.coerce.number().int().min(8).max(1_000).default(DEFAULT_POOL_MAX),
+  ONCEPORT_PG_POOL_MAX: z.coerce.number().int().min(POOL_MAX_RANGE.min).max(POOL_MAX_RANGE.max).default(DEFAULT_POOL_MAX),
   ...ackWaitEnvShape,
   HOST: listenHost,
   ...serverLimitsEnvShape,

@@ -1,4 +1,4 @@
-import { DEFAULT_POOL_MAX } from '@onceport/event-store';
+import { DEFAULT_POOL_MAX, POOL_MAX_RANGE } from '@onceport/event-store';
 import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
@@ -81,10 +81,11 @@ export function readBenchOptions(argv: readonly string[]): BenchOptions {
 
 export class UsageError extends Error {}
 
-/** The services refuse a pool below 8 (their subscriptions hold connections); say so before starting them. */
+/** The services refuse a pool outside ONCEPORT_PG_POOL_MAX's range: say so before starting them. */
 function poolSize(text: string): number {
   const size = wholeNumbers('--pool', text)[0] ?? 0;
-  if (size < 8 || size > 1_000) throw new UsageError(`--pool: ${size} is outside 8 … 1000 (ONCEPORT_PG_POOL_MAX)`);
+  const { min, max } = POOL_MAX_RANGE;
+  if (size < min || size > max) throw new UsageError(`--pool: ${size} is outside ${min} … ${max} (ONCEPORT_PG_POOL_MAX)`);
   return size;
 }
 
