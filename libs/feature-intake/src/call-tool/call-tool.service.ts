@@ -209,21 +209,26 @@ export class CallToolService {
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
+        // Only a conflict proves the guess wrong: a refused place or a full cap says nothing about the claim.
         const decide = (waited: boolean) =>
-          this.commands.transact((attempt) => {
-            const on: IntentOfCall = {
-              intentScope,
-              run,
-              intent,
-              streams,
-              context,
-              watch,
-              placeAtRandom,
-              unclaimed: guessUnclaimed && !waited,
-            };
-            guessUnclaimed = false;
-            return this.claimOrMatch(attempt, request, contract, args, on);
-          });
+          this.commands.transact(
+            (attempt) => {
+              const on: IntentOfCall = {
+                intentScope,
+                run,
+                intent,
+                streams,
+                context,
+                watch,
+                placeAtRandom,
+                unclaimed: guessUnclaimed && !waited,
+              };
+              return this.claimOrMatch(attempt, request, contract, args, on);
+            },
+            () => {
+              guessUnclaimed = false;
+            },
+          );
         const claimStream = streams[0]?.id;
         const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide(false));
         if (!started.created) {
