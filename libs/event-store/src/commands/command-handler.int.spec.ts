@@ -306,4 +306,48 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     expect(after.version).toBe(3);
     expect((await running).version).toBeGreaterThanOrEqual(2);
   });
+
+  it('holds the fold of events it is shown from the tail where they continue it exactly; a gap or a repeat changes nothing', async () => {
+    const store = new PostgresEventStore(db.pool);
+    const reads: number[] = [];
+    const readStream = store.readStream.bind(store);
+    store.readStream = (streamId: string, fromVersion?: number) => {
+      reads.push(fromVersion ?? 1);
+      return readStream(streamId, fromVersion);
+    };
+    const follower = new CommandHandler(store);
+    const startDispatch = () =>
+      repository.handle(
+        execution,
+        (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-3', leaseMs: 30_000 }, metadata: { now } }),
+        context,
+      );
+    const [first, second] = await readStream(execution.id);
+    if (!first || !second) throw new Error('the stream holds two events');
+
+    expect(follower.cachedFold(execution)).toBeNull();
+    follower.observe(execution, [second]); // not where the stream begins: nothing to fold onto
+    expect(follower.cachedFold(execution)).toBeNull();
+    follower.observe(execution, [first, second]);
+    expect(follower.cachedFold(execution)).toEqual(await new CommandHandler(new PostgresEventStore(db.pool)).load(execution));
+    expect(reads).toEqual([]);
+
+    await startDispatch();
+    const [third] = await readStream(execution.id, 3);
+    if (!third) throw new Error('the dispatch was appended');
+    follower.observe(execution, [first, second, third]); // the first two are folded already
+    const observed = follower.cachedFold(execution);
+    expect(observed).toMatchObject({ version: 3, state: { status: 'dispatched' } });
+    expect(await follower.load(execution)).toEqual(observed);
+    expect(reads).toEqual([4]); // the load read only what might have come after
+
+    // A gap (version 5 without 4) is not folded.
+    follower.observe(execution, [{ ...third, streamVersion: 5 }]);
+    expect(follower.cachedFold(execution)).toBe(observed);
+  });
+
+  it('holds no fold of a kind it does not cache', () => {
+    const handler = new CommandHandler(new PostgresEventStore(db.pool));
+    expect(handler.cachedFold(intentStream('fp', 'agent:a', 'scope'))).toBeNull();
+  });
 });

@@ -2,7 +2,7 @@ import type { CampaignStream } from './streams/campaign-stream';
 import type { RunStream } from './streams/run-stream';
 import { type Event, type EventEnvelope } from '@onceport/contracts';
 import { AppendGuardRefusedError, WrongExpectedVersionError } from '../errors';
-import type { NewEvent } from '../event';
+import type { NewEvent, StoredEvent } from '../event';
 import type { AppendGuard, EventStore, StreamAppend } from '../event-store.port';
 import { type ClientPool, type Queryable, inTransaction } from '../queryable';
 import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
@@ -200,6 +200,31 @@ export class CommandHandler {
       if (loaded !== before && this.caches(stream)) this.remember(stream.id, loaded);
       return loaded;
     }) as { -readonly [K in keyof S]: LoadedOf<S[K]> };
+  }
+
+  /**
+   * Events of `stream` read from the store's tail (committed, in commit order): folded onto the
+   * cached fold where they continue it exactly, or from nothing where they begin the stream, so a
+   * process that follows the tail holds a stream's fold without reading it again. Anything else (a
+   * gap, events folded already, a kind not cached) changes nothing: the next load reads what is missing.
+   */
+  observe<S extends AnyStream>(stream: S, stored: readonly StoredEvent[]): void {
+    if (!this.caches(stream)) return;
+    const known = this.knownFold(stream);
+    const fresh = stored.filter((event) => event.streamVersion > known.version);
+    if (fresh.length === 0 || fresh.some((event, i) => event.streamVersion !== known.version + 1 + i)) return;
+    let folded: LoadedOf<S>;
+    try {
+      folded = foldOnto(stream, known, fresh);
+    } catch {
+      return; // an event that does not fold is the next load's to report, to the caller who asked
+    }
+    this.remember(stream.id, folded);
+  }
+
+  /** The fold of `stream` this handler holds now, read or observed, without reading (null: none). */
+  cachedFold<S extends AnyStream>(stream: S): LoadedOf<S> | null {
+    return this.caches(stream) ? ((this.folded.get(stream.id) as LoadedOf<S> | undefined) ?? null) : null;
   }
 
   private caches(stream: AnyStream): boolean {

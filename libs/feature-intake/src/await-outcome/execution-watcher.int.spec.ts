@@ -46,4 +46,21 @@ describe('ExecutionWatcher (real PostgreSQL change feed)', () => {
     await waiting.next;
     expect(waiting.done()).toBe(true);
   });
+
+  it('hands every event of a watched execution to its followers before it wakes the waiter, with the version that woke it', async () => {
+    const followed: { executionId: string; versions: number[] }[] = [];
+    watcher.onWatchedEvents((executionId, events) => followed.push({ executionId, versions: events.map((e) => e.streamVersion) }));
+    const change = watcher.nextChange('exe_followed', Date.now() + 60_000);
+    const atWake = change.next.then((version) => ({ version, followed: followed.flatMap((f) => f.versions) }));
+    await store.append(executionStreamId('exe_unwatched'), [testEvent('ExecutionAccepted')], { expectedVersion: 'any' });
+    for (const type of ['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved'])
+      await store.append(executionStreamId('exe_followed'), [testEvent(type)], { expectedVersion: 'any' });
+    watcher.nudge();
+    expect(await atWake).toEqual({ version: 4, followed: [1, 2, 3, 4] });
+    expect(new Set(followed.map((f) => f.executionId))).toEqual(new Set(['exe_followed']));
+  });
+
+  it('ends a wait at its deadline with no version', async () => {
+    expect(await watcher.nextChange('exe_quiet', Date.now() + 20).next).toBeNull();
+  });
 });

@@ -1,5 +1,5 @@
 import { EXECUTION_EVENT_TYPES, executionIdOfStream } from '@onceport/contracts';
-import { StoreChangeFeed } from '@onceport/event-store';
+import { StoreChangeFeed, type StoredEvent } from '@onceport/event-store';
 import type { Pool } from 'pg';
 
 // Waiters wait for an execution to leave the states it passes through on its way to the target
@@ -14,27 +14,41 @@ const LEAVES_WAITERS_WAITING: ReadonlySet<string> = new Set([
 ]);
 const CHANGES_THE_ANSWER: ReadonlySet<string> = new Set<string>(EXECUTION_EVENT_TYPES.filter((type) => !LEAVES_WAITERS_WAITING.has(type)));
 
+/** What wakes a waiter: the stream version of the change (null: the deadline, a cancel, a shutdown). */
+type Wake = (version: number | null) => void;
+
 /**
- * Wakes calls waiting on an execution when its stream grows. The store is the only truth: a
- * woken waiter re-reads the stream; the feed only says "look again".
+ * Wakes calls waiting on an execution when its stream grows. The store is the only truth: what the
+ * feed read of a watched execution is handed to the followers first (intake folds it: the events are
+ * the store's, committed, in order), and a woken waiter answers from that fold or reads the stream.
  */
 export class ExecutionWatcher {
   private readonly feed: StoreChangeFeed;
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Map<string, Set<Wake>>();
+  private readonly followers: ((executionId: string, events: readonly StoredEvent[]) => void)[] = [];
   /** Set while the process shuts down: no wait lasts past it (see {@link capWaits}). */
   private waitsEndBy = Number.POSITIVE_INFINITY;
 
   constructor(pool: Pool, onError: (error: unknown) => void) {
     this.feed = new StoreChangeFeed(pool, { pollIntervalMs: 250, onError });
     this.feed.onEvents((events) => {
+      const watched = new Map<string, StoredEvent[]>();
+      const changedTo = new Map<string, number>();
       for (const event of events) {
-        if (!CHANGES_THE_ANSWER.has(event.type)) continue;
         const executionId = executionIdOfStream(event.streamId);
-        const waiting = executionId ? this.waiters.get(executionId) : undefined;
-        if (!waiting) continue;
-        for (const wake of waiting) wake();
+        if (!executionId || !this.waiters.has(executionId)) continue;
+        watched.set(executionId, [...(watched.get(executionId) ?? []), event]);
+        if (CHANGES_THE_ANSWER.has(event.type)) changedTo.set(executionId, event.streamVersion);
       }
+      // Followers first: a woken waiter may answer from what they made of these events.
+      for (const [executionId, streamEvents] of watched) for (const follow of this.followers) follow(executionId, streamEvents);
+      for (const [executionId, version] of changedTo) for (const wake of [...(this.waiters.get(executionId) ?? [])]) wake(version);
     });
+  }
+
+  /** `follow` is handed every event the feed reads of an execution someone here waits on, before they are woken. */
+  onWatchedEvents(follow: (executionId: string, events: readonly StoredEvent[]) => void): void {
+    this.followers.push(follow);
   }
 
   start(): Promise<void> {
@@ -52,7 +66,7 @@ export class ExecutionWatcher {
    */
   capWaits(endBy: number): void {
     this.waitsEndBy = Math.min(this.waitsEndBy, endBy);
-    for (const waiting of [...this.waiters.values()]) for (const wake of [...waiting]) wake();
+    for (const waiting of [...this.waiters.values()]) for (const wake of [...waiting]) wake(null);
   }
 
   /** Whether a wait until `deadline` is over (it ends earlier while shutting down). */
@@ -66,24 +80,24 @@ export class ExecutionWatcher {
   }
 
   /**
-   * Resolves `next` on the next change of the execution, or at the deadline, whichever comes first.
-   * `cancel` stops waiting: a caller that got its answer otherwise must not leave a waiter (and a
-   * timer) behind until the deadline.
+   * Resolves `next` on the next change of the execution (with its stream version), or at the
+   * deadline (with null), whichever comes first. `cancel` stops waiting: a caller that got its
+   * answer otherwise must not leave a waiter (and a timer) behind until the deadline.
    */
-  nextChange(executionId: string, deadline: number): { readonly next: Promise<void>; cancel(): void } {
+  nextChange(executionId: string, deadline: number): { readonly next: Promise<number | null>; cancel(): void } {
     let cancel = (): void => undefined;
-    const next = new Promise<void>((resolve) => {
-      const set = this.waiters.get(executionId) ?? new Set<() => void>();
+    const next = new Promise<number | null>((resolve) => {
+      const set = this.waiters.get(executionId) ?? new Set<Wake>();
       this.waiters.set(executionId, set);
-      const done = (): void => {
+      const done: Wake = (version) => {
         clearTimeout(timer);
         set.delete(done);
         if (set.size === 0 && this.waiters.get(executionId) === set) this.waiters.delete(executionId);
-        resolve();
+        resolve(version);
       };
-      const timer = setTimeout(done, Math.max(0, Math.min(deadline, this.waitsEndBy) - Date.now()));
+      const timer = setTimeout(() => done(null), Math.max(0, Math.min(deadline, this.waitsEndBy) - Date.now()));
       set.add(done);
-      cancel = done;
+      cancel = () => done(null);
     });
     return { next, cancel };
   }

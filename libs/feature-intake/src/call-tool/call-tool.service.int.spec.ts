@@ -196,7 +196,7 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     expect(woken.answer.next_step).toMatch(/^Denied: not during the freeze\./);
   });
 
-  it('a call that created its execution reads it once, after its first change: until then it knows it is accepted', async () => {
+  it('a call that created its execution never reads it: it knows it is accepted, and the change feed brings the rest', async () => {
     const reads = recordStreamReads(h.ports.store);
     const calling = h.callTool.call(h.request({ arguments: deploy('read-once'), waitMs: 20_000 }));
     const acceptedHere = async (): Promise<string | undefined> =>
@@ -218,8 +218,8 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     );
     const { answer } = await calling;
 
-    expect(answer).toMatchObject({ execution_id: executionId, state: 'denied' });
-    expect(reads.filter((streams) => streams.includes(executionStreamId(executionId)))).toHaveLength(1);
+    expect(answer).toMatchObject({ execution_id: executionId, state: 'denied', denial: { reason: 'read once' } });
+    expect(reads.filter((streams) => streams.includes(executionStreamId(executionId)))).toHaveLength(0);
   });
 
   it('a call answered before its deadline leaves no waiter behind in the watcher', async () => {

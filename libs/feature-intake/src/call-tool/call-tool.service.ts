@@ -24,6 +24,7 @@ import {
   type ResultStore,
   type EventCause,
   type IntentStream,
+  type ExecutionStream,
   type LoadedExecution,
   AppendGuardRefusedError,
   emptyStream,
@@ -114,6 +115,9 @@ export class CallToolService {
     @Inject(RunsService) private readonly runs: RunsService,
   ) {
     this.limits = new IntakeLimits(deps.limits, pool, commands);
+    // The change feed reads every event of an execution a call waits on: folded as it comes, a woken
+    // call answers without reading the stream again.
+    watcher.onWatchedEvents((executionId, events) => commands.observe(executionStream(executionId), events));
   }
 
   /** Accepts or attaches, then waits for the answer (MCP and REST without an idempotency key). */
@@ -331,9 +335,11 @@ export class CallToolService {
     accepted: ReturnType<AcceptanceWatch['take']> = null,
   ): Promise<KnownExecutionState> {
     const deadline = Date.now() + waitMs;
+    const stream = executionStream(executionId);
+    let changedTo: number | null = null;
     if (accepted) {
       try {
-        if (!this.watcher.waitIsOver(deadline)) await accepted.next;
+        if (!this.watcher.waitIsOver(deadline)) changedTo = await accepted.next;
       } finally {
         accepted.cancel();
       }
@@ -342,14 +348,21 @@ export class CallToolService {
       // Listen before reading, so a change between the read and the wait is not missed.
       const change = this.watcher.nextChange(executionId, deadline);
       try {
-        const { state } = await this.commands.load(executionStream(executionId));
+        const { state } = this.foldedUpTo(stream, changedTo) ?? (await this.commands.load(stream));
         if (state.status === 'none') throw new Error(`execution ${executionId} has no events`);
         if (ANSWERABLE_STATES.has(state.status) || this.watcher.waitIsOver(deadline)) return state;
-        await change.next;
+        changedTo = await change.next;
       } finally {
         change.cancel();
       }
     }
+  }
+
+  /** The execution as folded from the change feed, if that fold holds the change that woke the call (null: read it). */
+  private foldedUpTo(stream: ExecutionStream, changedTo: number | null): LoadedExecution | null {
+    if (changedTo === null) return null;
+    const folded = this.commands.cachedFold(stream);
+    return folded && folded.version >= changedTo ? folded : null;
   }
 
   private causation(request: ToolCallRequest): EventCause {
