@@ -221,6 +221,84 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     expect(behind.appended).toHaveLength(1);
   });
 
+  describe('commuting commands of many streams at once', () => {
+    const executions = Array.from({ length: 30 }, (_, i) => executionStream(`${EXECUTION_ID}-${i}`));
+    const attach = (handler: CommandHandler, stream: (typeof executions)[number]) =>
+      handler.handle(
+        stream,
+        (_loaded, now) => ({
+          type: 'AttachRetry',
+          data: { correlation: { transport: 'rest', requestId: `grouped-${stream.id}` }, agentProcess: null, clientIdempotencyKey: null },
+          metadata: { now },
+        }),
+        { causationId: `grouped-${stream.id}` },
+        { appendAnywhere: true },
+      );
+    const attached = async () =>
+      (
+        await db.pool.query<{ stream_id: string; stream_version: number; transaction_id: string }>(
+          "SELECT stream_id, stream_version, transaction_id::text FROM onceport.events WHERE event_type = 'RetryAttached' AND stream_id = ANY($1)",
+          [executions.map((stream) => stream.id)],
+        )
+      ).rows;
+    /** A store whose first grouped statement waits for `race` (another writer) first. */
+    class RacedStore extends PostgresEventStore {
+      race: (() => Promise<unknown>) | null = null;
+      readonly groups: number[] = [];
+      override async appendTogether(...args: Parameters<PostgresEventStore['appendTogether']>): Promise<boolean> {
+        this.groups.push(args[0].length);
+        const race = this.race;
+        this.race = null;
+        if (race) await race();
+        return super.appendTogether(...args);
+      }
+    }
+
+    beforeEach(async () => {
+      for (const stream of executions) await repository.handle(stream, () => acceptCommand({}, 0), context);
+    });
+
+    it('commits them in a few shared statements, each at its own version', async () => {
+      const store = new RacedStore(db.pool);
+      const handler = new CommandHandler(store);
+      const handled = await Promise.all(executions.map((stream) => attach(handler, stream)));
+
+      const rows = await attached();
+      expect(rows).toHaveLength(30);
+      expect(new Set(rows.map((row) => row.transaction_id)).size).toBeLessThan(10);
+      expect(Math.max(...store.groups)).toBeGreaterThan(1);
+      expect(rows.every((row) => row.stream_version === 2)).toBe(true);
+      expect(handled.map((h) => h.version)).toEqual(executions.map(() => 2));
+    });
+
+    it('a stream that moved on fails only itself: the group is sent again one by one, and its event goes at its end', async () => {
+      const store = new RacedStore(db.pool);
+      const handler = new CommandHandler(store);
+      const movedOn = executions.map((stream) => attach(handler, stream));
+      // The first grouped statement waits for another writer to take the next version of every stream in it.
+      store.race = () =>
+        Promise.all(
+          executions.map((stream) =>
+            repository.handle(
+              stream,
+              (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
+              context,
+            ),
+          ),
+        );
+      const handled = await Promise.all(movedOn);
+
+      expect(store.groups.length).toBeGreaterThan(0);
+      const rows = await attached();
+      expect(rows).toHaveLength(30);
+      const versionOf = new Map(rows.map((row) => [row.stream_id, row.stream_version]));
+      // Each caller is told where its own event went; those of the raced group lost their version and went to the end.
+      for (const [i, stream] of executions.entries()) expect([i, handled[i]?.version]).toEqual([i, versionOf.get(stream.id)]);
+      expect(store.groups[0]).toBeGreaterThan(1);
+      expect([...versionOf.values()].filter((version) => version === 3).length).toBeGreaterThanOrEqual(store.groups[0] ?? 0);
+    });
+  });
+
   it("commits a command's appends to several streams and its guard in one statement; a refused guard writes nothing", async () => {
     const { pool: countingPool, statements } = recordStatements(db.pool);
     const counted = new CommandHandler(new PostgresEventStore(countingPool), { pool: countingPool });

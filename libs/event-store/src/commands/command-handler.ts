@@ -7,6 +7,7 @@ import type { AppendGuard, EventStore, StreamAppend } from '../event-store.port'
 import { type ClientPool, type Queryable, inTransaction } from '../queryable';
 import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
 import { retryOnConflict } from './conflict-retry';
+import { GroupedAppends } from './grouped-appends';
 import { type EventCause, eventMetadata, toNewEvent } from './event-cause';
 import { loadStream } from './load-stream';
 import type { ExecutionStream } from './streams/execution-stream';
@@ -155,6 +156,7 @@ export class CommandHandler {
   private readonly clock: () => Date;
   private readonly cacheSize: number;
   private readonly commuting = new CommutingAppends();
+  private readonly grouped: GroupedAppends;
   /** Streams being read now, each with the read queued behind the running one. */
   private readonly reads = new Map<string, StreamReads>();
 
@@ -164,6 +166,7 @@ export class CommandHandler {
   ) {
     this.clock = options.clock ?? (() => new Date());
     this.cacheSize = options.cacheSize ?? 2_000;
+    this.grouped = new GroupedAppends(store);
   }
 
   /**
@@ -363,8 +366,9 @@ export class CommandHandler {
         const stored = events.map(toNewEvent);
         try {
           // Where the stream most likely still ends: one statement, no transaction, no stream lock (on the
-          // store's pool: a failed insert aborts nothing else, which inside a caller's transaction it would).
-          return (await this.store.append(stream.id, stored, { expectedVersion: loadedVersion })).nextExpectedVersion;
+          // store's pool: a failed insert aborts nothing else, which inside a caller's transaction it would),
+          // shared with the other streams' commuting appends that arrive while one is in flight.
+          return await this.grouped.append(stream.id, stored, loadedVersion);
         } catch (error) {
           if (!(error instanceof WrongExpectedVersionError)) throw error;
           // Someone appended since the load: these events commute, so at the end, in turn with the others.
