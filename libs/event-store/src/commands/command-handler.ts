@@ -39,9 +39,9 @@ export interface HandleOptions<State, E extends Event> {
    */
   readonly known?: LoadedStream<State, E>;
   /**
-   * With `appendAnywhere`, for a caller that just read the stream through this handler (intake
-   * recording the delivery of the answer it built from that read): a flush of this command alone
-   * decides on the handler's newest fold of the stream, without reading it again. Events that
+   * With `appendAnywhere`, for a caller that just read the stream through this handler, or was shown
+   * it (intake recording the delivery of the answer it built from that fold): a flush of this command
+   * alone decides on the handler's newest fold of the stream, without reading it again. Events that
    * committed since are appended past, as for any commuting append; a later try reads.
    */
   readonly onNewestFold?: boolean;

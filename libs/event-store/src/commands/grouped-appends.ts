@@ -1,74 +1,48 @@
+import { DatabaseError } from 'pg';
+import { DuplicateEventError, WrongExpectedVersionError } from '../errors';
 import type { NewEvent } from '../event';
-import type { EventStore } from '../event-store.port';
+import type { EventStore, StreamAppend } from '../event-store.port';
+import { NextBatch } from '../next-batch';
 
-interface Pending {
-  readonly streamId: string;
-  readonly events: readonly NewEvent[];
-  readonly expectedVersion: number;
-  readonly resolve: (nextVersion: number) => void;
-  readonly reject: (error: unknown) => void;
-}
+/** The most streams one statement appends to. */
+const MAX_STREAMS_PER_STATEMENT = 256;
 
 /**
  * Group commit across streams for appends that need nothing else in their transaction (a result
- * delivered, a retry attached — one per execution, each its own commit before): while one statement
- * is in flight, the appends that arrive queue, and the next statement writes them all, each at its
- * own expected version, in one commit. A lone append goes at once: no timer, no added latency.
- *
- * One statement commits all or nothing, so a group that fails (one stream moved on, one bad event)
- * is sent again one append at a time: each caller hears only its own outcome, as if it had been alone.
+ * delivered, a retry attached — one per execution, each a commit of its own before): while one
+ * statement is in flight, the appends that arrive go together in the next one, each at its own
+ * expected version. A lone append goes at once. The handler's commuting queue has at most one
+ * append of a stream in flight, so a statement names each stream once.
  */
 export class GroupedAppends {
-  private queued: Pending[] = [];
-  private sending = false;
+  private readonly batches: NextBatch<StreamAppend, number>;
 
-  constructor(private readonly store: EventStore) {}
+  constructor(store: EventStore) {
+    this.batches = new NextBatch((appends) => appendAll(store, appends), MAX_STREAMS_PER_STATEMENT, refusedByTheStore);
+  }
 
   /** Appends `events` to `streamId` at `expectedVersion`; resolves with the version after them. */
   append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.queued.push({ streamId, events, expectedVersion, resolve, reject });
-      if (!this.sending) void this.sendQueued();
-    });
+    return this.batches.submit({ streamId, events, expectedVersion });
   }
+}
 
-  private async sendQueued(): Promise<void> {
-    this.sending = true;
-    try {
-      while (this.queued.length > 0) {
-        // A statement names each stream once: a second append to a stream waits for the next one.
-        const group: Pending[] = [];
-        const later: Pending[] = [];
-        const streams = new Set<string>();
-        for (const pending of this.queued) {
-          if (streams.has(pending.streamId)) later.push(pending);
-          else {
-            streams.add(pending.streamId);
-            group.push(pending);
-          }
-        }
-        this.queued = later;
-        await this.send(group);
-      }
-    } finally {
-      this.sending = false;
-    }
+async function appendAll(store: EventStore, appends: readonly StreamAppend[]): Promise<number[]> {
+  const [alone] = appends;
+  if (alone && appends.length === 1) {
+    return [(await store.append(alone.streamId, alone.events, { expectedVersion: alone.expectedVersion })).nextExpectedVersion];
   }
+  // In stream order: two processes grouping the same streams wait on each other's rows in one order, never in a cycle.
+  await store.appendTogether([...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0)));
+  return appends.map((append) => append.expectedVersion + append.events.length);
+}
 
-  private async send(group: readonly Pending[]): Promise<void> {
-    if (group.length > 1) {
-      try {
-        await this.store.appendTogether(group.map(({ streamId, events, expectedVersion }) => ({ streamId, events, expectedVersion })));
-        for (const pending of group) pending.resolve(pending.expectedVersion + pending.events.length);
-        return;
-      } catch {
-        // Nothing of the group was written: each alone, below, meets its own outcome.
-      }
-    }
-    await Promise.all(
-      group.map(({ streamId, events, expectedVersion, resolve, reject }) =>
-        this.store.append(streamId, events, { expectedVersion }).then((result) => resolve(result.nextExpectedVersion), reject),
-      ),
-    );
-  }
+/**
+ * Errors that say one append of a group was refused and nothing was written (a stream moved on, an
+ * event id taken, a value refused, a deadlock): each is then sent alone and only its caller hears
+ * it. Any other (a lost connection, when the group may have committed) fails the whole group.
+ */
+function refusedByTheStore(error: unknown): boolean {
+  if (error instanceof WrongExpectedVersionError || error instanceof DuplicateEventError) return true;
+  return error instanceof DatabaseError && /^(2[23]|40P01)/.test(error.code ?? '');
 }

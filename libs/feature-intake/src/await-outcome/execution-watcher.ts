@@ -37,11 +37,21 @@ export class ExecutionWatcher {
       for (const event of events) {
         const executionId = executionIdOfStream(event.streamId);
         if (!executionId || !this.waiters.has(executionId)) continue;
-        watched.set(executionId, [...(watched.get(executionId) ?? []), event]);
+        const streamEvents = watched.get(executionId);
+        if (streamEvents) streamEvents.push(event);
+        else watched.set(executionId, [event]);
         if (CHANGES_THE_ANSWER.has(event.type)) changedTo.set(executionId, event.streamVersion);
       }
       // Followers first: a woken waiter may answer from what they made of these events.
-      for (const [executionId, streamEvents] of watched) for (const follow of this.followers) follow(executionId, streamEvents);
+      for (const [executionId, streamEvents] of watched) {
+        for (const follow of this.followers) {
+          try {
+            follow(executionId, streamEvents);
+          } catch (error) {
+            onError(error); // a follower's failure costs a read, never a wake
+          }
+        }
+      }
       for (const [executionId, version] of changedTo) for (const wake of [...(this.waiters.get(executionId) ?? [])]) wake(version);
     });
   }
