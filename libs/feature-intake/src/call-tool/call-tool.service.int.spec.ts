@@ -89,16 +89,30 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     expect(types.filter((t) => t === 'RetryAttached')).toHaveLength(19);
   });
 
-  it('a new intent is claimed without reading its claims first; the next identical call reads them and attaches', async () => {
+  it('a new intent is claimed without reading its claims first; the next identical call here reads them at once, one elsewhere after a failed guess', async () => {
     const reads = recordStreamReads(h.ports.store);
     const intentReads = (): number => reads.filter((streams) => streams.some((id) => id.startsWith('intent-'))).length;
-    const first = await h.callTool.call(h.request({ arguments: deploy('unread-claims') }));
-    expect(first.created).toBe(true);
-    expect(intentReads()).toBe(0);
-    const second = await h.callTool.call(h.request({ arguments: deploy('unread-claims') }));
-    expect(second).toMatchObject({ created: false, answer: { execution_id: first.answer.execution_id, attached: true } });
-    // Its first try guessed "unclaimed" too, met the claim's version and read on the next try.
-    expect(intentReads()).toBe(1);
+    const claimTries: number[] = [];
+    const appendTogether = h.ports.store.appendTogether.bind(h.ports.store);
+    h.ports.store.appendTogether = (appends, onlyIf) => {
+      if (appends.some((append) => append.streamId.startsWith('intent-'))) claimTries.push(appends.length);
+      return appendTogether(appends, onlyIf);
+    };
+    try {
+      const first = await h.callTool.call(h.request({ arguments: deploy('unread-claims') }));
+      expect(first.created).toBe(true);
+      expect([intentReads(), claimTries.length]).toEqual([0, 1]);
+      // This process saw the intent claimed: the next identical call reads the claims, no claim attempt.
+      const second = await h.callTool.call(h.request({ arguments: deploy('unread-claims') }));
+      expect(second).toMatchObject({ created: false, answer: { execution_id: first.answer.execution_id, attached: true } });
+      expect([intentReads(), claimTries.length]).toEqual([1, 1]);
+      // Another replica has not: it guesses, meets the claim's version and reads on its next try.
+      const third = await h.callToolService(h.deps, h.watcher).call(h.request({ arguments: deploy('unread-claims') }));
+      expect(third).toMatchObject({ created: false, answer: { execution_id: first.answer.execution_id, attached: true } });
+      expect([intentReads(), claimTries.length]).toEqual([2, 2]);
+    } finally {
+      h.ports.store.appendTogether = appendTogether;
+    }
   });
 
   it('two intake replicas racing one new intent, each guessing it unclaimed: 1 ExecutionAccepted, the losers attach', async () => {

@@ -50,6 +50,7 @@ import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependen
 import { InFlightCapReached, IntakeLimits } from '../limits';
 import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
 import { IntentClaimTurns } from './intent-claim-turns';
+import { KnownClaims } from './known-claims';
 import { countCall } from '../metrics/intake-metrics';
 import { RepeatRefusedError } from '../runs/run-errors';
 import { RunsService } from '../runs/runs.service';
@@ -103,6 +104,7 @@ export class CallToolService {
   private readonly limits: IntakeLimits;
   /** Identical calls here wait for the one deciding their intent instead of racing its claim. */
   private readonly claimTurns = new IntentClaimTurns();
+  private readonly knownClaims = new KnownClaims();
 
   constructor(
     @Inject(INTAKE_DEPENDENCIES) private readonly deps: IntakeDependencies,
@@ -207,9 +209,12 @@ export class CallToolService {
     // stream: the claim goes in at its version 1, which a claim already there makes fail, and the
     // next try reads and matches — the version check is the read, one round trip fewer on the path.
     // Not where a match is likely or the stream is not the only one: after waiting on an identical
-    // call here (it just claimed), for a repeat or a run's later attempt (they look for an earlier
-    // execution), or under several keys (a claim under an older key is not where this one goes).
-    let guessUnclaimed = streams.length === 1 && !request.repeat && (run?.attempt ?? 1) === 1;
+    // call here (it just claimed), for an intent seen claimed here lately (a storm's later callers),
+    // for a repeat or a run's later attempt (they look for an earlier execution), or under several
+    // keys (a claim under an older key is not where this one goes).
+    const claimStream = streams[0]?.id;
+    let guessUnclaimed =
+      streams.length === 1 && !request.repeat && (run?.attempt ?? 1) === 1 && !(claimStream && this.knownClaims.has(claimStream));
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
@@ -233,8 +238,8 @@ export class CallToolService {
               guessUnclaimed = false;
             },
           );
-        const claimStream = streams[0]?.id;
         const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide(false));
+        if (claimStream) this.knownClaims.add(claimStream);
         if (!started.created) {
           const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, run, at);
           await this.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
