@@ -14,6 +14,18 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
   const execution = executionStream(EXECUTION_ID);
   const context = { causationId: 'test' };
 
+  /** A store that records where each stream read starts (the version asked from). */
+  const storeCountingReads = (): { store: PostgresEventStore; reads: number[] } => {
+    const store = new PostgresEventStore(db.pool);
+    const reads: number[] = [];
+    const readStream = store.readStream.bind(store);
+    store.readStream = (streamId: string, fromVersion?: number) => {
+      reads.push(fromVersion ?? 1);
+      return readStream(streamId, fromVersion);
+    };
+    return { store, reads };
+  };
+
   beforeEach(async () => {
     db = await createTestDatabase();
     repository = new CommandHandler(new PostgresEventStore(db.pool));
@@ -34,13 +46,7 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
   });
 
   it("reads only what is new since its last fold, and sees what another process's repository appended", async () => {
-    const store = new PostgresEventStore(db.pool);
-    const reads: number[] = [];
-    const readStream = store.readStream.bind(store);
-    store.readStream = (streamId: string, fromVersion?: number) => {
-      reads.push(fromVersion ?? 1);
-      return readStream(streamId, fromVersion);
-    };
+    const { store, reads } = storeCountingReads();
     const watching = new CommandHandler(store);
     expect((await watching.load(execution)).version).toBe(2);
 
@@ -391,13 +397,8 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
   });
 
   it('holds the fold of events it is shown from the tail where they continue it exactly; a gap or a repeat changes nothing', async () => {
-    const store = new PostgresEventStore(db.pool);
-    const reads: number[] = [];
-    const readStream = store.readStream.bind(store);
-    store.readStream = (streamId: string, fromVersion?: number) => {
-      reads.push(fromVersion ?? 1);
-      return readStream(streamId, fromVersion);
-    };
+    const { store, reads } = storeCountingReads();
+    const uncounted = new PostgresEventStore(db.pool);
     const follower = new CommandHandler(store);
     const startDispatch = () =>
       repository.handle(
@@ -405,18 +406,21 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
         (_, now) => ({ type: 'StartDispatch', data: { dispatcherId: 'd-3', leaseMs: 30_000 }, metadata: { now } }),
         context,
       );
-    const [first, second] = await readStream(execution.id);
+    const [first, second] = await uncounted.readStream(execution.id);
     if (!first || !second) throw new Error('the stream holds two events');
 
     expect(follower.cachedFold(execution)).toBeNull();
     follower.observe(execution, [second]); // not where the stream begins: nothing to fold onto
     expect(follower.cachedFold(execution)).toBeNull();
     follower.observe(execution, [first, second]);
-    expect(follower.cachedFold(execution)).toEqual(await new CommandHandler(new PostgresEventStore(db.pool)).load(execution));
+    const folded = follower.cachedFold(execution);
+    expect(folded).toEqual(await new CommandHandler(new PostgresEventStore(db.pool)).load(execution));
     expect(reads).toEqual([]);
+    follower.observe(execution, [second]); // a repeat: the fold stays as it was
+    expect(follower.cachedFold(execution)).toBe(folded);
 
     await startDispatch();
-    const [third] = await readStream(execution.id, 3);
+    const [third] = await uncounted.readStream(execution.id, 3);
     if (!third) throw new Error('the dispatch was appended');
     follower.observe(execution, [first, second, third]); // the first two are folded already
     const observed = follower.cachedFold(execution);
