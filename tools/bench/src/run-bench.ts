@@ -287,7 +287,7 @@ async function runThroughput(
   for (let r = 0; r < options.throughputRounds; r++) {
     const round = await throughputRound(stack, steps, agents, options.throughputSeconds, options.commitSeconds);
     log(
-      `throughput ${agents} agents round ${r + 1}: ${round.executionsPerSecond.toFixed(0)}/s (ceiling ${round.ceilingPerSecond.toFixed(0)}/s), duplicates ${round.duplicateEffects}, missing ${round.missingEffects}, failed ${round.failures}${round.firstFailure ? ` (${round.firstFailure.slice(0, 200)})` : ''}`,
+      `throughput ${agents} agents round ${r + 1}: ${round.executionsPerSecond.toFixed(0)}/s (ceiling ${round.ceilingPerSecond.toFixed(0)}/s, proxy floor ${round.floor.callsPerSecond.toFixed(0)}/s${round.floor.failures ? `, ${round.floor.failures} failed: ${round.floor.firstFailure?.slice(0, 200)}` : ''}), duplicates ${round.duplicateEffects}, missing ${round.missingEffects}, failed ${round.failures}${round.firstFailure ? ` (${round.firstFailure.slice(0, 200)})` : ''}`,
     );
     rounds.push(round);
   }
@@ -299,6 +299,13 @@ async function runThroughput(
     commitsPerSecond: figure(rounds, (r) => r.commitsPerSecond),
     ceilingPerSecond: figure(rounds, (r) => r.ceilingPerSecond),
     fractionOfCeiling: figure(rounds, (r) => r.fractionOfCeiling),
+    floorPerSecond: figure(rounds, (r) => r.floor.callsPerSecond),
+    floorCpu: Object.fromEntries(
+      [...new Set(rounds.flatMap((r) => Object.keys(r.floor.cpu)))].map((p) => [
+        p,
+        figure(rounds, (r) => r.floor.cpu[p] ?? Number.NaN).median,
+      ]),
+    ),
     cpu: Object.fromEntries(processes.map((p) => [p, figure(rounds, (r) => r.cpu[p] ?? Number.NaN).median])),
     machineBusyCores: figure(rounds, (r) => r.machineBusyCores).median,
     duplicateEffects: rounds.reduce((sum, r) => sum + r.duplicateEffects, 0),

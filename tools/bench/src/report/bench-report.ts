@@ -52,6 +52,10 @@ export interface ThroughputLevel {
   readonly commitsPerSecond: AcrossRounds;
   readonly ceilingPerSecond: AcrossRounds;
   readonly fractionOfCeiling: AcrossRounds;
+  /** Calls/s through the pass-through proxy with the same agents, nothing durable: what Onceport cannot beat. */
+  readonly floorPerSecond: AcrossRounds;
+  /** Median share of a core of the proxy, the target and the load generator during the floor's rounds. */
+  readonly floorCpu: Record<string, number>;
   /** Median share of a core per process over the rounds. */
   readonly cpu: Record<string, number>;
   /** Median cores busy on the whole machine during the rounds (everyone's work). */

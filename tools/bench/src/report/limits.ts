@@ -22,7 +22,8 @@ export function whatLimitsUs(report: BenchReport): string {
     const fraction = top.fractionOfCeiling.median;
     const machine = top.machineBusyCores;
     const cores = report.machine.cpus;
-    const rate = `${num(top.executionsPerSecond.median, 0)}/s (${num(fraction * 100, 0)} % of the PostgreSQL commit ceiling measured right after)`;
+    const floor = top.floorPerSecond.median;
+    const rate = `${num(top.executionsPerSecond.median, 0)}/s (${num(fraction * 100, 0)} % of the PostgreSQL commit ceiling measured right after, ${num((top.executionsPerSecond.median / floor) * 100, 0)} % of the ${num(floor, 0)} calls/s the pass-through proxy sustained with the same agents and nothing durable)`;
     if (total >= cores * 0.85) {
       sentences.push(
         `Our processes saturate the CPU, so throughput, ${rate}, is bounded by the CPU time each execution costs across the processes.`,

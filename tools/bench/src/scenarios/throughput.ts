@@ -8,6 +8,7 @@ import { COMMITS_PER_EXECUTION, type DurableSteps } from './durable-steps';
 import { freshTarget } from './fresh-target';
 import { freshIntent } from './shuffle';
 import { type DatabaseCost, costPerExecution, startCounting } from '../cpu/database-cost';
+import { type ThroughputFloor, throughputFloor } from './throughput-floor';
 
 export interface ThroughputRound {
   readonly agents: number;
@@ -31,6 +32,8 @@ export interface ThroughputRound {
   readonly missingEffects: number;
   /** PostgreSQL's commits and statements per execution in the round (null: no pg_stat_statements). */
   readonly database: DatabaseCost | null;
+  /** Right after: the same agents through the pass-through proxy, nothing durable. */
+  readonly floor: ThroughputFloor;
 }
 
 /** N agents, each with its own MCP session, calling back to back with distinct intents for `seconds`. */
@@ -90,6 +93,7 @@ export async function throughputRound(
   const commitsPerSecond = await commitRate(steps, agents, commitSeconds);
   const ceilingPerSecond = commitsPerSecond / COMMITS_PER_EXECUTION;
   const { duplicates, missing } = await checkEffects(stack.target.url, executionIds);
+  const floor = await throughputFloor(stack, agents, seconds);
   const executionsPerSecond = executionIds.length / wall;
   return {
     agents,
@@ -106,6 +110,7 @@ export async function throughputRound(
     duplicateEffects: duplicates,
     missingEffects: missing,
     database,
+    floor,
   };
 }
 
