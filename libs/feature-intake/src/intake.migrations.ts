@@ -1,5 +1,6 @@
 import type { SchemaStep } from '@onceport/event-store';
 import { McpSessionLifetimeMigration } from './mcp/mcp-session-lifetime.migration';
+import { McpStreamEventIdBlocksMigration } from './mcp/mcp-stream-event-id-blocks.migration';
 import { McpTablesMigration } from './mcp/mcp-tables.migration';
 import { RestAgentProcessesMigration } from './rest/agent-processes.migration';
 import { RestIdempotentResponsesMigration } from './rest/idempotent-responses.migration';
@@ -14,4 +15,5 @@ export const intakeMigrations: readonly SchemaStep[] = [
   IntakeInFlightMigration,
   McpSessionLifetimeMigration,
   IntakeInFlightSlotsMigration,
+  McpStreamEventIdBlocksMigration,
 ];

@@ -130,7 +130,7 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
             onResponseWritten: () => undefined,
             watch,
           },
-          { pollMs: 120_000, keepAliveMs: 60_000, followMs: 120_000 },
+          { pollMs: 120_000, keepAliveMs: 60_000, followMs: 120_000, unknownIdGraceMs: 0 },
         ).finally(() => watch.close()),
       );
     });

@@ -3,6 +3,7 @@ import type { Queryable } from '@onceport/event-store';
 import { createTestDatabase, type TestDatabase } from '@onceport/event-store/testing';
 import { Client } from 'pg';
 import { intakeMigrations } from '../intake.migrations';
+import { STREAM_EVENT_ID_BLOCK } from './mcp-stream-event-ids';
 import { McpStreamEventWrites } from './mcp-stream-event-writes';
 import { MCP_STREAM_CHANNEL } from './mcp-stream-notices';
 
@@ -95,5 +96,70 @@ describe('McpStreamEventWrites (real PostgreSQL)', () => {
     } finally {
       await listener.end();
     }
+  });
+
+  describe('ahead of the commit (a request stream)', () => {
+    /** Holds every insert into the table until the returned release is called (reads go on). */
+    async function holdInserts(): Promise<() => Promise<void>> {
+      const locker = await db.pool.connect();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE onceport.mcp_stream_events IN EXCLUSIVE MODE');
+      return async () => {
+        await locker.query('COMMIT');
+        locker.release();
+      };
+    }
+
+    it('gives the id before the row commits, then commits it under that id, in the order asked', async () => {
+      const writes = new McpStreamEventWrites(db.pool);
+      await writes.storeAhead({ streamId: 'warm', sessionId: 'w', message: '{}' }); // the first block is fetched
+      const release = await holdInserts();
+      const ids = await Promise.all(
+        [1, 2, 3].map((n) => writes.storeAhead({ streamId: 'ahead', sessionId: 'x', message: JSON.stringify({ n }) })),
+      );
+      expect((await stored(ids)).length).toBe(0); // known, sent, not yet committed
+
+      await release();
+      await writes.settled();
+
+      expect((await stored(ids)).map((row) => [row.event_id, row.message])).toEqual(ids.map((id, n) => [id, { n: n + 1 }]));
+      expect(ids.map(BigInt)).toEqual([...ids.map(BigInt)].sort((a, b) => (a < b ? -1 : 1)));
+    });
+
+    it('never gives an id twice: two processes and the column itself draw apart, across block ends', async () => {
+      // Blocks of 8 for this test: 200 ids each cross many block ends.
+      await db.pool.query(`ALTER TABLE onceport.mcp_stream_events ALTER COLUMN event_id SET INCREMENT BY 8`);
+      try {
+        const [one, two] = [new McpStreamEventWrites(db.pool), new McpStreamEventWrites(db.pool)];
+        const event = (n: number) => ({ streamId: `blocks-${n % 2}`, sessionId: 'y', message: JSON.stringify({ n }) });
+        const [ahead1, ahead2, drawn] = await Promise.all([
+          Promise.all(Array.from({ length: 200 }, (_, n) => one.storeAhead(event(n)))),
+          Promise.all(Array.from({ length: 200 }, (_, n) => two.storeAhead(event(n)))),
+          Promise.all(Array.from({ length: 50 }, (_, n) => one.store(event(n)))),
+        ]);
+        await Promise.all([one.settled(), two.settled()]);
+
+        const all = [...ahead1, ...ahead2, ...drawn];
+        expect(new Set(all).size).toBe(450);
+        expect((await stored(all)).length).toBe(450);
+        for (const ids of [ahead1, ahead2]) expect(ids.map(BigInt)).toEqual([...ids.map(BigInt)].sort((a, b) => (a < b ? -1 : 1)));
+      } finally {
+        await db.pool.query(`ALTER TABLE onceport.mcp_stream_events ALTER COLUMN event_id SET INCREMENT BY ${STREAM_EVENT_ID_BLOCK}`);
+      }
+    });
+
+    it('reports an event it could not store to the caller of the writes, and stores the others', async () => {
+      const lost: string[] = [];
+      const writes = new McpStreamEventWrites(db.pool, (error) => lost.push(String(error)));
+      const ids = await Promise.all(
+        [1, 2, 3].map((n) =>
+          writes.storeAhead({ streamId: 'lossy', sessionId: 'z', message: JSON.stringify(n === 2 ? { text: 'a\u0000b' } : { n }) }),
+        ),
+      );
+      await writes.settled();
+
+      expect(lost).toEqual([expect.stringMatching(/unsupported Unicode escape sequence/)]);
+      expect((await stored(ids)).map((row) => row.message)).toEqual([{ n: 1 }, { n: 3 }]);
+    });
   });
 });

@@ -3,11 +3,11 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage, JSONRPCResponse } from '@modelcontextprotocol/sdk/types.js';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
-import { McpTablesMigration } from './mcp-tables.migration';
+import { intakeMigrations } from '../intake.migrations';
 import { resumeStream } from './mcp-stream-resumption';
 import { PgMcpEventStore } from './pg-mcp-event-store';
 
-const TIMING = { pollMs: 20, keepAliveMs: 60_000, followMs: 10_000 };
+const TIMING = { pollMs: 20, keepAliveMs: 60_000, followMs: 10_000, unknownIdGraceMs: 5_000 };
 
 /**
  * Resuming a stream from PostgreSQL: what one replica's transport stores, another replica's GET
@@ -21,7 +21,7 @@ describe('resumeStream (real PostgreSQL, real HTTP)', () => {
   let timing = TIMING;
 
   beforeAll(async () => {
-    db = await createTestDatabase([McpTablesMigration]);
+    db = await createTestDatabase(intakeMigrations);
     server = createServer((req, res) => {
       const sessionId = String(req.headers['mcp-session-id']);
       void resumeStream(
@@ -135,11 +135,32 @@ describe('resumeStream (real PostgreSQL, real HTTP)', () => {
     expect(resumed.ms).toBeGreaterThanOrEqual(280);
   });
 
-  it('refuses an event id of another session, and one that is not an event id, with 400', async () => {
+  it('refuses an event id of another session, and one that is not an event id, with 400 (after the grace for one not committed yet)', async () => {
+    timing = { ...TIMING, unknownIdGraceMs: 200 };
     const stream = postStream('s-owner', [1]);
     const priming = await stream.prime();
     expect((await get('s-intruder', priming)).status).toBe(400);
     expect((await get('s-owner', '99999999999999999999999')).status).toBe(400);
     expect((await get('s-owner', 'abc')).status).toBe(400);
+  });
+
+  it('waits for an event sent before its row committed: the client may ask for it first', async () => {
+    const stream = postStream('s-ahead', [7]);
+    await stream.prime(); // the first block of ids is fetched
+    const locker = await db.pool.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE onceport.mcp_stream_events IN EXCLUSIVE MODE'); // inserts wait, reads go on
+    let resumed: Promise<Awaited<ReturnType<typeof get>>>;
+    try {
+      const priming = await stream.prime();
+      await stream.store(result(7, 'done'));
+      resumed = get('s-ahead', priming);
+      const rows = await db.pool.query('SELECT 1 FROM onceport.mcp_stream_events WHERE event_id = $1', [priming]);
+      expect(rows.rowCount).toBe(0);
+    } finally {
+      await locker.query('COMMIT');
+      locker.release();
+    }
+    expect(await resumed).toMatchObject({ status: 200, data: [result(7, 'done')] });
   });
 });

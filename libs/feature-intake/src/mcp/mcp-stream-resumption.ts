@@ -3,10 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type JSONRPCResponse, type RequestId, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './json-rpc-shape';
 import type { StreamWatch } from './mcp-stream-notices';
-import { type PgMcpEventStore, awaitedRequestsOf, isMessage } from './pg-mcp-event-store';
-
-/** The SDK's id for a session's standalone GET stream: it never completes. */
-const STANDALONE_STREAM = '_GET_stream';
+import { type PgMcpEventStore, STANDALONE_STREAM, awaitedRequestsOf, isMessage } from './pg-mcp-event-store';
 
 export interface ResumptionTiming {
   /** How often the stream is looked at for events another replica stored, when no notice came first. */
@@ -14,6 +11,12 @@ export interface ResumptionTiming {
   readonly keepAliveMs: number;
   /** After this long without completing, the stream ends and the client resumes again. */
   readonly followMs: number;
+  /**
+   * How long an id not (yet) in the store is waited for before it is refused: a request stream's
+   * events are sent before their commit, so a client that lost the connection right after one may
+   * ask for it first.
+   */
+  readonly unknownIdGraceMs: number;
 }
 
 export interface ResumedStream {
@@ -37,7 +40,7 @@ export interface ResumedStream {
  */
 export async function resumeStream(res: ServerResponse, resumed: ResumedStream, timing: ResumptionTiming): Promise<void> {
   const { store, lastEventId } = resumed;
-  const streamId = await store.getStreamIdForEventId(lastEventId);
+  const streamId = await streamOfEvent(resumed, timing);
   if (!streamId) {
     res
       .writeHead(400, { 'Content-Type': 'application/json' })
@@ -85,6 +88,17 @@ export async function resumeStream(res: ServerResponse, resumed: ResumedStream, 
   } finally {
     clearInterval(keepAlive);
     if (!closed) res.end();
+  }
+}
+
+/** The stream `lastEventId` belongs to, waiting up to the grace for an event sent before its commit. */
+async function streamOfEvent(resumed: ResumedStream, timing: ResumptionTiming): Promise<string | undefined> {
+  const deadline = Date.now() + timing.unknownIdGraceMs;
+  for (;;) {
+    const streamId = await resumed.store.getStreamIdForEventId(resumed.lastEventId);
+    const left = deadline - Date.now();
+    if (streamId || left <= 0) return streamId;
+    await (resumed.watch ? resumed.watch.wait(Math.min(timing.pollMs, left)) : sleep(Math.min(timing.pollMs, left)));
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { All, Controller, Inject, type OnApplicationShutdown, Req, Res, UseFilters } from '@nestjs/common';
+import { All, type BeforeApplicationShutdown, Controller, Inject, type OnApplicationShutdown, Req, Res, UseFilters } from '@nestjs/common';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
   type JSONRPCResponse,
@@ -54,7 +54,7 @@ import { PgMcpEventStore } from './pg-mcp-event-store';
  */
 @Controller('mcp')
 @UseFilters(IntakeErrorFilter)
-export class McpController implements OnApplicationShutdown {
+export class McpController implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** Created at the first resumed stream: a process that never resumes holds no LISTEN connection. */
   private notices: McpStreamNotices | null = null;
   private readonly resumedByActor = new Map<string, number>();
@@ -73,7 +73,14 @@ export class McpController implements OnApplicationShutdown {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(SERVICE_LOG) private readonly log: ServiceLog,
   ) {
-    this.streamEventWrites = new McpStreamEventWrites(pool);
+    this.streamEventWrites = new McpStreamEventWrites(pool, (error, event) =>
+      // Already sent: only a resumption past it is lost (it waits, then the client calls again and is answered from the ledger).
+      this.log('warn', 'an SSE event sent could not be stored: its stream cannot be resumed past it', {
+        error: String(error).slice(0, 500),
+        streamId: event.streamId.slice(0, 100),
+        sessionId: event.sessionId.slice(0, 100),
+      }),
+    );
   }
 
   @All()
@@ -246,7 +253,12 @@ export class McpController implements OnApplicationShutdown {
           onResponseWritten: (response) => this.recordDelivery(response, sessionId),
           watch,
         },
-        { pollMs: RESUME_POLL_MS, keepAliveMs: KEEP_ALIVE_MS, followMs: this.deps.settings.maxWaitMs + RESUME_FOLLOW_MARGIN_MS },
+        {
+          pollMs: RESUME_POLL_MS,
+          keepAliveMs: KEEP_ALIVE_MS,
+          followMs: this.deps.settings.maxWaitMs + RESUME_FOLLOW_MARGIN_MS,
+          unknownIdGraceMs: UNKNOWN_EVENT_ID_GRACE_MS,
+        },
       );
     } finally {
       watch.close();
@@ -254,6 +266,11 @@ export class McpController implements OnApplicationShutdown {
       if (left > 0) this.resumedByActor.set(actor, left);
       else this.resumedByActor.delete(actor);
     }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // Events already sent are still being written: finish before the pool closes.
+    await this.streamEventWrites.settled();
   }
 
   /** Nest calls this once the HTTP server is closed (after the drain): the LISTEN connection goes back. */
@@ -279,6 +296,8 @@ const RESUME_RETRY_AFTER_S = 5;
 const KEEP_ALIVE_MS = 15_000;
 /** A call is answered at most the longest wait after it started; past that, the client resumes again. */
 const RESUME_FOLLOW_MARGIN_MS = 30_000;
+/** A request stream's event is sent before its row commits: a resumption that asks for it first waits this long for it. */
+const UNKNOWN_EVENT_ID_GRACE_MS = 3_000;
 
 /** What every request's scope holds before its era is known. */
 type RequestBasics = Omit<McpRequestScope, 'era' | 'sessionId'>;

@@ -2,6 +2,9 @@ import type { JSONRPCMessage, EventStore as McpEventStore, RequestId } from '@mo
 import type { Queryable } from '@onceport/event-store';
 import { McpStreamEventWrites } from './mcp-stream-event-writes';
 
+/** The SDK's id for a session's standalone GET stream: it never completes, and any replica may write to it. */
+export const STANDALONE_STREAM = '_GET_stream';
+
 /** Where the priming event of a request stream keeps the ids of the requests the stream answers. */
 const AWAITS = 'onceport/awaits';
 
@@ -30,7 +33,11 @@ export class PgMcpEventStore implements McpEventStore {
     const stored = isPriming(message) ? { [AWAITS]: this.awaitedRequests } : message;
     // Committed with the notice a stream resumed on another replica waits for instead of polling the
     // table (sent at the commit, so the row is there when it is heard).
-    return this.writes.store({ streamId, sessionId: this.sessionId() ?? '', message: JSON.stringify(stored) });
+    const event = { streamId, sessionId: this.sessionId() ?? '', message: JSON.stringify(stored) };
+    // A request's stream is this process's alone: its events are sent without waiting for their
+    // commit (neither the call's handling for its priming event, nor the answer for its own). The
+    // standalone stream's ids are drawn at the commit, in the order replicas commit them.
+    return streamId === STANDALONE_STREAM ? this.writes.store(event) : this.writes.storeAhead(event);
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {

@@ -15,13 +15,14 @@ import { timed } from '../callers/callers';
  *  4. relay: ExecutionAuthorized published, one JetStream ack
  *  5. dispatcher: DispatchStarted, one commit (before any byte leaves)
  *  6. dispatcher: OutcomeObserved, one commit (after the target answered)
- *  7. intake: the answer's SSE event stored for resumption (PgMcpEventStore), one commit
- * ResultDelivered and the relay's checkpoints commit after the answer or beside the path; they count
- * for throughput, not for latency. (The consumers keep no inbox rows: their streams refuse a redelivery.)
+ * ResultDelivered, the SSE events of the call's stream (its priming event and the answer: sent
+ * before their commit, see McpStreamEventIds) and the relay's checkpoints commit after the answer or
+ * beside the path; they count for throughput, not for latency. (The consumers keep no inbox rows:
+ * their streams refuse a redelivery.)
  */
-export const COMMITS_ON_ANSWER_PATH = 5;
+export const COMMITS_ON_ANSWER_PATH = 4;
 export const ACKS_ON_ANSWER_PATH = 2;
-/** Writing commits per execution in all: the five above and ResultDelivered (the relay's checkpoint, one per batch, comes on top). */
+/** Writing commits per execution in all: the four above, the answer's SSE event and ResultDelivered (the relay's checkpoint, one per batch, comes on top). */
 export const COMMITS_PER_EXECUTION = 6;
 
 /** One durable step of each kind, measured on this machine against the same servers the apps use. */

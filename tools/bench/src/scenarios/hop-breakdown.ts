@@ -14,7 +14,7 @@ export const HOPS = [
   'ExecutionAccepted → ExecutionAuthorized (relay, JetStream, authorization, commit)',
   'ExecutionAuthorized → DispatchStarted (relay, JetStream, dispatcher, commit)',
   'DispatchStarted → OutcomeObserved (HTTP to the target, commit)',
-  'OutcomeObserved → answer received (change feed, intake reads, SSE event commit, response)',
+  'OutcomeObserved → answer received (change feed, intake reads, response)',
 ] as const;
 
 const EVENTS = ['ExecutionAccepted', 'ExecutionAuthorized', 'DispatchStarted', 'OutcomeObserved'] as const;
