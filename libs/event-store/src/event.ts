@@ -22,6 +22,14 @@ export interface StoredEvent extends NewEvent {
   readonly chainHash: Buffer;
 }
 
+/** An event as its writer knows it right after its commit: what it appended, and where it landed. */
+export interface CommittedEvent extends NewEvent {
+  readonly streamId: string;
+  readonly streamVersion: number;
+  readonly globalPosition: bigint;
+  readonly recordedAt: Date;
+}
+
 /**
  * What the writer expects the stream's current version to be: a number (0 = empty stream),
  * `'no_stream'` (same as 0), or `'any'` (append wherever the stream ends).

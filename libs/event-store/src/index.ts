@@ -1,4 +1,4 @@
-export type { AppendResult, ExpectedVersion, NewEvent, StoredEvent } from './event';
+export type { AppendResult, CommittedEvent, ExpectedVersion, NewEvent, StoredEvent } from './event';
 export type { JsonObject, JsonValue } from './json';
 export { AppendGuardRefusedError, DuplicateEventError, WrongExpectedVersionError } from './errors';
 export {
@@ -10,7 +10,7 @@ export {
   type StreamAppend,
   type StreamFrom,
 } from './event-store.port';
-export { PostgresEventStore } from './postgres-event-store';
+export { PostgresEventStore, type OnCommitted } from './postgres-event-store';
 export { inTransaction, type ClientPool, type Queryable } from './queryable';
 export { eventStoreMigrations, sqlMigration, type SchemaStep } from './migrations';
 export {

@@ -3,6 +3,7 @@ import { PostgresEventStore } from './postgres-event-store';
 import { DuplicateEventError, WrongExpectedVersionError } from './errors';
 import { eventStoreMigrations } from './migrations';
 import { runMigrations } from './orm';
+import { inTransaction } from './queryable';
 
 describe('PostgresEventStore (real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -115,6 +116,46 @@ describe('PostgresEventStore (real PostgreSQL)', () => {
     const conflict = store.appendTogether([{ streamId: 'guarded', events: [testEvent('Stale')], expectedVersion: 0 }], take(2));
     await expect(conflict).rejects.toBeInstanceOf(WrongExpectedVersionError);
     expect((await db.pool.query('SELECT place FROM guarded_places ORDER BY place')).rows).toEqual([{ place: 1 }]);
+  });
+
+  it("tells its listener of each commit on its own pool, where the events landed; not of appends in a caller's transaction, nor of refused ones", async () => {
+    const told: { streamId: string; streamVersion: number; type: string; globalPosition: bigint }[][] = [];
+    const listening = new PostgresEventStore(db.pool, undefined, (events) =>
+      told.push(events.map(({ streamId, streamVersion, type, globalPosition }) => ({ streamId, streamVersion, type, globalPosition }))),
+    );
+    const at = await listening.append('told-a', [testEvent('A1'), testEvent('A2')], { expectedVersion: 0 });
+    await listening.append('told-a', [testEvent('A3')], { expectedVersion: 'any' });
+    await listening.appendTogether([
+      { streamId: 'told-b', events: [testEvent('B1')], expectedVersion: 0 },
+      { streamId: 'told-c', events: [testEvent('C1')], expectedVersion: 0 },
+    ]);
+    await inTransaction(db.pool, (tx) => listening.append('told-d', [testEvent('D1')], { expectedVersion: 0, tx }));
+    await expect(listening.append('told-a', [testEvent('Stale')], { expectedVersion: 0 })).rejects.toBeInstanceOf(
+      WrongExpectedVersionError,
+    );
+    const refusing = { text: 'SELECT 1 WHERE false', values: [] };
+    expect(await listening.appendTogether([{ streamId: 'told-e', events: [testEvent('E1')], expectedVersion: 0 }], refusing)).toBe(false);
+
+    expect(told.map((events) => events.map((e) => `${e.streamId}@${e.streamVersion}:${e.type}`))).toEqual([
+      ['told-a@1:A1', 'told-a@2:A2'],
+      ['told-a@3:A3'],
+      ['told-b@1:B1', 'told-c@1:C1'],
+    ]);
+    expect(told[0]?.map((e) => e.globalPosition)).toEqual(at.globalPositions);
+    const stored = await listening.readStream('told-a');
+    expect(
+      told
+        .flat()
+        .filter((e) => e.streamId === 'told-a')
+        .map((e) => e.globalPosition),
+    ).toEqual(stored.map((e) => e.globalPosition));
+  });
+
+  it('a listener that throws changes nothing for the writer', async () => {
+    const throwing = new PostgresEventStore(db.pool, undefined, () => {
+      throw new Error('listener broke');
+    });
+    await expect(throwing.append('told-throw', [testEvent()], { expectedVersion: 0 })).resolves.toMatchObject({ nextExpectedVersion: 1 });
   });
 
   it('reads all events by global position, in pages', async () => {

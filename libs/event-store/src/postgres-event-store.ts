@@ -1,5 +1,5 @@
 import { DatabaseError } from 'pg';
-import type { AppendResult, NewEvent, StoredEvent } from './event';
+import type { AppendResult, CommittedEvent, NewEvent, StoredEvent } from './event';
 import { DuplicateEventError, WrongExpectedVersionError } from './errors';
 import type { AppendGuard, AppendOptions, EventStore, ReadAllOptions, StreamAppend, StreamFrom } from './event-store.port';
 import { markAppended, notifyAppended } from './appended-notice';
@@ -27,10 +27,17 @@ const INSERT_EVENTS = insertEventsSql(undefined);
 
 const CURRENT_VERSION = `SELECT coalesce(max(stream_version), 0) AS version FROM onceport.events WHERE stream_id = $1`;
 
+/**
+ * Told of events right after they committed on the store's own pool (not of appends inside a
+ * caller's transaction: those are the relay's and the tails' to find). It must not throw or wait.
+ */
+export type OnCommitted = (events: readonly CommittedEvent[]) => void;
+
 export class PostgresEventStore implements EventStore {
   constructor(
     private readonly db: Queryable,
     private readonly clock: () => Date = () => new Date(),
+    private readonly onCommitted?: OnCommitted,
   ) {}
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
@@ -39,18 +46,18 @@ export class PostgresEventStore implements EventStore {
     if (options.expectedVersion !== 'any') {
       const expected = options.expectedVersion === 'no_stream' ? 0 : options.expectedVersion;
       if (!Number.isInteger(expected) || expected < 0) throw new RangeError(`append to ${streamId}: bad expected version ${expected}`);
-      return this.notifying(options.tx, () => this.insert(db, streamId, events, expected));
+      return this.notifying(options.tx, () => this.insert(db, streamId, events, expected)).then(withoutRows);
     }
     // Appends "wherever the stream ends" take turns on a per-stream advisory lock: optimistic
     // retries would make a herd of fifty writers cost seconds of failed inserts.
-    const appendAtEnd = async (tx: Queryable): Promise<AppendResult> => {
+    const appendAtEnd = async (tx: Queryable): Promise<Inserted> => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [streamId]);
       const current = await tx.query<{ version: number }>(CURRENT_VERSION, [streamId]);
       return this.insert(tx, streamId, events, current.rows[0]?.version ?? 0);
     };
-    if (options.tx) return this.notifying(options.tx, () => appendAtEnd(options.tx as Queryable));
-    if (!isClientPool(this.db)) return this.notifying(undefined, () => appendAtEnd(this.db));
-    return this.notifying(undefined, () => inTransaction(this.db as ClientPool, appendAtEnd));
+    if (options.tx) return this.notifying(options.tx, () => appendAtEnd(options.tx as Queryable)).then(withoutRows);
+    if (!isClientPool(this.db)) return this.notifying(undefined, () => appendAtEnd(this.db)).then(withoutRows);
+    return this.notifying(undefined, () => inTransaction(this.db as ClientPool, appendAtEnd)).then(withoutRows);
   }
 
   async appendTogether(appends: readonly StreamAppend[], onlyIf?: AppendGuard): Promise<boolean> {
@@ -62,19 +69,34 @@ export class PostgresEventStore implements EventStore {
     if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendTogether: each stream may be given once');
     if (appends.length === 0) return true;
     // One statement commits alone: atomic without a transaction (and its BEGIN and COMMIT round trips).
-    const inserted = await this.notifying(undefined, () => this.insertRows(this.db, appends, onlyIf));
-    return inserted.length > 0;
+    const inserted = await this.notifying(undefined, async () => ({ rows: await this.insertRows(this.db, appends, onlyIf) }));
+    return inserted.rows.length > 0;
   }
 
   /**
    * Readers are woken after the commit, never from inside it (see notifyAppended): in the caller's
    * transaction, by `inTransaction` once it commits; otherwise right after this append committed.
    */
-  private async notifying<T>(tx: Queryable | undefined, append: () => Promise<T>): Promise<T> {
+  private async notifying<T extends { readonly rows: readonly CommittedEvent[] }>(
+    tx: Queryable | undefined,
+    append: () => Promise<T>,
+  ): Promise<T> {
     const result = await append();
     if (tx) markAppended(tx);
-    else notifyAppended(this.db);
+    else {
+      notifyAppended(this.db);
+      this.tellCommitted(result.rows);
+    }
     return result;
+  }
+
+  private tellCommitted(rows: readonly CommittedEvent[]): void {
+    if (!this.onCommitted || rows.length === 0) return;
+    try {
+      this.onCommitted(rows);
+    } catch {
+      // Committed either way: whoever listens finds the events by the store's tail too.
+    }
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
@@ -115,13 +137,13 @@ export class PostgresEventStore implements EventStore {
     return result.rows.map(rowToStoredEvent);
   }
 
-  private async insert(db: Queryable, streamId: string, events: readonly NewEvent[], expected: number): Promise<AppendResult> {
-    const positions = await this.insertRows(db, [{ streamId, events, expectedVersion: expected }], undefined);
-    return { nextExpectedVersion: expected + events.length, globalPositions: positions };
+  private async insert(db: Queryable, streamId: string, events: readonly NewEvent[], expected: number): Promise<Inserted> {
+    const rows = await this.insertRows(db, [{ streamId, events, expectedVersion: expected }], undefined);
+    return { nextExpectedVersion: expected + events.length, globalPositions: rows.map((row) => row.globalPosition), rows };
   }
 
-  /** Inserts every append's events (none if the guard refused) and returns their global positions. */
-  private async insertRows(db: Queryable, appends: readonly StreamAppend[], guard: AppendGuard | undefined): Promise<bigint[]> {
+  /** Inserts every append's events (none if the guard refused) and returns them where they landed. */
+  private async insertRows(db: Queryable, appends: readonly StreamAppend[], guard: AppendGuard | undefined): Promise<CommittedEvent[]> {
     const recordedAt = this.clock();
     const rows = appends.flatMap(({ streamId, events, expectedVersion }) =>
       events.map((event, i) => ({ event, streamId, streamVersion: expectedVersion + 1 + i })),
@@ -139,7 +161,10 @@ export class PostgresEventStore implements EventStore {
         rows.map(() => recordedAt),
         rows.map((r) => contentHash({ ...r.event, streamId: r.streamId, streamVersion: r.streamVersion, recordedAt })),
       ]);
-      return result.rows.map((row) => BigInt(row.global_position));
+      return result.rows.map((row, i) => {
+        const { event, streamId, streamVersion } = rows[i] as (typeof rows)[number];
+        return { ...event, streamId, streamVersion, globalPosition: BigInt(row.global_position), recordedAt };
+      });
     } catch (error) {
       throw translateAppendError(error, appends);
     }
@@ -161,6 +186,15 @@ function translateAppendError(error: unknown, appends: readonly StreamAppend[]):
     return new DuplicateEventError(streamId, error.detail ?? error.message);
   }
   return error;
+}
+
+/** An append's result and the rows it wrote (for `onCommitted`). */
+interface Inserted extends AppendResult {
+  readonly rows: readonly CommittedEvent[];
+}
+
+function withoutRows({ nextExpectedVersion, globalPositions }: Inserted): AppendResult {
+  return { nextExpectedVersion, globalPositions };
 }
 
 function isClientPool(db: Queryable): db is ClientPool {

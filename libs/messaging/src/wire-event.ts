@@ -12,7 +12,13 @@ export interface WireEvent {
   readonly stream: { readonly id: string; readonly version: number; readonly position: string };
 }
 
-export function toWireEvent(event: StoredEvent): WireEvent {
+/** What a wire event is made of: a stored event, or one its writer just committed. */
+export type PublishableEvent = Pick<
+  StoredEvent,
+  'eventId' | 'type' | 'schemaVersion' | 'data' | 'metadata' | 'streamId' | 'streamVersion' | 'globalPosition'
+>;
+
+export function toWireEvent(event: PublishableEvent): WireEvent {
   return {
     type: event.type,
     schemaVersion: event.schemaVersion,

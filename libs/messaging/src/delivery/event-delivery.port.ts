@@ -1,4 +1,4 @@
-import type { StoredEvent } from '@onceport/event-store';
+import type { CommittedEvent, StoredEvent } from '@onceport/event-store';
 import type { EventHandler, InboxMode } from '../consumer/event-handler';
 
 export interface ConsumerSpec {
@@ -26,6 +26,11 @@ export interface EventDelivery {
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer;
   /** Something was just appended in this process: deliver it now rather than at the next poll. */
   nudge(): void;
+  /**
+   * Events this process's store just committed (its `onCommitted`): delivered now where the
+   * delivery can do so without waiting for the store's tail. Never throws, never waits.
+   */
+  committed(events: readonly CommittedEvent[]): void;
   /**
    * Delivers a stored event again (the reconciler's backstop for a message the broker lost):
    * consumers' inboxes make it harmless if it was handled. In-process delivery reads the store

@@ -22,6 +22,11 @@ export class InProcessDelivery implements EventDelivery {
     sharedNoticesOf(this.pool).nudge();
   }
 
+  /** The consumers tail the store, woken by the writers' nudge: nothing to hand on. */
+  committed(): void {
+    // Nothing: see nudge.
+  }
+
   redeliver(): Promise<void> {
     return Promise.resolve();
   }

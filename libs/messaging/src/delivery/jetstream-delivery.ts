@@ -1,17 +1,22 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { eventSubject, executionIdOfStream } from '@onceport/contracts';
-import type { StoredEvent } from '@onceport/event-store';
+import type { CommittedEvent, StoredEvent } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import type { EventHandler } from '../consumer/event-handler';
 import { JetStreamEventConsumer } from '../consumer/jetstream-event-consumer';
 import { EXECUTION_STREAM_NAME, executionStreamSpec } from '../jetstream/execution-stream';
 import { connectToNats } from '../jetstream/nats-connection';
 import { ensureStream } from '../jetstream/topology';
+import { countDirectPublishFailure } from '../metrics/delivery-metrics';
 import { OutboxRelay } from '../relay/outbox-relay';
+import { publishEvent } from '../relay/publish-event';
 import { toWireEvent } from '../wire-event';
 import { type AckWaitSettings, effectiveAckWaitMs } from './ack-wait';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
+
+/** A direct publish the broker has not acknowledged by then is the relay's (which publishes everything anyway). */
+const DIRECT_PUBLISH_TIMEOUT_MS = 5_000;
 
 export interface JetStreamDeliveryOptions {
   readonly natsUrl: string;
@@ -26,7 +31,8 @@ export interface JetStreamDeliveryOptions {
 /**
  * Distributed delivery: every process runs an outbox relay (one of them is active at a time) and
  * its services' durable consumers. Only execution streams are relayed; other streams (intent
- * claims, vault) are read from the store by whoever needs them.
+ * claims, vault) are read from the store by whoever needs them. A writer also publishes what it
+ * committed itself, at once (`committed`): the relay is then the backstop, not a hop on the path.
  */
 export class JetStreamDelivery implements EventDelivery {
   readonly kind = 'jetstream' as const;
@@ -91,6 +97,24 @@ export class JetStreamDelivery implements EventDelivery {
 
   nudge(): void {
     this.relay?.nudge();
+  }
+
+  /**
+   * Publishes the execution events this process just committed, without waiting for the relay to be
+   * woken and read them: that wake-up and read were a third of each hop between services. The relay
+   * publishes them again in its turn under the same message ids, and JetStream stores each once
+   * (consumers act on the stream's version, so one past the duplicate window is handled once too);
+   * a publish that fails here only leaves the event to the relay.
+   */
+  committed(events: readonly CommittedEvent[]): void {
+    const js = this.js;
+    if (!js || this.nc?.isClosed()) return;
+    for (const event of events) {
+      if (executionIdOfStream(event.streamId) === null) continue;
+      publishEvent(js, eventSubject(event.type, event.schemaVersion), event, DIRECT_PUBLISH_TIMEOUT_MS).catch(() =>
+        countDirectPublishFailure(),
+      );
+    }
   }
 
   async stop(): Promise<void> {

@@ -23,6 +23,16 @@ const duplicates = processCounter({
   labelNames: ['consumer'],
 });
 
+const directPublishFailures = processCounter({
+  name: 'onceport_direct_publish_failures_total',
+  help: 'Events a writer could not publish to JetStream right after its commit; the outbox relay publishes them in its turn.',
+  labelNames: [],
+});
+
+export function countDirectPublishFailure(): void {
+  directPublishFailures.inc();
+}
+
 export function observeRelayLag(recordedAt: Date, publishedAtMs: number): void {
   relayLag.observe(Math.max(0, (publishedAtMs - recordedAt.getTime()) / 1000));
 }

@@ -1,5 +1,5 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
-import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { eventSubject } from '@onceport/contracts';
 import {
   CHECKPOINT_START,
@@ -14,8 +14,8 @@ import {
 import type { Pool } from 'pg';
 import { type StreamSpec, ensureStream, isNotFound } from '../jetstream/topology';
 import { observeRelayLag } from '../metrics/delivery-metrics';
-import { toWireEvent } from '../wire-event';
 import { type Publication, PublicationLog } from './publication-log';
+import { publishEvent } from './publish-event';
 
 export interface OutboxRelayOptions {
   readonly streamName: string;
@@ -126,22 +126,8 @@ export class OutboxRelay {
     if (!last) return;
     const subjectOf = this.options.subjectOf ?? ((e: StoredEvent) => eventSubject(e.type, e.schemaVersion));
     const publishable = this.options.shouldPublish ? events.filter(this.options.shouldPublish) : events;
-    const acks = await Promise.all(
-      publishable.map((event) => {
-        const headers = natsHeaders();
-        headers.set('Onceport-Stream-Id', event.streamId);
-        headers.set('Onceport-Stream-Version', String(event.streamVersion));
-        for (const key of ['traceparent', 'tracestate'] as const) {
-          const value = event.metadata[key];
-          if (typeof value === 'string') headers.set(key, value);
-        }
-        return this.js.publish(subjectOf(event), JSON.stringify(toWireEvent(event)), {
-          msgID: event.eventId,
-          headers,
-          timeout: this.options.publishTimeoutMs ?? 5000,
-        });
-      }),
-    );
+    const timeoutMs = this.options.publishTimeoutMs ?? 5000;
+    const acks = await Promise.all(publishable.map((event) => publishEvent(this.js, subjectOf(event), event, timeoutMs)));
     const publishedAt = Date.now();
     for (const event of publishable) observeRelayLag(event.recordedAt, publishedAt);
     const newest = acks.reduce((best, ack, i) => (ack.seq > best.seq ? { seq: ack.seq, i } : best), { seq: 0, i: 0 });

@@ -50,7 +50,6 @@ export async function openServicePorts(config: ServiceConfig): Promise<ServicePo
     applicationName: connectionNameOf(config.serviceName),
   });
   await migrate(config.databaseUrl);
-  const store = new PostgresEventStore(pool);
   const onError = (error: unknown): void => log('warn', 'event delivery error', { error: String(error) });
   const delivery: EventDelivery =
     config.delivery === 'jetstream'
@@ -63,6 +62,8 @@ export async function openServicePorts(config: ServiceConfig): Promise<ServicePo
         })
       : new InProcessDelivery(pool, onError);
   await delivery.start();
+  // What this process commits goes to the delivery at once (on JetStream: published by the writer itself).
+  const store = new PostgresEventStore(pool, undefined, (events) => delivery.committed(events));
   const stopReportingQuarantine = reportOpenQuarantine(pool);
   return {
     config,

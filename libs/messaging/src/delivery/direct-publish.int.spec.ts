@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { executionStreamId } from '@onceport/contracts';
+import { PostgresEventStore } from '@onceport/event-store';
+import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
+import type { PoolClient } from 'pg';
+import { EXECUTION_STREAM_NAME } from '../jetstream/execution-stream';
+import { messagingMigrations } from '../migrations';
+import { type NatsKit, TestNatsServer, connectKit, waitFor } from '../testing';
+import type { EventConsumer } from './event-delivery.port';
+import { JetStreamDelivery } from './jetstream-delivery';
+
+/** The lock the outbox relays of every process compete for (StoreSubscription, `exclusive`). */
+const RELAY_LEAD = `SELECT pg_advisory_lock(hashtext('onceport-subscription:outbox-relay'))`;
+
+/**
+ * A writer publishes what it committed itself, at once; the relay is the backstop. With the relay's
+ * lead held by "another process", the consumer still gets every execution event; once the relay
+ * leads, it publishes them again and JetStream keeps each once.
+ */
+describe('JetStreamDelivery: the writer publishes its own commits (real PostgreSQL, real JetStream)', () => {
+  let nats: TestNatsServer;
+  let db: TestDatabase;
+  let kit: NatsKit;
+  let delivery: JetStreamDelivery;
+  let consumer: EventConsumer;
+  let leadHolder: PoolClient | null;
+  const handled: string[] = [];
+
+  beforeAll(async () => {
+    nats = await TestNatsServer.start();
+    db = await createTestDatabase(messagingMigrations);
+    kit = await connectKit(nats.url);
+    leadHolder = await db.pool.connect();
+    await leadHolder.query(RELAY_LEAD); // taken before the delivery's relay starts: it stands by
+    delivery = new JetStreamDelivery(db.pool, { natsUrl: nats.url, connectionName: 'direct-publish-test', onError: () => undefined });
+    await delivery.start();
+    consumer = delivery.consumer({ durable: 'direct-test', eventTypes: ['TestHappened'], inbox: 'by_stream' }, async (event) => {
+      handled.push(event.metadata.eventId);
+    });
+    await consumer.start();
+  });
+  afterAll(async () => {
+    await consumer?.stop();
+    leadHolder?.release(true);
+    await delivery?.stop();
+    await kit?.close();
+    await db?.drop();
+    await nats?.stop();
+  });
+
+  it('delivers an execution event committed here without the relay, and only execution events', async () => {
+    const store = new PostgresEventStore(db.pool, undefined, (events) => delivery.committed(events));
+    const execution = executionStreamId(randomUUID());
+    const events = [testEvent('TestHappened', { n: 1 }), testEvent('TestHappened', { n: 2 })];
+    await store.append(execution, events, { expectedVersion: 0 });
+    await store.append(`intent-${randomUUID()}`, [testEvent('TestHappened', { n: 3 })], { expectedVersion: 0 }); // not an execution's
+
+    await waitFor(() => handled.length >= 2, 10_000, 'both execution events handled');
+    expect(handled).toEqual(events.map((event) => event.eventId));
+    expect((await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.messages).toBe(2);
+    const relayed = await db.pool.query(`SELECT 1 FROM onceport.subscription_checkpoints WHERE subscription_id = 'outbox-relay'`);
+    expect(relayed.rowCount).toBe(0); // the relay never read: it does not lead
+  });
+
+  it('the relay, leading again, publishes the same events under the same ids: JetStream keeps each once', async () => {
+    const last = await db.pool.query<{ position: string }>('SELECT max(global_position)::text AS position FROM onceport.events');
+    leadHolder?.release(true); // the session ends, and the lock with it
+    leadHolder = null;
+
+    await waitFor(
+      async () => {
+        const saved = await db.pool.query<{ position: string }>(
+          `SELECT global_position::text AS position FROM onceport.subscription_checkpoints WHERE subscription_id = 'outbox-relay'`,
+        );
+        return BigInt(saved.rows[0]?.position ?? '0') >= BigInt(last.rows[0]?.position ?? '0');
+      },
+      20_000,
+      'the relay read past every event',
+    );
+    const stream = await kit.jsm.streams.info(EXECUTION_STREAM_NAME);
+    expect(stream.state.messages).toBe(2);
+    expect(handled).toHaveLength(2);
+  });
+});
