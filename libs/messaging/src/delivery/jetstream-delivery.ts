@@ -10,13 +10,10 @@ import { connectToNats } from '../jetstream/nats-connection';
 import { ensureStream } from '../jetstream/topology';
 import { countDirectPublishFailure } from '../metrics/delivery-metrics';
 import { OutboxRelay } from '../relay/outbox-relay';
-import { publishEvent } from '../relay/publish-event';
+import { sendEvent } from '../relay/publish-event';
 import { toWireEvent } from '../wire-event';
 import { type AckWaitSettings, effectiveAckWaitMs } from './ack-wait';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
-
-/** A direct publish the broker has not acknowledged by then is the relay's (which publishes everything anyway). */
-const DIRECT_PUBLISH_TIMEOUT_MS = 5_000;
 
 export interface JetStreamDeliveryOptions {
   readonly natsUrl: string;
@@ -100,20 +97,23 @@ export class JetStreamDelivery implements EventDelivery {
   }
 
   /**
-   * Publishes the execution events this process just committed, without waiting for the relay to be
-   * woken and read them: that wake-up and read were a third of each hop between services. The relay
-   * publishes them again in its turn under the same message ids, and JetStream stores each once
-   * (consumers act on the stream's version, so one past the duplicate window is handled once too);
-   * a publish that fails here only leaves the event to the relay.
+   * Sends the execution events this process just committed, without waiting for the relay to be
+   * woken and read them: that wake-up and read were a third of each hop between services. Sent
+   * without an acknowledgement (a request per event cost the writer and the server more than the
+   * hop it saved): the relay publishes them again in its turn under the same message ids, and
+   * JetStream stores each once (consumers act on the stream's version, so one past the duplicate
+   * window is handled once too); one the broker did not get is only late.
    */
   committed(events: readonly CommittedEvent[]): void {
-    const js = this.js;
-    if (!js || this.nc?.isClosed()) return;
+    const nc = this.nc;
+    if (!nc || nc.isClosed()) return;
     for (const event of events) {
       if (executionIdOfStream(event.streamId) === null) continue;
-      publishEvent(js, eventSubject(event.type, event.schemaVersion), event, DIRECT_PUBLISH_TIMEOUT_MS).catch(() =>
-        countDirectPublishFailure(),
-      );
+      try {
+        sendEvent(nc, eventSubject(event.type, event.schemaVersion), event);
+      } catch {
+        countDirectPublishFailure();
+      }
     }
   }
 

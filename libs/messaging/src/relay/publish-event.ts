@@ -1,19 +1,36 @@
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
-import { headers as natsHeaders } from '@nats-io/transport-node';
+import { type MsgHdrs, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import { type PublishableEvent, toWireEvent } from '../wire-event';
 
 /**
- * One stored event on JetStream, the one way every publisher sends it (the outbox relay, and a
- * writer right after its commit): `Nats-Msg-Id` = event id, so however many times and by whomever
- * it is published within the stream's duplicate window, JetStream stores it once.
+ * One stored event as a JetStream message, the one way every publisher makes it: `Nats-Msg-Id` =
+ * event id, so however many times and by whomever it is published within the stream's duplicate
+ * window, JetStream stores it once.
  */
-export function publishEvent(js: JetStreamClient, subject: string, event: PublishableEvent, timeoutMs: number): Promise<PubAck> {
+function eventMessage(event: PublishableEvent): { readonly body: string; readonly headers: MsgHdrs } {
   const headers = natsHeaders();
+  headers.set('Nats-Msg-Id', event.eventId);
   headers.set('Onceport-Stream-Id', event.streamId);
   headers.set('Onceport-Stream-Version', String(event.streamVersion));
   for (const key of ['traceparent', 'tracestate'] as const) {
     const value = event.metadata[key];
     if (typeof value === 'string') headers.set(key, value);
   }
-  return js.publish(subject, JSON.stringify(toWireEvent(event)), { msgID: event.eventId, headers, timeout: timeoutMs });
+  return { body: JSON.stringify(toWireEvent(event)), headers };
+}
+
+/** Published and acknowledged: the relay's way, which records what JetStream acknowledged. */
+export function publishEvent(js: JetStreamClient, subject: string, event: PublishableEvent, timeoutMs: number): Promise<PubAck> {
+  const { body, headers } = eventMessage(event);
+  return js.publish(subject, body, { msgID: event.eventId, headers, timeout: timeoutMs });
+}
+
+/**
+ * Sent without asking for an acknowledgement (no reply inbox, no timer): a writer's way right after
+ * its commit, where the relay publishes the same message again in its turn and is the one that
+ * makes sure JetStream has it.
+ */
+export function sendEvent(nc: NatsConnection, subject: string, event: PublishableEvent): void {
+  const { body, headers } = eventMessage(event);
+  nc.publish(subject, body, { headers });
 }
