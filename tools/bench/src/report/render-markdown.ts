@@ -123,7 +123,7 @@ function overheadSection(o: OverheadSection): string {
   const minimum = embedded
     ? `**Durable minimum of \`npm start\`** (one process, events handed on in-process after their commit, its own embedded PostgreSQL: the same ${COMMITS_ON_ANSWER_PATH} sequential commits on that PostgreSQL, no publish-ack; measured in the same rounds): ` +
       `one commit ${spread(o.commitP50, 2)} ms, minimum ${spread(o.durableMinimumMs)} ms.`
-    : `**Durable minimum** (counted from the code path: ${COMMITS_ON_ANSWER_PATH} sequential PostgreSQL commits — intent claim + ExecutionAccepted, ExecutionAuthorized, DispatchStarted, OutcomeObserved; the answer's resumable SSE event is sent before its commit — and ${o.acksOnPath ?? ACKS_ON_ANSWER_PATH} JetStream publish-acks — ExecutionAccepted and ExecutionAuthorized relayed; measured in the same rounds): ` +
+    : `**Durable minimum** (counted from the code path: ${COMMITS_ON_ANSWER_PATH} sequential PostgreSQL commits — intent claim + ExecutionAccepted, ExecutionAuthorized, DispatchStarted, OutcomeObserved; the answer's resumable SSE event is sent before its commit — and ${o.acksOnPath ?? ACKS_ON_ANSWER_PATH} JetStream publish-acks — ExecutionAccepted and ExecutionAuthorized published by their writers; measured in the same rounds): ` +
       `one commit ${spread(o.commitP50, 2)} ms, one publish-ack ${spread(o.publishAckP50, 2)} ms, minimum ${spread(o.durableMinimumMs)} ms.`;
   return [
     embedded ? '## 1b. The embedded start (`npm start`)' : '## 1. Overhead per tool call',
