@@ -15,6 +15,11 @@ import { toWireEvent } from '../wire-event';
 import { type AckWaitSettings, effectiveAckWaitMs } from './ack-wait';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 
+/** Only execution streams are published (by their writers and by the relay alike). */
+function travelsOnJetStream(streamId: string): boolean {
+  return executionIdOfStream(streamId) !== null;
+}
+
 export interface JetStreamDeliveryOptions {
   readonly natsUrl: string;
   readonly connectionName: string;
@@ -56,7 +61,7 @@ export class JetStreamDelivery implements EventDelivery {
       streamName: EXECUTION_STREAM_NAME,
       streamSpec: executionStreamSpec(this.options.streamReplicas ?? 1),
       onError: this.options.onError,
-      shouldPublish: (event) => executionIdOfStream(event.streamId) !== null,
+      shouldPublish: (event) => travelsOnJetStream(event.streamId),
     });
     this.relay.start();
   }
@@ -108,7 +113,7 @@ export class JetStreamDelivery implements EventDelivery {
     const nc = this.nc;
     if (!nc || nc.isClosed()) return;
     for (const event of events) {
-      if (executionIdOfStream(event.streamId) === null) continue;
+      if (!travelsOnJetStream(event.streamId)) continue;
       try {
         sendEvent(nc, eventSubject(event.type, event.schemaVersion), event);
       } catch {
