@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type JSONRPCResponse, type RequestId, isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 import { jsonRpcError } from './json-rpc-shape';
 import type { StreamWatch } from './mcp-stream-notices';
-import { type PgMcpEventStore, STANDALONE_STREAM, awaitedRequestsOf, isMessage } from './pg-mcp-event-store';
+import { type PgMcpEventStore, STANDALONE_STREAM, awaitedRequestsOf, isMessage, isStreamEventId } from './pg-mcp-event-store';
 
 export interface ResumptionTiming {
   /** How often the stream is looked at for events another replica stored, when no notice came first. */
@@ -93,6 +93,7 @@ export async function resumeStream(res: ServerResponse, resumed: ResumedStream, 
 
 /** The stream `lastEventId` belongs to, waiting up to the grace for an event sent before its commit. */
 async function streamOfEvent(resumed: ResumedStream, timing: ResumptionTiming): Promise<string | undefined> {
+  if (!isStreamEventId(resumed.lastEventId)) return undefined; // never an id: refused at once
   const deadline = Date.now() + timing.unknownIdGraceMs;
   for (;;) {
     const streamId = await resumed.store.getStreamIdForEventId(resumed.lastEventId);

@@ -67,13 +67,18 @@ export class PgMcpEventStore implements McpEventStore {
   }
 
   private async find(eventId: string): Promise<{ stream_id: string } | undefined> {
-    if (!/^\d{1,18}$/.test(eventId)) return undefined;
+    if (!isStreamEventId(eventId)) return undefined;
     const result = await this.db.query<{ stream_id: string }>(
       'SELECT stream_id FROM onceport.mcp_stream_events WHERE event_id = $1 AND session_id = $2',
       [eventId, this.sessionId() ?? ''],
     );
     return result.rows[0];
   }
+}
+
+/** Whether `text` can be a stream event's id at all (what a client sends as `Last-Event-ID` is not checked before). */
+export function isStreamEventId(text: string): boolean {
+  return /^\d{1,18}$/.test(text);
 }
 
 /** The requests a stream answers, from its priming event; null for any other event. */
