@@ -58,6 +58,19 @@ export async function mcpCaller(url: string, apiKey: string | null, name: string
   };
 }
 
+/** `count` MCP agents at `url`, each with its own session, opened `atOnce` at a time (not timed). */
+export async function openAgents(url: string, apiKey: string | null, count: number, namePrefix: string, atOnce = 32): Promise<McpCaller[]> {
+  const agents: McpCaller[] = [];
+  for (let i = 0; i < count; i += atOnce) {
+    agents.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(atOnce, count - i) }, (_, j) => mcpCaller(url, apiKey, `${namePrefix}-${i + j}`)),
+      )),
+    );
+  }
+  return agents;
+}
+
 /** Milliseconds `work` took, from a monotonic clock. */
 export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const start = process.hrtime.bigint();

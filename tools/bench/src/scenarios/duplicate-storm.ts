@@ -1,6 +1,6 @@
 import { executionStreamId } from '@onceport/contracts';
 import { remoteTestTarget } from '@onceport/test-target';
-import { type McpCaller, mcpCaller, timed } from '../callers/callers';
+import { openAgents, timed } from '../callers/callers';
 import type { BenchStack } from '../stack/bench-stack';
 import { AGENT_KEY } from '../stack/bench-stack';
 import { type LatencySummary, summarize } from '../stats/summary';
@@ -45,7 +45,7 @@ export interface StormFloor {
  */
 export async function stormRound(stack: BenchStack, callers: number, round: number): Promise<StormRound> {
   await freshTarget(stack.target.url);
-  const agents = await openSessions(`${stack.intake.url}/mcp`, AGENT_KEY, callers);
+  const agents = await openAgents(`${stack.intake.url}/mcp`, AGENT_KEY, callers, 'storm', 50); // not timed: the storm is the calls
   const args = {
     recipient: `storm-${round}-${Date.now()}@example.com`,
     campaign_id: 'bench-storm',
@@ -77,22 +77,11 @@ export async function stormRound(stack: BenchStack, callers: number, round: numb
   };
 }
 
-/** `callers` MCP sessions, opened 50 at a time (not timed: the storm is the calls). */
-async function openSessions(url: string, apiKey: string | null, callers: number): Promise<McpCaller[]> {
-  const agents: McpCaller[] = [];
-  for (let i = 0; i < callers; i += 50) {
-    agents.push(
-      ...(await Promise.all(Array.from({ length: Math.min(50, callers - i) }, (_, j) => mcpCaller(url, apiKey, `storm-${i + j}`)))),
-    );
-  }
-  return agents;
-}
-
 /** The same storm through the pass-through proxy, each call a deployment of its own (the proxy keeps no identity). */
 async function stormFloor(stack: BenchStack, callers: number, round: number): Promise<StormFloor> {
   const proxy = await startProxyProcess(stack.target.url);
   try {
-    const agents = await openSessions(proxy.url, null, callers);
+    const agents = await openAgents(proxy.url, null, callers, 'storm', 50);
     const results = await Promise.allSettled(agents.map((agent, i) => timed(() => agent.call(`storm-floor-${round}`, `v${i}`))));
     await Promise.all(agents.map((agent) => agent.close()));
     const failed = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));

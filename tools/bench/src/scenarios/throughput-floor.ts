@@ -1,8 +1,8 @@
-import { type McpCaller, mcpCaller } from '../callers/callers';
+import { type McpCaller, openAgents } from '../callers/callers';
 import { cpuShares, snapshotCpu } from '../cpu/process-cpu';
 import type { BenchStack } from '../stack/bench-stack';
 import { startProxyProcess } from '../stack/proxy-process';
-import { freshIntent } from './shuffle';
+import { callBackToBack } from './back-to-back';
 
 /**
  * What the machine sustains for the same agents with nothing durable: each its own MCP session
@@ -20,38 +20,15 @@ export interface ThroughputFloor {
 
 export async function throughputFloor(stack: BenchStack, agents: number, seconds: number): Promise<ThroughputFloor> {
   const proxy = await startProxyProcess(stack.target.url);
-  const callers: McpCaller[] = [];
+  let callers: McpCaller[] = [];
   try {
-    for (let i = 0; i < agents; i += 32) {
-      callers.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(32, agents - i) }, (_, j) => mcpCaller(proxy.url, null, `floor-agent-${i + j}`)),
-        )),
-      );
-    }
+    callers = await openAgents(proxy.url, null, agents, 'floor-agent');
     // Unmeasured, as for Onceport: every session warms up first.
     await Promise.all(callers.map((caller, index) => caller.call(`floor-warm-${index}`, 'v0').catch(() => null)));
     const groups = { proxy: [proxy.pid], target: [stack.target.pid], 'load generator': [process.pid] };
     const before = snapshotCpu(groups);
     const started = Date.now();
-    const deadline = started + seconds * 1000;
-    let calls = 0;
-    let failures = 0;
-    let firstFailure: string | null = null;
-    await Promise.all(
-      callers.map(async (caller, index) => {
-        while (Date.now() < deadline) {
-          const { project, version } = freshIntent(`floor${agents}-${index}`);
-          try {
-            await caller.call(project, version);
-            calls += 1;
-          } catch (error) {
-            failures += 1;
-            firstFailure ??= String(error);
-          }
-        }
-      }),
-    );
+    const { calls, failures, firstFailure } = await callBackToBack(callers, started + seconds * 1000, `floor${agents}`);
     const wall = (Date.now() - started) / 1000;
     return { callsPerSecond: calls / wall, failures, firstFailure, cpu: cpuShares(before, snapshotCpu(groups), wall) };
   } finally {

@@ -1,5 +1,4 @@
 import { type Effect, remoteTestTarget } from '@onceport/test-target';
-import { type McpCaller, mcpCaller } from '../callers/callers';
 import { cpus } from 'node:os';
 import { cpuShares, machineBusyCores, machineJiffies, postgresBackendPids, snapshotCpu } from '../cpu/process-cpu';
 import type { BenchStack } from '../stack/bench-stack';
@@ -8,6 +7,8 @@ import { COMMITS_PER_EXECUTION, type DurableSteps } from './durable-steps';
 import { freshTarget } from './fresh-target';
 import { freshIntent } from './shuffle';
 import { type DatabaseCost, costPerExecution, startCounting } from '../cpu/database-cost';
+import { openAgents } from '../callers/callers';
+import { callBackToBack } from './back-to-back';
 import { type ThroughputFloor, throughputFloor } from './throughput-floor';
 
 export interface ThroughputRound {
@@ -44,14 +45,7 @@ export async function throughputRound(
   seconds: number,
   commitSeconds: number,
 ): Promise<ThroughputRound> {
-  const callers: McpCaller[] = [];
-  for (let i = 0; i < agents; i += 32) {
-    callers.push(
-      ...(await Promise.all(
-        Array.from({ length: Math.min(32, agents - i) }, (_, j) => mcpCaller(`${stack.intake.url}/mcp`, AGENT_KEY, `bench-agent-${i + j}`)),
-      )),
-    );
-  }
+  const callers = await openAgents(`${stack.intake.url}/mcp`, AGENT_KEY, agents, 'bench-agent');
   // Unmeasured: each new agent process gets its session grant and the processes warm up.
   await Promise.all(
     callers.map(async (caller, index) => {
@@ -67,24 +61,9 @@ export async function throughputRound(
   const started = Date.now();
   const deadline = started + seconds * 1000;
   const executionIds: string[] = [];
-  let failures = 0;
-  let firstFailure: string | null = null;
-  await Promise.all(
-    callers.map(async (caller, index) => {
-      while (Date.now() < deadline) {
-        const { project, version } = freshIntent(`tp${agents}-${index}`);
-        try {
-          const t0 = Date.now();
-          const id = await caller.call(project, version);
-          if (process.env['BENCH_TRACE_CALLS']) process.stderr.write(`call ${Date.now() - t0} ms ${id}\n`);
-          if (id) executionIds.push(id);
-        } catch (error) {
-          failures += 1;
-          firstFailure ??= String(error);
-        }
-      }
-    }),
-  );
+  const { failures, firstFailure } = await callBackToBack(callers, deadline, `tp${agents}`, (id) => {
+    if (id) executionIds.push(id);
+  });
   const wall = (Date.now() - started) / 1000;
   const cpu = cpuShares(before, snapshotCpu(groups), wall);
   const machineBusy = machineBusyCores(machineBefore, machineJiffies(), cpus().length);
