@@ -16,6 +16,7 @@ import {
   AdminAuth,
   AesGcmArgumentSealer,
   COMMAND_HANDLER,
+  EVENT_DELIVERY,
   type FeatureModuleOptions,
   PG_POOL,
   SERVICE_CONFIG,
@@ -25,6 +26,7 @@ import {
   allMigrations,
   ormConnectionOf,
 } from '@onceport/service-kit';
+import type { EventDelivery } from '@onceport/messaging';
 import type { Pool } from 'pg';
 import { JwtResourceServer } from './auth/oauth/oauth-resource-server';
 import { ProtectedResourceMetadataController } from './auth/oauth/protected-resource-metadata.controller';
@@ -141,9 +143,9 @@ export class IntakeModule {
         },
         {
           provide: ExecutionWatcher,
-          inject: [PG_POOL],
-          useFactory: async (pool: Pool) => {
-            const watcher = new ExecutionWatcher(pool, () => undefined);
+          inject: [PG_POOL, EVENT_DELIVERY],
+          useFactory: async (pool: Pool, delivery: EventDelivery) => {
+            const watcher = new ExecutionWatcher(pool, () => undefined, { hear: (types, heard) => delivery.hear(types, heard) });
             await watcher.start();
             return watcher;
           },

@@ -1,5 +1,5 @@
 import { executionStreamId } from '@onceport/contracts';
-import { PostgresEventStore } from '@onceport/event-store';
+import { PostgresEventStore, type Queryable } from '@onceport/event-store';
 import { createTestDatabase, type TestDatabase, testEvent } from '@onceport/event-store/testing';
 import { ExecutionWatcher } from './execution-watcher';
 
@@ -62,5 +62,43 @@ describe('ExecutionWatcher (real PostgreSQL change feed)', () => {
 
   it('ends a wait at its deadline with no version', async () => {
     expect(await watcher.nextChange('exe_quiet', Date.now() + 20).next).toBeNull();
+  });
+
+  it('reads at once when it hears an outcome of an execution someone waits on, without the store’s notice or its poll', async () => {
+    const hearings: { types: readonly string[]; heard: (streamId: string) => void }[] = [];
+    const hearing = new ExecutionWatcher(
+      db.pool,
+      (error) => {
+        throw error;
+      },
+      {
+        hear: (types, heard) => {
+          hearings.push({ types, heard });
+          return () => hearings.splice(0);
+        },
+        pollIntervalMs: 3_600_000,
+      },
+    );
+    await hearing.start();
+    try {
+      expect(hearings).toHaveLength(1);
+      expect(hearings[0]?.types).toContain('OutcomeObserved');
+      expect(hearings[0]?.types).not.toContain('DispatchStarted'); // wakes nobody: not worth a read
+      // A writer whose notices go nowhere: only the hint can wake the feed before its hour-long poll.
+      const silent: Queryable = {
+        query: (text, values) => (text.includes('pg_notify') ? db.pool.query('SELECT 1') : db.pool.query(text, values)),
+      };
+      const quietStore = new PostgresEventStore(silent as typeof db.pool);
+      // Twice: the feed's first read may still be under way at the first append; the second comes after it slept again.
+      for (const executionId of ['exe_heard_first', 'exe_heard']) {
+        const change = hearing.nextChange(executionId, Date.now() + 3_600_000);
+        await quietStore.append(executionStreamId(executionId), [testEvent('OutcomeObserved')], { expectedVersion: 'any' });
+        hearings[0]?.heard(executionStreamId(executionId));
+        expect(await change.next).toBe(1);
+      }
+    } finally {
+      await hearing.stop();
+    }
+    expect(hearings).toHaveLength(0); // stopped hearing with the feed
   });
 });

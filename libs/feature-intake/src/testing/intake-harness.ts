@@ -108,7 +108,9 @@ export async function startIntakeHarness(options: { log?: ServiceConfig['log'] }
     },
   };
   const watcherErrors: unknown[] = [];
-  const watcher = new ExecutionWatcher(ports.pool, (error) => watcherErrors.push(error));
+  const watcher = new ExecutionWatcher(ports.pool, (error) => watcherErrors.push(error), {
+    hear: (types, heard) => ports.delivery.hear(types, heard),
+  });
   await watcher.start();
   const runs = new RunsService(ports.commands, ports.pool, ports.log);
   const callToolService = (over: IntakeDependencies, on: ExecutionWatcher): CallToolService =>

@@ -25,7 +25,7 @@ export async function serveMcp(
     settings: { ...h.deps.settings, ...settings },
     actors: { authenticate: (token) => (keys[token] ? { id: keys[token] } : null) },
   };
-  const watcher = new ExecutionWatcher(h.ports.pool, () => undefined);
+  const watcher = new ExecutionWatcher(h.ports.pool, () => undefined, { hear: (types, heard) => h.ports.delivery.hear(types, heard) });
   await watcher.start();
   const controller = h.mcpController(deps, watcher);
   const server: Server = createServer((req, res) => void controller.handle(req, res));

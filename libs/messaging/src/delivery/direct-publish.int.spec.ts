@@ -25,6 +25,8 @@ describe('JetStreamDelivery: the writer publishes its own commits (real PostgreS
   let consumer: EventConsumer;
   let leadHolder: PoolClient | null;
   const handled: string[] = [];
+  /** Stream ids heard, by a hearing asked for before the delivery connected. */
+  const heardEarly: string[] = [];
 
   beforeAll(async () => {
     nats = await TestNatsServer.start();
@@ -33,6 +35,7 @@ describe('JetStreamDelivery: the writer publishes its own commits (real PostgreS
     leadHolder = await db.pool.connect();
     await leadHolder.query(RELAY_LEAD); // taken before the delivery's relay starts: it stands by
     delivery = new JetStreamDelivery(db.pool, { natsUrl: nats.url, connectionName: 'direct-publish-test', onError: () => undefined });
+    delivery.hear(['TestHappened'], (streamId) => heardEarly.push(streamId));
     await delivery.start();
     consumer = delivery.consumer({ durable: 'direct-test', eventTypes: ['TestHappened'], inbox: 'by_stream' }, async (event) => {
       handled.push(event.metadata.eventId);
@@ -80,5 +83,24 @@ describe('JetStreamDelivery: the writer publishes its own commits (real PostgreS
     const stream = await kit.jsm.streams.info(EXECUTION_STREAM_NAME);
     expect(stream.state.messages).toBe(2);
     expect(handled).toHaveLength(2);
+  });
+
+  it('hears the stream of each committed event of the types asked for, from the writer’s send, until told to stop', async () => {
+    const store = new PostgresEventStore(db.pool, undefined, (events) => delivery.committed(events));
+    const heard: string[] = [];
+    const stopHearing = delivery.hear(['TestHappened'], (streamId) => heard.push(streamId));
+    const other = executionStreamId(randomUUID());
+    const first = executionStreamId(randomUUID());
+    // Sent in this order on one connection: had the other type been heard, it would have come first.
+    await store.append(other, [testEvent('OtherHappened')], { expectedVersion: 0 });
+    await store.append(first, [testEvent('TestHappened')], { expectedVersion: 0 });
+    await waitFor(() => heard.length > 0 && heardEarly.includes(first), 10_000, 'the event heard by both hearings');
+    expect(new Set(heard)).toEqual(new Set([first])); // the relay, leading since the test before, may repeat it
+
+    stopHearing();
+    const second = executionStreamId(randomUUID());
+    await store.append(second, [testEvent('TestHappened')], { expectedVersion: 0 });
+    await waitFor(() => heardEarly.includes(second), 10_000, 'the later event heard by the hearing still on');
+    expect(new Set(heard)).toEqual(new Set([first]));
   });
 });

@@ -32,6 +32,13 @@ export interface EventDelivery {
    */
   committed(events: readonly CommittedEvent[]): void;
   /**
+   * Calls `heard` with the stream id of each event of `eventTypes` some process just committed, as
+   * its writer sends it: a hint to read the store now, ahead of the store's own notice. Never the
+   * event itself (anyone who can publish on the broker could forge that), and like any hint it may
+   * be lost or repeated. Returns a function that stops hearing. Works before and after `start()`.
+   */
+  hear(eventTypes: readonly string[], heard: (streamId: string) => void): () => void;
+  /**
    * Delivers a stored event again (the reconciler's backstop for a message the broker lost):
    * consumers' inboxes make it harmless if it was handled. In-process delivery reads the store
    * itself and never loses one, so there it does nothing.

@@ -27,6 +27,11 @@ export class InProcessDelivery implements EventDelivery {
     // Nothing: see nudge.
   }
 
+  /** Nothing to hear: a writer here wakes the store's readers in-process at its commit (see nudge). */
+  hear(): () => void {
+    return () => undefined;
+  }
+
   redeliver(): Promise<void> {
     return Promise.resolve();
   }

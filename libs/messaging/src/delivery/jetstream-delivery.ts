@@ -1,6 +1,6 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { eventSubject, executionIdOfStream } from '@onceport/contracts';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { eventSubject, eventSubjectWildcard, executionIdOfStream } from '@onceport/contracts';
 import type { CommittedEvent, StoredEvent } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import type { EventHandler } from '../consumer/event-handler';
@@ -10,10 +10,17 @@ import { connectToNats } from '../jetstream/nats-connection';
 import { ensureStream } from '../jetstream/topology';
 import { countDirectPublishFailure } from '../metrics/delivery-metrics';
 import { OutboxRelay } from '../relay/outbox-relay';
-import { sendEvent } from '../relay/publish-event';
+import { STREAM_ID_HEADER, sendEvent } from '../relay/publish-event';
 import { toWireEvent } from '../wire-event';
 import { type AckWaitSettings, effectiveAckWaitMs } from './ack-wait';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
+
+/** Who hears which event types (see `hear`), and their subscriptions once connected. */
+interface Hearing {
+  readonly eventTypes: readonly string[];
+  readonly heard: (streamId: string) => void;
+  subscriptions: Subscription[];
+}
 
 /** Only execution streams are published (by their writers and by the relay alike). */
 function travelsOnJetStream(streamId: string): boolean {
@@ -44,6 +51,7 @@ export class JetStreamDelivery implements EventDelivery {
   private relay: OutboxRelay | null = null;
   private readonly consumers: JetStreamEventConsumer[] = [];
   private readonly ackWait: AckWaitSettings;
+  private readonly hearings = new Set<Hearing>();
 
   constructor(
     private readonly pool: Pool,
@@ -56,6 +64,7 @@ export class JetStreamDelivery implements EventDelivery {
     this.nc = await connectToNats(this.options.natsUrl, this.options.connectionName);
     this.jsm = await jetstreamManager(this.nc);
     this.js = jetstream(this.nc);
+    for (const hearing of this.hearings) this.subscribe(hearing);
     await ensureStream(this.jsm, executionStreamSpec(this.options.streamReplicas ?? 1));
     this.relay = new OutboxRelay(this.pool, this.nc, this.js, this.jsm, {
       streamName: EXECUTION_STREAM_NAME,
@@ -120,6 +129,40 @@ export class JetStreamDelivery implements EventDelivery {
         countDirectPublishFailure();
       }
     }
+  }
+
+  /**
+   * Core NATS subscriptions on the events' subjects: every message sent on them reaches every
+   * process that hears, the writers' own sends and the relay's repeats alike. Only the stream id
+   * header is read, never the body: no parse for an event nobody here waits on.
+   */
+  hear(eventTypes: readonly string[], heard: (streamId: string) => void): () => void {
+    const hearing: Hearing = { eventTypes, heard, subscriptions: [] };
+    this.hearings.add(hearing);
+    if (this.nc && !this.nc.isClosed()) this.subscribe(hearing);
+    return () => {
+      this.hearings.delete(hearing);
+      for (const subscription of hearing.subscriptions) subscription.unsubscribe();
+      hearing.subscriptions = [];
+    };
+  }
+
+  private subscribe(hearing: Hearing): void {
+    const nc = this.nc;
+    if (!nc) return;
+    hearing.subscriptions = hearing.eventTypes.map((type) =>
+      nc.subscribe(eventSubjectWildcard(type), {
+        callback: (error, message) => {
+          const streamId = error ? null : message.headers?.get(STREAM_ID_HEADER);
+          if (!streamId) return;
+          try {
+            hearing.heard(streamId);
+          } catch (hearError) {
+            this.options.onError(hearError); // a hint lost: the store's notice comes all the same
+          }
+        },
+      }),
+    );
   }
 
   async stop(): Promise<void> {

@@ -2,6 +2,9 @@ import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import { type MsgHdrs, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import { type PublishableEvent, toWireEvent } from '../wire-event';
 
+/** The header that names the event's stream: read without parsing the body (see JetStreamDelivery.hear). */
+export const STREAM_ID_HEADER = 'Onceport-Stream-Id';
+
 /**
  * One stored event as a JetStream message, the one way every publisher makes it: `Nats-Msg-Id` =
  * event id, so however many times and by whomever it is published within the stream's duplicate
@@ -10,7 +13,7 @@ import { type PublishableEvent, toWireEvent } from '../wire-event';
 function eventMessage(event: PublishableEvent): { readonly body: string; readonly headers: MsgHdrs } {
   const headers = natsHeaders();
   headers.set('Nats-Msg-Id', event.eventId);
-  headers.set('Onceport-Stream-Id', event.streamId);
+  headers.set(STREAM_ID_HEADER, event.streamId);
   headers.set('Onceport-Stream-Version', String(event.streamVersion));
   for (const key of ['traceparent', 'tracestate'] as const) {
     const value = event.metadata[key];
