@@ -1,12 +1,13 @@
 import type { EventHandler } from '../consumer/event-handler';
-import { sharedNoticesOf } from '@onceport/event-store';
+import { type CommittedEvent, sharedNoticesOf } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
 import { StoreTailEventConsumer } from './store-tail-event-consumer';
 
-/** Embedded delivery: every consumer tails the store itself; no broker in between. */
+/** Embedded delivery: every consumer tails the store itself, no broker in between; what a writer here commits is handed to them at once. */
 export class InProcessDelivery implements EventDelivery {
   readonly kind = 'in_process' as const;
+  private readonly consumers: StoreTailEventConsumer[] = [];
 
   constructor(
     private readonly pool: Pool,
@@ -14,7 +15,9 @@ export class InProcessDelivery implements EventDelivery {
   ) {}
 
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
-    return new StoreTailEventConsumer(this.pool, spec, handler, this.onError);
+    const consumer = new StoreTailEventConsumer(this.pool, spec, handler, this.onError);
+    this.consumers.push(consumer);
+    return consumer;
   }
 
   /** Every tailing reader of the pool looks now: the consumers, and the projections and the intake's feed beside them. */
@@ -22,9 +25,9 @@ export class InProcessDelivery implements EventDelivery {
     sharedNoticesOf(this.pool).nudge();
   }
 
-  /** The consumers tail the store, woken by the writers' nudge: nothing to hand on. */
-  committed(): void {
-    // Nothing: see nudge.
+  /** Handed to every consumer of this process at once; each one's tail skips what it handled so. */
+  committed(events: readonly CommittedEvent[]): void {
+    for (const consumer of this.consumers) consumer.offer(events);
   }
 
   /** Nothing to hear: a writer here wakes the store's readers in-process at its commit (see nudge). */

@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EventQuarantine, type StoredEvent, StoreSubscription } from '@onceport/event-store';
+import { type CommittedEvent, EventQuarantine, type StoredEvent, StoreSubscription } from '@onceport/event-store';
 import type { DeliveryContext, EventHandler } from '../consumer/event-handler';
 import { deliverUnderInbox } from '../consumer/inbox';
-import { toWireEvent } from '../wire-event';
+import { type PublishableEvent, toWireEvent } from '../wire-event';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
 
 /** How often a consumer saves where it is while events keep coming (it also saves when the tail runs dry). */
 const CHECKPOINT_EVERY_MS = 250;
+/** Events handed on ahead of the tail that the tail has not reached yet, at most (the oldest are forgotten: the tail then handles them again, harmlessly). */
+const HANDED_ON_KEPT = 10_000;
 
 /**
  * The in-process twin of the JetStream consumer: tails the store from the consumer's own durable
@@ -19,6 +21,9 @@ const CHECKPOINT_EVERY_MS = 250;
 export class StoreTailEventConsumer implements EventConsumer {
   private readonly subscription: StoreSubscription;
   private readonly quarantine: EventQuarantine;
+  private readonly types: ReadonlySet<string>;
+  /** Events this process's writers handed on (see offer), by id, until the tail reaches them: whether handling them succeeded. */
+  private readonly handedOn = new Map<string, Promise<boolean>>();
   private running = false;
 
   constructor(
@@ -28,6 +33,7 @@ export class StoreTailEventConsumer implements EventConsumer {
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
     const types = new Set(spec.eventTypes);
+    this.types = types;
     this.quarantine = new EventQuarantine(pool, `consumer:${spec.durable}`);
     this.subscription = new StoreSubscription(
       pool,
@@ -42,7 +48,7 @@ export class StoreTailEventConsumer implements EventConsumer {
         onError,
         quarantine: { register: this.quarantine, reapply: (event) => this.handleOnce(event, 1) },
       },
-      (events) => Promise.all(events.filter((e) => types.has(e.type)).map((e) => this.handleUntilDone(e))).then(() => undefined),
+      (events) => Promise.all(events.filter((e) => types.has(e.type)).map((e) => this.handleFromTail(e))).then(() => undefined),
     );
   }
 
@@ -54,6 +60,39 @@ export class StoreTailEventConsumer implements EventConsumer {
   async stop(): Promise<void> {
     this.running = false;
     await this.subscription.stop();
+    await Promise.all(this.handedOn.values());
+  }
+
+  /**
+   * Events a writer of this process just committed: handled now, once each, without waiting for the
+   * tail to be woken and to read them (that wake and read were about a third of each hop between
+   * the embedded services). The tail stays the truth: it skips an event handled here, and handles
+   * one whose handling here failed, with its retries and quarantine. An event both reach at once
+   * is handled twice, which its stream's version makes harmless, as for any redelivery.
+   */
+  offer(events: readonly CommittedEvent[]): void {
+    if (!this.running) return;
+    for (const event of events) {
+      if (!this.types.has(event.type) || this.handedOn.has(event.eventId)) continue;
+      this.handedOn.set(
+        event.eventId,
+        this.handleOnce(event, 1).then(
+          () => true,
+          () => false, // the tail's to handle, and to report if it keeps failing
+        ),
+      );
+      if (this.handedOn.size > HANDED_ON_KEPT) this.handedOn.delete(this.handedOn.keys().next().value as string);
+    }
+  }
+
+  /** An event the tail read: skipped if a writer here handed it on and it was handled; else handled until done. */
+  private async handleFromTail(event: StoredEvent): Promise<void> {
+    const handedOn = this.handedOn.get(event.eventId);
+    if (handedOn) {
+      this.handedOn.delete(event.eventId);
+      if (await handedOn) return;
+    }
+    await this.handleUntilDone(event);
   }
 
   private async handleUntilDone(event: StoredEvent): Promise<void> {
@@ -89,7 +128,7 @@ export class StoreTailEventConsumer implements EventConsumer {
     }
   }
 
-  private async handleOnce(event: StoredEvent, deliveryCount: number): Promise<void> {
+  private async handleOnce(event: PublishableEvent, deliveryCount: number): Promise<void> {
     const wire = toWireEvent(event);
     const traceparent = typeof event.metadata['traceparent'] === 'string' ? event.metadata['traceparent'] : null;
     const tracestate = typeof event.metadata['tracestate'] === 'string' ? event.metadata['tracestate'] : null;
