@@ -1,7 +1,7 @@
 import { IllegalTransitionError } from '@onceport/domain';
 import { EXECUTION_ID, acceptCommand } from '@onceport/domain/testing';
 import { PostgresEventStore } from '../postgres-event-store';
-import { type TestDatabase, createTestDatabase, recordStatements } from '../testing';
+import { type TestDatabase, createTestDatabase, recordStatements, waitFor } from '../testing';
 import { AppendGuardRefusedError } from '../errors';
 import { CommandHandler } from './command-handler';
 import { intentStream } from './streams/intent-stream';
@@ -247,11 +247,34 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
           [executions.map((stream) => stream.id)],
         )
       ).rows;
-    /** A store whose first grouped statement waits for `race` (another writer) first. */
+    /** A store whose first grouped statement waits for `race` (another writer) first; it counts the streams it read. */
     class RacedStore extends PostgresEventStore {
       race: (() => Promise<unknown>) | null = null;
       readonly groups: number[] = [];
+      streamsRead = 0;
+      override async readStream(...args: Parameters<PostgresEventStore['readStream']>): ReturnType<PostgresEventStore['readStream']> {
+        const events = await super.readStream(...args);
+        this.streamsRead += 1;
+        return events;
+      }
+      override async readStreams(...args: Parameters<PostgresEventStore['readStreams']>): ReturnType<PostgresEventStore['readStreams']> {
+        const events = await super.readStreams(...args);
+        this.streamsRead += args[0].length;
+        return events;
+      }
+      /** Awaited by the first write of any kind (and then forgotten). */
+      holdFirstWrite: (() => Promise<unknown>) | null = null;
+      private async heldWrite(): Promise<void> {
+        const hold = this.holdFirstWrite;
+        this.holdFirstWrite = null;
+        if (hold) await hold();
+      }
+      override async append(...args: Parameters<PostgresEventStore['append']>): ReturnType<PostgresEventStore['append']> {
+        await this.heldWrite();
+        return super.append(...args);
+      }
       override async appendTogether(...args: Parameters<PostgresEventStore['appendTogether']>): Promise<boolean> {
+        await this.heldWrite();
         this.groups.push(args[0].length);
         const race = this.race;
         this.race = null;
@@ -266,6 +289,12 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
 
     it('commits them in a few shared statements, each at its own version', async () => {
       const store = new RacedStore(db.pool);
+      // Held until every command has read its stream and queued its append: how many statements they
+      // share must not depend on how the machine's load spreads their reads.
+      store.holdFirstWrite = async () => {
+        await waitFor(() => store.streamsRead >= executions.length, 20_000, 'every stream read');
+        await new Promise((resolve) => setImmediate(resolve));
+      };
       const handler = new CommandHandler(store);
       const handled = await Promise.all(executions.map((stream) => attach(handler, stream)));
 
