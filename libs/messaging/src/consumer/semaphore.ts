@@ -14,6 +14,13 @@ export class Semaphore {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  /** Takes a slot only if one is free now. */
+  tryAcquire(): boolean {
+    if (this.inUse >= this.capacity) return false;
+    this.inUse++;
+    return true;
+  }
+
   release(): void {
     const next = this.waiting.shift();
     if (next) {

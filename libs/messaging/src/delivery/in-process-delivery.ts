@@ -17,7 +17,14 @@ export class InProcessDelivery implements EventDelivery {
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
     const consumer = new StoreTailEventConsumer(this.pool, spec, handler, this.onError);
     this.consumers.push(consumer);
-    return consumer;
+    return {
+      start: () => consumer.start(),
+      stop: async () => {
+        await consumer.stop();
+        const index = this.consumers.indexOf(consumer);
+        if (index >= 0) this.consumers.splice(index, 1);
+      },
+    };
   }
 
   /** Every tailing reader of the pool looks now: the consumers, and the projections and the intake's feed beside them. */

@@ -77,3 +77,53 @@ describe('InProcessDelivery: a writer’s commits handed to the consumers at onc
     expect(handled).toHaveLength(2); // the first event once, not again from the tail
   });
 });
+
+describe('InProcessDelivery: handing on stays within the consumer’s concurrency (real PostgreSQL)', () => {
+  const durable = 'handoff-gated';
+  let db: TestDatabase;
+  let leadHolder: PoolClient | null;
+  let consumer: EventConsumer;
+  let store: PostgresEventStore;
+  let running = 0;
+  let mostAtOnce = 0;
+  const handled: string[] = [];
+  let openGate: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    leadHolder = await db.pool.connect();
+    await leadHolder.query(`SELECT pg_advisory_lock(hashtext('onceport-subscription:consumer:${durable}'))`);
+    const delivery = new InProcessDelivery(db.pool, () => undefined);
+    consumer = delivery.consumer({ durable, eventTypes: ['TestHappened'], inbox: 'by_stream', concurrency: 1 }, async (event) => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await gate;
+      handled.push(event.metadata.eventId);
+      running -= 1;
+    });
+    await consumer.start();
+    store = new PostgresEventStore(db.pool, undefined, (events) => delivery.committed(events));
+  });
+  afterAll(async () => {
+    openGate();
+    await consumer?.stop();
+    leadHolder?.release(true);
+    await db?.drop();
+  });
+
+  it('hands on only while a slot is free; the tail handles the rest, one at a time', async () => {
+    const first = testEvent('TestHappened');
+    const second = testEvent('TestHappened');
+    await store.append(`handoff-${randomUUID()}`, [first], { expectedVersion: 0 });
+    await store.append(`handoff-${randomUUID()}`, [second], { expectedVersion: 0 });
+    expect(running).toBe(1); // the first handed on and running; the second not handed on: no slot
+    openGate();
+    await waitFor(() => handled.includes(first.eventId), 10_000, 'the first event handled');
+    leadHolder?.release(true);
+    leadHolder = null;
+    await waitFor(() => handled.includes(second.eventId), 20_000, 'the second event handled by the tail');
+    expect(handled).toEqual([first.eventId, second.eventId]);
+    expect(mostAtOnce).toBe(1);
+  });
+});

@@ -139,30 +139,43 @@ export class JetStreamDelivery implements EventDelivery {
   hear(eventTypes: readonly string[], heard: (streamId: string) => void): () => void {
     const hearing: Hearing = { eventTypes, heard, subscriptions: [] };
     this.hearings.add(hearing);
-    if (this.nc && !this.nc.isClosed()) this.subscribe(hearing);
+    this.subscribe(hearing);
     return () => {
       this.hearings.delete(hearing);
-      for (const subscription of hearing.subscriptions) subscription.unsubscribe();
+      for (const subscription of hearing.subscriptions) {
+        try {
+          subscription.unsubscribe();
+        } catch {
+          // The connection is closing: its subscriptions go with it.
+        }
+      }
       hearing.subscriptions = [];
     };
   }
 
+  /** Subscribes a hearing once (`start` and `hear` may both try: `hear` during `start`), if the connection takes subscriptions. */
   private subscribe(hearing: Hearing): void {
     const nc = this.nc;
-    if (!nc) return;
-    hearing.subscriptions = hearing.eventTypes.map((type) =>
-      nc.subscribe(eventSubjectWildcard(type), {
-        callback: (error, message) => {
-          const streamId = error ? null : message.headers?.get(STREAM_ID_HEADER);
-          if (!streamId) return;
-          try {
-            hearing.heard(streamId);
-          } catch (hearError) {
-            this.options.onError(hearError); // a hint lost: the store's notice comes all the same
-          }
-        },
-      }),
-    );
+    if (!nc || nc.isClosed() || nc.isDraining() || hearing.subscriptions.length > 0 || !this.hearings.has(hearing)) return;
+    try {
+      for (const type of hearing.eventTypes) hearing.subscriptions.push(this.subscribeTo(nc, type, hearing));
+    } catch (error) {
+      this.options.onError(error); // hints lost: the store's notices come all the same
+    }
+  }
+
+  private subscribeTo(nc: NatsConnection, type: string, hearing: Hearing): Subscription {
+    return nc.subscribe(eventSubjectWildcard(type), {
+      callback: (error, message) => {
+        const streamId = error ? null : message.headers?.get(STREAM_ID_HEADER);
+        if (!streamId) return;
+        try {
+          hearing.heard(streamId);
+        } catch (hearError) {
+          this.options.onError(hearError); // a hint lost: the store's notice comes all the same
+        }
+      },
+    });
   }
 
   async stop(): Promise<void> {

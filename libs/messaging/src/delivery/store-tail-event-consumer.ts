@@ -2,14 +2,27 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type CommittedEvent, EventQuarantine, type StoredEvent, StoreSubscription } from '@onceport/event-store';
 import type { DeliveryContext, EventHandler } from '../consumer/event-handler';
 import { deliverUnderInbox } from '../consumer/inbox';
+import { Semaphore } from '../consumer/semaphore';
 import { type PublishableEvent, toWireEvent } from '../wire-event';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer } from './event-delivery.port';
 
 /** How often a consumer saves where it is while events keep coming (it also saves when the tail runs dry). */
 const CHECKPOINT_EVERY_MS = 250;
-/** Events handed on ahead of the tail that the tail has not reached yet, at most (the oldest are forgotten: the tail then handles them again, harmlessly). */
+/** Events handed on ahead of the tail and not reached by it yet, at most: past that, the tail handles new ones. */
 const HANDED_ON_KEPT = 10_000;
+/**
+ * A handed-on event the tail has not reached this long after its handling ended is forgotten: the
+ * tail read it before it was handed on, or does not lead here. Should it come after all, it is
+ * handled again, which its stream's version makes harmless.
+ */
+const FORGET_HANDED_ON_AFTER_MS = 30_000;
+
+/** One event handed on (see offer): whether its handling succeeded, and when it ended. */
+interface HandedOn {
+  readonly handled: Promise<boolean>;
+  endedAt: number | null;
+}
 
 /**
  * The in-process twin of the JetStream consumer: tails the store from the consumer's own durable
@@ -22,8 +35,10 @@ export class StoreTailEventConsumer implements EventConsumer {
   private readonly subscription: StoreSubscription;
   private readonly quarantine: EventQuarantine;
   private readonly types: ReadonlySet<string>;
-  /** Events this process's writers handed on (see offer), by id, until the tail reaches them: whether handling them succeeded. */
-  private readonly handedOn = new Map<string, Promise<boolean>>();
+  /** Events this process's writers handed on (see offer), by id, in the order handed on, until the tail reaches them. */
+  private readonly handedOn = new Map<string, HandedOn>();
+  /** The consumer's concurrency, shared by the tail and the events handed on. */
+  private readonly slots: Semaphore;
   private running = false;
 
   constructor(
@@ -34,6 +49,7 @@ export class StoreTailEventConsumer implements EventConsumer {
   ) {
     const types = new Set(spec.eventTypes);
     this.types = types;
+    this.slots = new Semaphore(spec.concurrency ?? 64);
     this.quarantine = new EventQuarantine(pool, `consumer:${spec.durable}`);
     this.subscription = new StoreSubscription(
       pool,
@@ -60,7 +76,8 @@ export class StoreTailEventConsumer implements EventConsumer {
   async stop(): Promise<void> {
     this.running = false;
     await this.subscription.stop();
-    await Promise.all(this.handedOn.values());
+    await this.slots.drained();
+    this.handedOn.clear();
   }
 
   /**
@@ -72,16 +89,33 @@ export class StoreTailEventConsumer implements EventConsumer {
    */
   offer(events: readonly CommittedEvent[]): void {
     if (!this.running) return;
+    this.forgetStaleHandedOn();
     for (const event of events) {
-      if (!this.types.has(event.type) || this.handedOn.has(event.eventId)) continue;
-      this.handedOn.set(
-        event.eventId,
-        this.handleOnce(event, 1).then(
-          () => true,
-          () => false, // the tail's to handle, and to report if it keeps failing
-        ),
-      );
-      if (this.handedOn.size > HANDED_ON_KEPT) this.handedOn.delete(this.handedOn.keys().next().value as string);
+      if (!this.types.has(event.type) || this.handedOn.has(event.eventId) || this.handedOn.size >= HANDED_ON_KEPT) continue;
+      // Every slot taken: the tail handles it in its turn, within the consumer's concurrency.
+      if (!this.slots.tryAcquire()) continue;
+      const entry: HandedOn = {
+        handled: this.handleOnce(event, 1)
+          .then(
+            () => true,
+            () => false, // the tail's to handle, and to report if it keeps failing
+          )
+          .finally(() => {
+            entry.endedAt = Date.now();
+            this.slots.release();
+          }),
+        endedAt: null,
+      };
+      this.handedOn.set(event.eventId, entry);
+    }
+  }
+
+  /** Drops the oldest handed-on events the tail has not come for since long after their handling ended. */
+  private forgetStaleHandedOn(): void {
+    const before = Date.now() - FORGET_HANDED_ON_AFTER_MS;
+    for (const [eventId, entry] of this.handedOn) {
+      if (entry.endedAt === null || entry.endedAt > before) return;
+      this.handedOn.delete(eventId);
     }
   }
 
@@ -90,9 +124,14 @@ export class StoreTailEventConsumer implements EventConsumer {
     const handedOn = this.handedOn.get(event.eventId);
     if (handedOn) {
       this.handedOn.delete(event.eventId);
-      if (await handedOn) return;
+      if (await handedOn.handled) return;
     }
-    await this.handleUntilDone(event);
+    await this.slots.acquire();
+    try {
+      await this.handleUntilDone(event);
+    } finally {
+      this.slots.release();
+    }
   }
 
   private async handleUntilDone(event: StoredEvent): Promise<void> {
