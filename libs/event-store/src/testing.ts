@@ -59,6 +59,7 @@ export function testEvent(type = 'TestHappened', data: Record<string, string | n
 
 export { genericPlansOf } from './testing/generic-plans';
 export { waitFor } from './testing/wait-for';
+export { holdSubscriptionLead } from './testing/hold-subscription-lead';
 
 /** Records the streams each read of `store` asks for, one entry per round trip; the reads go on as usual. */
 export function recordStreamReads(store: Pick<EventStore, 'readStream' | 'readStreams'>): string[][] {

@@ -80,6 +80,11 @@ const DEFAULT_LEADER_LEASE_MS = 15_000;
 const MIN_LEADER_LEASE_MS = 300;
 
 /** Tails the store from a durable checkpoint, handing each committed event to the handler once per run. */
+/** The advisory lock an `exclusive` subscription's leader holds (on `hashtext` of this name). */
+export function leadLockName(subscriptionId: string): string {
+  return `onceport-subscription:${subscriptionId}`;
+}
+
 export class StoreSubscription {
   private readonly wakeup = new Wakeup();
   private readonly heldBack = new HeldBackBackoff();
@@ -385,7 +390,7 @@ export class StoreSubscription {
     try {
       if (this.options.exclusive) {
         const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
-          `onceport-subscription:${this.options.subscriptionId}`,
+          leadLockName(this.options.subscriptionId),
         ]);
         this.standingBy = !lock.rows[0]?.locked;
         if (this.standingBy) {

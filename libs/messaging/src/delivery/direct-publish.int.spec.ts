@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { executionStreamId } from '@onceport/contracts';
 import { PostgresEventStore } from '@onceport/event-store';
-import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
+import { type TestDatabase, createTestDatabase, holdSubscriptionLead, testEvent } from '@onceport/event-store/testing';
 import type { PoolClient } from 'pg';
 import { EXECUTION_STREAM_NAME } from '../jetstream/execution-stream';
 import { messagingMigrations } from '../migrations';
 import { type NatsKit, TestNatsServer, connectKit, waitFor } from '../testing';
 import type { EventConsumer } from './event-delivery.port';
 import { JetStreamDelivery } from './jetstream-delivery';
-
-/** The lock the outbox relays of every process compete for (StoreSubscription, `exclusive`). */
-const RELAY_LEAD = `SELECT pg_advisory_lock(hashtext('onceport-subscription:outbox-relay'))`;
 
 /**
  * A writer publishes what it committed itself, at once; the relay is the backstop. With the relay's
@@ -32,8 +29,7 @@ describe('JetStreamDelivery: the writer publishes its own commits (real PostgreS
     nats = await TestNatsServer.start();
     db = await createTestDatabase(messagingMigrations);
     kit = await connectKit(nats.url);
-    leadHolder = await db.pool.connect();
-    await leadHolder.query(RELAY_LEAD); // taken before the delivery's relay starts: it stands by
+    leadHolder = await holdSubscriptionLead(db.pool, 'outbox-relay'); // taken before the delivery's relay starts: it stands by
     delivery = new JetStreamDelivery(db.pool, { natsUrl: nats.url, connectionName: 'direct-publish-test', onError: () => undefined });
     delivery.hear(['TestHappened'], (streamId) => heardEarly.push(streamId));
     await delivery.start();

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PostgresEventStore } from '@onceport/event-store';
-import { type TestDatabase, createTestDatabase, testEvent } from '@onceport/event-store/testing';
+import { type TestDatabase, createTestDatabase, holdSubscriptionLead, testEvent } from '@onceport/event-store/testing';
 import type { PoolClient } from 'pg';
 import { waitFor } from '../testing';
 import type { EventConsumer } from './event-delivery.port';
 import { InProcessDelivery } from './in-process-delivery';
 
 const DURABLE = 'handoff-test';
-/** The lock a consumer's tail must hold to read (StoreSubscription, `exclusive`). */
-const TAIL_LEAD = `SELECT pg_advisory_lock(hashtext('onceport-subscription:consumer:${DURABLE}'))`;
 
 /**
  * The embedded delivery hands what a writer of its process committed to the consumers at once; the
@@ -27,8 +25,7 @@ describe('InProcessDelivery: a writer’s commits handed to the consumers at onc
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    leadHolder = await db.pool.connect();
-    await leadHolder.query(TAIL_LEAD); // taken before the consumer's tail starts: it stands by
+    leadHolder = await holdSubscriptionLead(db.pool, `consumer:${DURABLE}`); // taken before the consumer's tail starts: it stands by
     delivery = new InProcessDelivery(db.pool, () => undefined);
     consumer = delivery.consumer({ durable: DURABLE, eventTypes: ['TestHappened'], inbox: 'by_stream' }, async (event) => {
       if (failOnce.delete(event.metadata.eventId)) throw new Error('failing once on purpose');
@@ -92,8 +89,7 @@ describe('InProcessDelivery: handing on stays within the consumer’s concurrenc
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    leadHolder = await db.pool.connect();
-    await leadHolder.query(`SELECT pg_advisory_lock(hashtext('onceport-subscription:consumer:${durable}'))`);
+    leadHolder = await holdSubscriptionLead(db.pool, `consumer:${durable}`);
     const delivery = new InProcessDelivery(db.pool, () => undefined);
     consumer = delivery.consumer({ durable, eventTypes: ['TestHappened'], inbox: 'by_stream', concurrency: 1 }, async (event) => {
       running += 1;
