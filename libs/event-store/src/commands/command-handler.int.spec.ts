@@ -252,14 +252,17 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       race: (() => Promise<unknown>) | null = null;
       readonly groups: number[] = [];
       streamsRead = 0;
+      reads = 0;
       override async readStream(...args: Parameters<PostgresEventStore['readStream']>): ReturnType<PostgresEventStore['readStream']> {
         const events = await super.readStream(...args);
         this.streamsRead += 1;
+        this.reads += 1;
         return events;
       }
       override async readStreams(...args: Parameters<PostgresEventStore['readStreams']>): ReturnType<PostgresEventStore['readStreams']> {
         const events = await super.readStreams(...args);
         this.streamsRead += args[0].length;
+        this.reads += 1;
         return events;
       }
       /** Awaited by the first write of any kind (and then forgotten). */
@@ -304,6 +307,36 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       expect(store.groups.length).toBeGreaterThan(0); // grouped statements ran (a lone append is not one)
       expect(rows.every((row) => row.stream_version === 2)).toBe(true);
       expect(handled.map((h) => h.version)).toEqual(executions.map(() => 2));
+    });
+
+    it('commands deciding at their loaded version share reads and statements too, each at its own version', async () => {
+      const store = new RacedStore(db.pool);
+      store.holdFirstWrite = async () => {
+        await waitFor(() => store.streamsRead >= executions.length, 20_000, 'every stream read');
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      const handler = new CommandHandler(store, { cacheSize: 0 }); // every command reads its stream
+      const handled = await Promise.all(
+        executions.map((stream) =>
+          handler.handle(
+            stream,
+            (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
+            context,
+          ),
+        ),
+      );
+
+      const rows = (
+        await db.pool.query<{ stream_version: number; transaction_id: string }>(
+          "SELECT stream_version, transaction_id::text FROM onceport.events WHERE event_type = 'ExecutionAuthorized' AND stream_id = ANY($1)",
+          [executions.map((stream) => stream.id)],
+        )
+      ).rows;
+      expect(rows).toHaveLength(30);
+      expect(rows.every((row) => row.stream_version === 2)).toBe(true);
+      expect(new Set(rows.map((row) => row.transaction_id)).size).toBeLessThan(10);
+      expect(store.reads).toBeLessThan(10);
+      expect(handled.map((h) => [h.version, h.appended.length])).toEqual(executions.map(() => [2, 1]));
     });
 
     it('streams that moved on fail only themselves: the group is sent again one by one, theirs go at their end, the others at the version they were read at', async () => {

@@ -8,8 +8,8 @@ import { type ClientPool, type Queryable, inTransaction } from '../queryable';
 import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
 import { retryOnConflict } from './conflict-retry';
 import { GroupedAppends } from './grouped-appends';
+import { GroupedReads } from './grouped-reads';
 import { type EventCause, eventMetadata, toNewEvent } from './event-cause';
-import { loadStream } from './load-stream';
 import type { ExecutionStream } from './streams/execution-stream';
 import type { IdempotencyKeyStream } from './streams/idempotency-key-stream';
 import type { IntentStream } from './streams/intent-stream';
@@ -157,6 +157,7 @@ export class CommandHandler {
   private readonly cacheSize: number;
   private readonly commuting = new CommutingAppends();
   private readonly grouped: GroupedAppends;
+  private readonly groupedReads: GroupedReads;
   /** Streams being read now, each with the read queued behind the running one. */
   private readonly reads = new Map<string, StreamReads>();
 
@@ -167,6 +168,7 @@ export class CommandHandler {
     this.clock = options.clock ?? (() => new Date());
     this.cacheSize = options.cacheSize ?? 2_000;
     this.grouped = new GroupedAppends(store);
+    this.groupedReads = new GroupedReads(store);
   }
 
   /**
@@ -176,7 +178,7 @@ export class CommandHandler {
    * was asked — and a herd of 1,000 waiters costs two reads, not 1,000 reads of the same new events.
    */
   load<S extends AnyStream>(stream: S): Promise<LoadedOf<S>> {
-    if (!stream.kind.cached || this.cacheSize <= 0) return loadStream(this.store, stream);
+    if (!stream.kind.cached || this.cacheSize <= 0) return this.readWhole(stream);
     const reads = this.reads.get(stream.id);
     if (!reads) {
       const started: StreamReads = { queued: null };
@@ -194,7 +196,7 @@ export class CommandHandler {
    */
   async loadAll<const S extends readonly AnyStream[]>(streams: S): Promise<{ -readonly [K in keyof S]: LoadedOf<S[K]> }> {
     const known = streams.map((stream) => this.knownFold(stream));
-    const stored = await this.store.readStreams(
+    const stored = await this.groupedReads.read(
       streams.map((stream, i) => ({ streamId: stream.id, fromVersion: (known[i]?.version ?? 0) + 1 })),
     );
     return streams.map((stream, i) => {
@@ -256,11 +258,18 @@ export class CommandHandler {
     return read;
   }
 
+  /** A kind not cached, read from its start (with whatever other reads arrive meanwhile). */
+  private async readWhole<S extends AnyStream>(stream: S): Promise<LoadedOf<S>> {
+    const stored = await this.groupedReads.read([{ streamId: stream.id, fromVersion: 1 }]);
+    return foldOnto(stream, emptyStream(stream), stored.get(stream.id) ?? []);
+  }
+
   /** The cached fold and the events after it. */
   private async readNew<S extends AnyStream>(stream: S): Promise<LoadedOf<S>> {
     const cached = this.folded.get(stream.id) as LoadedOf<S> | undefined;
     const known = cached ?? emptyStream(stream);
-    const stored = await this.store.readStream(stream.id, known.version + 1);
+    const fromVersion = known.version + 1;
+    const stored = (await this.groupedReads.read([{ streamId: stream.id, fromVersion }])).get(stream.id) ?? [];
     if (stored.length === 0 && cached) return cached;
     const loaded = foldOnto(stream, known, stored);
     if (loaded.version > 0) this.remember(stream.id, loaded);
@@ -339,10 +348,11 @@ export class CommandHandler {
       if (command === null) return { ...loaded, appended: [] };
       const appended: EventEnvelope<EventOf<S>>[] = this.decided(stream, loaded.state, command, cause, now);
       if (appended.length === 0) return { ...loaded, appended: [] };
-      const at = await this.store.append(stream.id, appended.map(toNewEvent), { expectedVersion: loaded.version });
+      // At the loaded version, with the other streams' appends that arrive while one is in flight.
+      const version = await this.grouped.append(stream.id, appended.map(toNewEvent), loaded.version);
       let state: StateOf<S> = loaded.state;
       for (const event of appended) state = stream.kind.decider.evolve(state, event) as StateOf<S>;
-      return { state, version: at.nextExpectedVersion, events: [...loaded.events, ...appended], appended };
+      return { state, version, events: [...loaded.events, ...appended], appended };
     }, options.onConflict);
   }
 

@@ -68,4 +68,24 @@ describe('GroupedAppends (real PostgreSQL)', () => {
       ['r-moved', 1],
     ]);
   });
+
+  it('two appends of one stream in a group go alone, in turn: the second sees the first’s version', async () => {
+    const grouped = new GroupedAppends(store);
+    const outcomes = await Promise.allSettled([
+      grouped.append('t-first', [testEvent()], 0), // alone, while the others queue
+      grouped.append('t-twice', [testEvent()], 0),
+      grouped.append('t-other', [testEvent()], 0),
+      grouped.append('t-twice', [testEvent()], 1), // follows the one before it
+      grouped.append('t-twice', [testEvent()], 0), // decided on the same version as the first: loses
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect((outcomes[4] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedVersionError);
+    expect((await rowsOf(['t-first', 't-twice', 't-other'])).map((row) => [row.stream_id, row.stream_version])).toEqual([
+      ['t-first', 1],
+      ['t-other', 1],
+      ['t-twice', 1],
+      ['t-twice', 2],
+    ]);
+  });
 });

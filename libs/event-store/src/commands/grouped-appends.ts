@@ -8,11 +8,11 @@ import { NextBatch } from '../next-batch';
 const MAX_STREAMS_PER_STATEMENT = 256;
 
 /**
- * Group commit across streams for appends that need nothing else in their transaction (a result
- * delivered, a retry attached — one per execution, each a commit of its own before): while one
- * statement is in flight, the appends that arrive go together in the next one, each at its own
- * expected version. A lone append goes at once. The handler's commuting queue has at most one
- * append of a stream in flight, so a statement names each stream once.
+ * Group commit across streams for appends that need nothing else in their transaction (a command's
+ * events at the version it decided on, a result delivered, a retry attached — each a commit of its
+ * own before): while one statement is in flight, the appends that arrive go together in the next
+ * one, each at its own expected version. A lone append goes at once. Two appends of one stream in
+ * a group (two commands deciding on it at once) go alone, in turn: one statement names a stream once.
  */
 export class GroupedAppends {
   private readonly batches: NextBatch<StreamAppend, number>;
@@ -32,6 +32,7 @@ async function appendAll(store: EventStore, appends: readonly StreamAppend[]): P
   if (alone && appends.length === 1) {
     return [(await store.append(alone.streamId, alone.events, { expectedVersion: alone.expectedVersion })).nextExpectedVersion];
   }
+  if (new Set(appends.map((append) => append.streamId)).size !== appends.length) throw new OneStreamTwiceError();
   // In stream order: two processes grouping the same streams wait on each other's rows in one order, never in a cycle.
   await store.appendTogether([...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0)));
   return appends.map((append) => append.expectedVersion + append.events.length);
@@ -43,6 +44,14 @@ async function appendAll(store: EventStore, appends: readonly StreamAppend[]): P
  * it. Any other (a lost connection, when the group may have committed) fails the whole group.
  */
 function refusedByTheStore(error: unknown): boolean {
-  if (error instanceof WrongExpectedVersionError || error instanceof DuplicateEventError) return true;
+  if (error instanceof WrongExpectedVersionError || error instanceof DuplicateEventError || error instanceof OneStreamTwiceError)
+    return true;
   return error instanceof DatabaseError && /^(2[23]|40P01)/.test(error.code ?? '');
+}
+
+/** A group that names a stream twice, refused before anything is sent: its appends go alone, in turn. */
+class OneStreamTwiceError extends Error {
+  constructor() {
+    super('GroupedAppends: a group names one stream twice');
+  }
 }

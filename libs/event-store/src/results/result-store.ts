@@ -2,7 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ResultReference } from '@onceport/contracts';
 import { Migration } from '@mikro-orm/migrations';
 import type { AppendGuard } from '../event-store.port';
+import { NextBatch } from '../next-batch';
 import type { Queryable } from '../queryable';
+
+/** The most results one read carries: bodies are capped, but a read of many is held in memory at once. */
+const MAX_RESULTS_PER_READ = 32;
 
 /**
  * Target answers are stored by reference: events carry `{ ref, digest, size, contentType }`, the
@@ -40,7 +44,12 @@ export function referenceFor(body: Buffer, contentType: string | null): ResultRe
 }
 
 export class ResultStore {
-  constructor(private readonly db: Queryable) {}
+  /** Reads that arrive while one is in flight go together in the next (intake answering many calls at once). */
+  private readonly reads: NextBatch<string, StoredResult | null>;
+
+  constructor(private readonly db: Queryable) {
+    this.reads = new NextBatch((refs) => this.getAll(refs), MAX_RESULTS_PER_READ);
+  }
 
   async put(body: Buffer, contentType: string | null): Promise<ResultReference> {
     const reference = referenceFor(body, contentType);
@@ -62,16 +71,23 @@ export class ResultStore {
     };
   }
 
-  async get(ref: string): Promise<StoredResult | null> {
+  get(ref: string): Promise<StoredResult | null> {
+    return this.reads.submit(ref);
+  }
+
+  private async getAll(refs: readonly string[]): Promise<(StoredResult | null)[]> {
     const result = await this.db.query<{ ref: string; digest: string; content_type: string | null; size: number; body: Buffer }>(
-      'SELECT ref, digest, content_type, size, body FROM onceport.results WHERE ref = $1',
-      [ref],
+      'SELECT ref, digest, content_type, size, body FROM onceport.results WHERE ref = ANY($1::text[])',
+      [refs],
     );
-    const row = result.rows[0];
-    if (!row) return null;
-    return {
-      reference: { ref: row.ref, digest: row.digest as ResultReference['digest'], size: row.size, contentType: row.content_type },
-      body: row.body,
-    };
+    const byRef = new Map(result.rows.map((row) => [row.ref, row]));
+    return refs.map((ref) => {
+      const row = byRef.get(ref);
+      if (!row) return null;
+      return {
+        reference: { ref: row.ref, digest: row.digest as ResultReference['digest'], size: row.size, contentType: row.content_type },
+        body: row.body,
+      };
+    });
   }
 }

@@ -8,6 +8,8 @@ import { IntakePruner } from '../housekeeping/intake-pruner';
 import { RestAgentProcesses } from '../rest/agent-processes';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 import { type McpTestServer, serveMcp } from '../testing/mcp-test-server';
+import { recordStatements } from '@onceport/event-store/testing';
+import { McpSessions } from './mcp-sessions';
 import { McpStreamNotices } from './mcp-stream-notices';
 import { resumeStream } from './mcp-stream-resumption';
 import { PgMcpEventStore } from './pg-mcp-event-store';
@@ -153,6 +155,33 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
       server.close();
       notices.close();
     }
+  });
+
+  it('lookups that arrive at once share a statement: each caller hears its own session, an ended, expired or unknown one reads as unknown, a stale live one is touched', async () => {
+    const db = h.db.pool;
+    await db.query(
+      `INSERT INTO onceport.mcp_sessions (session_id, actor, last_seen_at, ended_at) VALUES
+         ('look-live-a', 'agent:a', now(), NULL), ('look-live-b', 'agent:b', now() - interval '2 hours', NULL),
+         ('look-ended', 'agent:a', now(), now()), ('look-expired', 'agent:a', now() - interval '2 days', NULL)`,
+    );
+    const { pool, statements } = recordStatements(db);
+    const sessions = new McpSessions(h.deps.em, pool, 24 * 60 * 60_000);
+    const asked = ['look-live-a', 'look-live-b', 'look-ended', 'look-live-a', 'look-expired', 'look-never', 'look-live-b'];
+
+    expect(await Promise.all(asked.map((sessionId) => sessions.actorOf(sessionId)))).toEqual([
+      'agent:a',
+      'agent:b',
+      null,
+      'agent:a',
+      null,
+      null,
+      'agent:b',
+    ]);
+    expect(statements).toHaveLength(2); // the first alone, the six that arrived while it ran together
+    const touched = await db.query(
+      "SELECT last_seen_at > now() - interval '1 minute' AS recent FROM onceport.mcp_sessions WHERE session_id = 'look-live-b'",
+    );
+    expect(touched.rows[0]?.recent).toBe(true);
   });
 
   it('the pruner deletes ended and expired sessions with their stream events and unused old agent process ids, in batches, safely from two replicas at once', async () => {

@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Queryable } from '@onceport/event-store';
+import { NextBatch, type Queryable } from '@onceport/event-store';
 import { McpSessionEntity, McpStreamEventEntity } from './mcp-session.entity';
 
 /** A session's last use is written at most this often: a busy session is not one write per request. */
@@ -15,11 +15,16 @@ const TOUCH_EVERY_MS = 60_000;
  * 5 % of its CPU under load, for SQL it cannot express anyway).
  */
 export class McpSessions {
+  /** Lookups that arrive while one is in flight go together in the next: a burst of requests is a few statements. */
+  private readonly lookups: NextBatch<string, string | null>;
+
   constructor(
     private readonly em: EntityManager,
     private readonly db: Queryable,
     private readonly idleMs: number,
-  ) {}
+  ) {
+    this.lookups = new NextBatch((sessionIds) => this.actorsOf(sessionIds));
+  }
 
   async register(sessionId: string, actor: string): Promise<void> {
     await this.em.fork().createQueryBuilder(McpSessionEntity).insert({ sessionId, actor }).onConflict().ignore().execute();
@@ -27,22 +32,30 @@ export class McpSessions {
 
   /**
    * The actor of a live session (and its use recorded); null when it was never issued, has ended or
-   * has expired. On every MCP request: the read and the occasional touch stay one statement (one
-   * round trip), which MikroORM's query builder cannot express (a data-modifying CTE), hence SQL.
+   * has expired. On every MCP request, grouped with the lookups that arrive meanwhile.
    */
-  async actorOf(sessionId: string): Promise<string | null> {
-    const { rows } = await this.db.query<{ actor: string }>(
+  actorOf(sessionId: string): Promise<string | null> {
+    return this.lookups.submit(sessionId);
+  }
+
+  /**
+   * The read and the occasional touch stay one statement (one round trip), which MikroORM's query
+   * builder cannot express (a data-modifying CTE), hence SQL.
+   */
+  private async actorsOf(sessionIds: readonly string[]): Promise<(string | null)[]> {
+    const { rows } = await this.db.query<{ session_id: string; actor: string }>(
       `WITH live AS (
-         SELECT actor, last_seen_at FROM onceport.mcp_sessions
-         WHERE session_id = $1 AND ended_at IS NULL AND last_seen_at > now() - $2::float8 * interval '1 millisecond'
+         SELECT session_id, actor, last_seen_at FROM onceport.mcp_sessions
+         WHERE session_id = ANY($1::text[]) AND ended_at IS NULL AND last_seen_at > now() - $2::float8 * interval '1 millisecond'
        ), touched AS (
          UPDATE onceport.mcp_sessions s SET last_seen_at = now() FROM live
-         WHERE s.session_id = $1 AND live.last_seen_at < now() - $3::float8 * interval '1 millisecond'
+         WHERE s.session_id = live.session_id AND live.last_seen_at < now() - $3::float8 * interval '1 millisecond'
        )
-       SELECT actor FROM live`,
-      [sessionId, this.idleMs, Math.min(TOUCH_EVERY_MS, Math.floor(this.idleMs / 4))],
+       SELECT session_id, actor FROM live`,
+      [[...new Set(sessionIds)], this.idleMs, Math.min(TOUCH_EVERY_MS, Math.floor(this.idleMs / 4))],
     );
-    return rows[0]?.actor ?? null;
+    const actors = new Map(rows.map((row) => [row.session_id, row.actor]));
+    return sessionIds.map((sessionId) => actors.get(sessionId) ?? null);
   }
 
   /** DELETE: the session is over for every replica; its streams' replay data goes now, its row with the next prune. */

@@ -1,0 +1,61 @@
+import { PostgresEventStore } from '../postgres-event-store';
+import { type TestDatabase, createTestDatabase, recordStreamReads, testEvent } from '../testing';
+import { GroupedReads } from './grouped-reads';
+
+describe('GroupedReads (real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    store = new PostgresEventStore(db.pool);
+    for (const streamId of ['a', 'b', 'c']) await store.append(streamId, [testEvent(), testEvent(), testEvent()], { expectedVersion: 0 });
+  });
+  afterEach(() => db.drop());
+
+  const versionsOf = (read: Map<string, { streamVersion: number }[]>) =>
+    Object.fromEntries([...read].map(([streamId, events]) => [streamId, events.map((event) => event.streamVersion)]));
+
+  it('sends a lone read at once and the reads that arrive meanwhile in one statement, each from its own version', async () => {
+    const reads = recordStreamReads(store);
+    const grouped = new GroupedReads(store);
+    const results = await Promise.all([
+      grouped.read([{ streamId: 'a', fromVersion: 1 }]),
+      grouped.read([
+        { streamId: 'b', fromVersion: 2 },
+        { streamId: 'missing', fromVersion: 1 },
+      ]),
+      grouped.read([{ streamId: 'b', fromVersion: 3 }]), // the same stream as the one before, from further on
+      grouped.read([{ streamId: 'c', fromVersion: 4 }]),
+    ]);
+
+    expect(results.map(versionsOf)).toEqual([{ a: [1, 2, 3] }, { b: [2, 3], missing: [] }, { b: [3] }, { c: [] }]);
+    expect(reads).toEqual([['a'], ['b', 'missing', 'c']]);
+  });
+
+  it('every read sees what committed before it was asked, grouped or not', async () => {
+    const grouped = new GroupedReads(store);
+    const first = grouped.read([{ streamId: 'a', fromVersion: 1 }]); // in flight
+    await store.append('b', [testEvent()], { expectedVersion: 3 });
+    const second = grouped.read([{ streamId: 'b', fromVersion: 1 }]);
+
+    expect(versionsOf(await first)).toEqual({ a: [1, 2, 3] });
+    expect(versionsOf(await second)).toEqual({ b: [1, 2, 3, 4] });
+  });
+
+  it('a failed group fails no one: each read runs again alone', async () => {
+    const grouped = new GroupedReads(store);
+    const readStreams = store.readStreams.bind(store);
+    let failures = 1;
+    store.readStreams = (wanted) =>
+      wanted.length > 1 && failures-- > 0 ? Promise.reject(new Error('connection lost')) : readStreams(wanted);
+    const results = await Promise.all([
+      grouped.read([{ streamId: 'a', fromVersion: 3 }]),
+      grouped.read([{ streamId: 'b', fromVersion: 3 }]),
+      grouped.read([{ streamId: 'c', fromVersion: 3 }]),
+    ]);
+
+    expect(failures).toBe(0);
+    expect(results.map(versionsOf)).toEqual([{ a: [3] }, { b: [3] }, { c: [3] }]);
+  });
+});
