@@ -38,6 +38,14 @@ export interface JetStreamDeliveryOptions {
 }
 
 /**
+ * How often, at most, the relay reads the store while events keep coming. Writers send what they
+ * commit at once (`committed`); the relay publishes it again with an acknowledgement to make sure
+ * JetStream has it, so it need not read on every commit: one read per interval covers them all.
+ * A message a writer's send lost is this much later, at most.
+ */
+const RELAY_BATCH_INTERVAL_MS = 100;
+
+/**
  * Distributed delivery: every process runs an outbox relay (one of them is active at a time) and
  * its services' durable consumers. Only execution streams are relayed; other streams (intent
  * claims, vault) are read from the store by whoever needs them. A writer also publishes what it
@@ -71,6 +79,7 @@ export class JetStreamDelivery implements EventDelivery {
       streamSpec: executionStreamSpec(this.options.streamReplicas ?? 1),
       onError: this.options.onError,
       shouldPublish: (event) => travelsOnJetStream(event.streamId),
+      batchIntervalMs: RELAY_BATCH_INTERVAL_MS,
     });
     this.relay.start();
   }

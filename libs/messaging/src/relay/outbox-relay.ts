@@ -26,6 +26,11 @@ export interface OutboxRelayOptions {
   readonly shouldPublish?: (event: StoredEvent) => boolean;
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
+  /**
+   * At most one read of the store per this many ms while events keep coming (default 0: read on
+   * every notice). For a relay that backs up writers publishing what they committed themselves.
+   */
+  readonly batchIntervalMs?: number;
   readonly publishTimeoutMs?: number;
   /** How long acknowledged batches stay rewindable after NATS restarts (cover the server's sync interval). */
   readonly publicationRetentionMs?: number;
@@ -84,6 +89,7 @@ export class OutboxRelay {
         exclusive: true,
         batchSize: options.batchSize ?? 256,
         pollIntervalMs: options.pollIntervalMs ?? 1000,
+        batchIntervalMs: options.batchIntervalMs ?? 0,
         ...(options.onError ? { onError: options.onError } : {}),
         beforeRead: () => this.checkBroker(),
         // Recorded only while leading: a relay that lost the lead leaves its unrecorded batches to the
