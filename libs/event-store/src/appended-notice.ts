@@ -16,10 +16,19 @@ export function takeAppended(tx: Queryable): boolean {
   return appendedIn.delete(tx);
 }
 
-/** One pool's notices: whether one is being sent, and whether another commit came meanwhile. */
+/**
+ * The least time between two notices of one pool. A notice is a round trip and a wake of every
+ * listening process; the readers on a call's path are told otherwise (writers send what they commit
+ * to the broker, and hand it to their own process's consumers), so the tails it wakes are backstops
+ * and read models that pace their reads anyway.
+ */
+export const NOTICE_SPACING_MS = 50;
+
+/** One pool's notices: whether one is being sent, whether another commit came meanwhile, when the last went. */
 interface NoticeState {
   sending: boolean;
   again: boolean;
+  sentAt: number;
 }
 
 const notices = new WeakMap<Queryable, NoticeState>();
@@ -35,13 +44,13 @@ const notices = new WeakMap<Queryable, NoticeState>();
  * WAL of its own: 200 notices cost the local server 1 WAL sync, 200 one-row inserts 200), so turning
  * `synchronous_commit` off for it changed nothing (measured: WAL flushes per execution 7.40 → 7.36).
  * Notices are coalesced per pool all the same:
- * while one is being sent, the commits that come meanwhile share the next one, which starts after
- * them — every commit is still followed by a notice. The writer does not wait for it. If it is lost
- * (the process dies right after the commit) readers find the events at their next poll: it delays,
- * it never loses.
+ * while one is being sent, and until `NOTICE_SPACING_MS` after it, the commits that come share the
+ * next one, which starts after them — every commit is still followed by a notice, the first after a
+ * quiet spell at once. The writer does not wait for it. If it is lost (the process dies right after
+ * the commit) readers find the events at their next poll: it delays, it never loses.
  */
 export function notifyAppended(db: Queryable): void {
-  const state = notices.get(db) ?? { sending: false, again: false };
+  const state = notices.get(db) ?? { sending: false, again: false, sentAt: Number.NEGATIVE_INFINITY };
   notices.set(db, state);
   if (state.sending) {
     state.again = true;
@@ -51,7 +60,10 @@ export function notifyAppended(db: Queryable): void {
   void (async () => {
     try {
       do {
+        const spacing = state.sentAt + NOTICE_SPACING_MS - Date.now();
+        if (spacing > 0) await new Promise((resolve) => setTimeout(resolve, spacing));
         state.again = false;
+        state.sentAt = Date.now();
         await db.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
       } while (state.again);
     } catch (error) {

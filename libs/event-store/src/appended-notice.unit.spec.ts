@@ -1,5 +1,5 @@
 import type { Queryable } from './queryable';
-import { notifyAppended } from './appended-notice';
+import { NOTICE_SPACING_MS, notifyAppended } from './appended-notice';
 
 /** A pool whose queries finish when the test says. */
 function pendingPool() {
@@ -16,7 +16,10 @@ function pendingPool() {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('notices of appended events', () => {
-  it('are coalesced per pool: commits during a notice share the next one, which starts after them', async () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('are coalesced per pool: commits during a notice, or within its spacing, share the next one, which starts after them', async () => {
     const { pool, sent } = pendingPool();
     notifyAppended(pool);
     await turn();
@@ -26,13 +29,18 @@ describe('notices of appended events', () => {
     expect(sent).toHaveLength(1); // still the first one in flight
     sent[0]?.();
     await turn();
-    expect(sent).toHaveLength(2); // one for all fifty, sent after the last of them
+    expect(sent).toHaveLength(1); // answered, but within its spacing
+    notifyAppended(pool);
+    await jest.advanceTimersByTimeAsync(NOTICE_SPACING_MS);
+    await turn();
+    expect(sent).toHaveLength(2); // one for all fifty-one, sent after the last of them
     sent[1]?.();
     await turn();
     expect(sent).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(NOTICE_SPACING_MS);
     notifyAppended(pool);
     await turn();
-    expect(sent).toHaveLength(3); // idle again: the next commit is noticed at once
+    expect(sent).toHaveLength(3); // quiet for a spacing: the next commit is noticed at once
     sent[2]?.();
   });
 
@@ -47,6 +55,7 @@ describe('notices of appended events', () => {
     } as unknown as Queryable;
     notifyAppended(pool);
     await turn();
+    await jest.advanceTimersByTimeAsync(NOTICE_SPACING_MS);
     notifyAppended(pool);
     await turn();
     expect(calls).toBe(2);
