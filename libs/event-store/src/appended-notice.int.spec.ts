@@ -55,6 +55,26 @@ describe('readers are woken after the commit, by the writer (real PostgreSQL)', 
     await until(() => notices.length >= 2);
     expect(notices).toHaveLength(2);
   });
+
+  it('the store tells its listener of appends inside inTransaction once the transaction commits, of a rolled-back one never', async () => {
+    const told: string[] = [];
+    const store = new PostgresEventStore(db.pool, undefined, (events) =>
+      told.push(...events.map((event) => `${event.streamId}@${event.streamVersion}`)),
+    );
+    await expect(
+      inTransaction(db.pool, async (tx) => {
+        await store.append('told-0', [testEvent()], { expectedVersion: 0, tx });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await inTransaction(db.pool, async (tx) => {
+      await store.append('told-1', [testEvent(), testEvent()], { expectedVersion: 0, tx });
+      await store.append('told-2', [testEvent()], { expectedVersion: 'any', tx });
+      expect(told).toEqual([]); // not before the commit
+    });
+
+    expect(told).toEqual(['told-1@1', 'told-1@2', 'told-2@1']);
+  });
 });
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {

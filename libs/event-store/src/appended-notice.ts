@@ -3,17 +3,21 @@ import type { Queryable } from './queryable';
 /** The channel tailing readers LISTEN on; a notification only says "look again". */
 export const EVENTS_CHANNEL = 'onceport_events';
 
-// Transactions (their clients) that appended events and have not committed yet.
-const appendedIn = new WeakSet<object>();
+// Transactions (their clients) that appended events and have not committed yet, with who to tell once they have.
+const appendedIn = new WeakMap<object, Array<() => void>>();
 
-/** An append inside the caller's transaction: notify once that transaction commits. */
-export function markAppended(tx: Queryable): void {
-  appendedIn.add(tx);
+/** An append inside the caller's transaction: notify (and run `committed`) once that transaction commits. */
+export function markAppended(tx: Queryable, committed?: () => void): void {
+  const told = appendedIn.get(tx) ?? [];
+  if (committed) told.push(committed);
+  appendedIn.set(tx, told);
 }
 
-/** Whether `tx` appended since the last call (and forgets it either way). */
-export function takeAppended(tx: Queryable): boolean {
-  return appendedIn.delete(tx);
+/** What `tx`'s appends since the last call want done after its commit (null: it appended nothing); forgets them either way. */
+export function takeAppended(tx: Queryable): Array<() => void> | null {
+  const told = appendedIn.get(tx) ?? null;
+  appendedIn.delete(tx);
+  return told;
 }
 
 /**
@@ -60,10 +64,11 @@ export function notifyAppended(db: Queryable): void {
   void (async () => {
     try {
       do {
-        const spacing = state.sentAt + NOTICE_SPACING_MS - Date.now();
+        // A monotonic clock: a wall clock stepped back would hold every notice of the pool until it caught up.
+        const spacing = Math.min(NOTICE_SPACING_MS, state.sentAt + NOTICE_SPACING_MS - performance.now());
         if (spacing > 0) await new Promise((resolve) => setTimeout(resolve, spacing));
         state.again = false;
-        state.sentAt = Date.now();
+        state.sentAt = performance.now();
         await db.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
       } while (state.again);
     } catch (error) {

@@ -39,6 +39,12 @@ export interface StreamAppend {
 export interface AppendGuard {
   readonly text: string;
   readonly values: readonly unknown[];
+  /**
+   * Guards of one kind that can stand as one for several commands' appends (the command handler
+   * then groups those commands' statements): `merge` returns a guard that returns a row only if
+   * every one of `guards` would have.
+   */
+  readonly mergeable?: { readonly kind: string; readonly merge: (guards: readonly AppendGuard[]) => AppendGuard };
 }
 
 export interface EventStore {

@@ -31,6 +31,7 @@ describe('NextBatch', () => {
     expect(batches.queued).toBe(3);
     runs[0]!.finish();
     await first;
+    await new Promise(setImmediate);
     expect(runs.map((r) => r.items)).toEqual([[1], [2, 3, 4]]);
     runs[1]!.finish();
 
@@ -52,7 +53,7 @@ describe('NextBatch', () => {
     expect(runs.map((r) => r.items)).toEqual([[1], [2, 3], [4, 5]]);
   });
 
-  it('fails only the bad item of a failed run: the others run again alone and succeed', async () => {
+  it('fails only the bad item of a failed run: the run goes again in halves until the bad item runs alone', async () => {
     const runs: Array<readonly string[]> = [];
     const batches = new NextBatch<string, string>(async (items) => {
       runs.push(items);
@@ -65,7 +66,28 @@ describe('NextBatch', () => {
 
     await expect(first).resolves.toBe('A');
     await expect(Promise.all(rest)).resolves.toEqual(['B', 'the database refused bad', 'C']);
-    expect(runs).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
+    expect(runs).toEqual([['a'], ['b', 'bad', 'c'], ['b', 'bad'], ['b'], ['bad'], ['c']]);
+  });
+
+  it('finds one bad item among many in a few runs, not one run per item', async () => {
+    const runs: Array<readonly number[]> = [];
+    const batches = new NextBatch<number, number>(async (items) => {
+      runs.push(items);
+      if (items.includes(13)) throw new Error('the database refused 13');
+      return items.map((item) => item * 2);
+    });
+
+    const first = batches.submit(0);
+    const rest = Array.from({ length: 64 }, (_, i) => batches.submit(i + 1).catch((error: Error) => error.message));
+
+    await expect(first).resolves.toBe(0);
+    const answers = await Promise.all(rest);
+    expect(answers[12]).toBe('the database refused 13');
+    expect(answers.filter((answer) => typeof answer === 'number')).toEqual(
+      Array.from({ length: 64 }, (_, i) => (i + 1) * 2).filter((n) => n !== 26),
+    );
+    expect(runs.length).toBeLessThanOrEqual(2 + 2 * Math.log2(64)); // each alone would be 66 runs
+    expect(runs.flat().filter((item) => item === 13)).toHaveLength(1 + Math.log2(64)); // in every half that held it
   });
 
   it('fails the whole run, without running it again, on an error it is not told to isolate (the run may have committed)', async () => {

@@ -118,7 +118,7 @@ describe('PostgresEventStore (real PostgreSQL)', () => {
     expect((await db.pool.query('SELECT place FROM guarded_places ORDER BY place')).rows).toEqual([{ place: 1 }]);
   });
 
-  it("tells its listener of each commit on its own pool, where the events landed; not of appends in a caller's transaction, nor of refused ones", async () => {
+  it("tells its listener of each commit, where the events landed: on its own pool, and in a caller's transaction once it committed; not of refused ones", async () => {
     const told: { streamId: string; streamVersion: number; type: string; globalPosition: bigint }[][] = [];
     const listening = new PostgresEventStore(db.pool, undefined, (events) =>
       told.push(events.map(({ streamId, streamVersion, type, globalPosition }) => ({ streamId, streamVersion, type, globalPosition }))),
@@ -140,6 +140,7 @@ describe('PostgresEventStore (real PostgreSQL)', () => {
       ['told-a@1:A1', 'told-a@2:A2'],
       ['told-a@3:A3'],
       ['told-b@1:B1', 'told-c@1:C1'],
+      ['told-d@1:D1'],
     ]);
     expect(told[0]?.map((e) => e.globalPosition)).toEqual(at.globalPositions);
     const stored = await listening.readStream('told-a');

@@ -28,8 +28,9 @@ const INSERT_EVENTS = insertEventsSql(undefined);
 const CURRENT_VERSION = `SELECT coalesce(max(stream_version), 0) AS version FROM onceport.events WHERE stream_id = $1`;
 
 /**
- * Told of events right after they committed on the store's own pool (not of appends inside a
- * caller's transaction: those are the relay's and the tails' to find). It must not throw or wait.
+ * Told of events right after they committed: on the store's own pool, or in a caller's transaction
+ * run by `inTransaction` once it commits (a transaction committed otherwise leaves them to the relay
+ * and the tails). It must not throw or wait.
  */
 export type OnCommitted = (events: readonly CommittedEvent[]) => void;
 
@@ -82,7 +83,7 @@ export class PostgresEventStore implements EventStore {
     append: () => Promise<T>,
   ): Promise<T> {
     const result = await append();
-    if (tx) markAppended(tx);
+    if (tx) markAppended(tx, () => this.tellCommitted(result.rows));
     else {
       notifyAppended(this.db);
       this.tellCommitted(result.rows);

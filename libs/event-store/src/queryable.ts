@@ -20,7 +20,11 @@ export async function inTransaction<T>(pool: ClientPool, work: (tx: Queryable) =
     const result = await work(client);
     await client.query('COMMIT');
     // Woken through the pool, never on this client: it goes back to the pool now, to someone else's transaction.
-    if (takeAppended(client)) notifyAppended(pool);
+    const appended = takeAppended(client);
+    if (appended) {
+      notifyAppended(pool);
+      for (const committed of appended) committed();
+    }
     return result;
   } catch (error) {
     takeAppended(client);

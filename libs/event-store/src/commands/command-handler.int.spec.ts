@@ -339,6 +339,45 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       expect(handled.map((h) => [h.version, h.appended.length])).toEqual(executions.map(() => [2, 1]));
     });
 
+    it('a command whose stream moved on before its group was sent decides again: only it retries, the rest of its group keep the version they read', async () => {
+      const store = new RacedStore(db.pool);
+      store.holdFirstWrite = async () => {
+        await waitFor(() => store.streamsRead >= executions.length, 20_000, 'every stream read');
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      const moved = new Set(executions.filter((_, i) => i % 3 === 0).map((stream) => stream.id));
+      // Before the first grouped statement, another writer attaches a retry to every third stream.
+      store.race = () => Promise.all(executions.filter((stream) => moved.has(stream.id)).map((stream) => attach(repository, stream)));
+      const handler = new CommandHandler(store, { cacheSize: 0 });
+      let conflicts = 0;
+      const handled = await Promise.all(
+        executions.map((stream) =>
+          handler.handle(
+            stream,
+            (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
+            context,
+            { onConflict: () => (conflicts += 1) },
+          ),
+        ),
+      );
+
+      expect(store.groups.length).toBeGreaterThan(0);
+      const rows = (
+        await db.pool.query<{ stream_id: string; stream_version: number }>(
+          "SELECT stream_id, stream_version FROM onceport.events WHERE event_type = 'ExecutionAuthorized' AND stream_id = ANY($1)",
+          [executions.map((stream) => stream.id)],
+        )
+      ).rows;
+      expect(rows).toHaveLength(30);
+      const versionOf = new Map(rows.map((row) => [row.stream_id, row.stream_version]));
+      for (const [i, stream] of executions.entries()) expect([i, handled[i]?.version]).toEqual([i, versionOf.get(stream.id)]);
+      expect(executions.filter((stream) => !moved.has(stream.id)).map((stream) => versionOf.get(stream.id))).toEqual(Array(20).fill(2));
+      // The moved ones authorized after the other writer's event (all but a lone append sent before the race), each after one conflict.
+      const decidedAgain = executions.filter((stream) => moved.has(stream.id) && versionOf.get(stream.id) === 3).length;
+      expect(decidedAgain).toBeGreaterThanOrEqual(9);
+      expect(conflicts).toBe(decidedAgain);
+    });
+
     it('streams that moved on fail only themselves: the group is sent again one by one, theirs go at their end, the others at the version they were read at', async () => {
       const store = new RacedStore(db.pool);
       const handler = new CommandHandler(store);

@@ -8,6 +8,7 @@ import { type ClientPool, type Queryable, inTransaction } from '../queryable';
 import { CommutingAppends, type CommutingStreamAccess } from './commuting-appends';
 import { retryOnConflict } from './conflict-retry';
 import { GroupedAppends } from './grouped-appends';
+import { GroupedGuardedAppends } from './grouped-guarded-appends';
 import { GroupedReads } from './grouped-reads';
 import { type EventCause, eventMetadata, toNewEvent } from './event-cause';
 import type { ExecutionStream } from './streams/execution-stream';
@@ -158,6 +159,7 @@ export class CommandHandler {
   private readonly commuting = new CommutingAppends();
   private readonly grouped: GroupedAppends;
   private readonly groupedReads: GroupedReads;
+  private readonly guardedGroups: GroupedGuardedAppends;
   /** Streams being read now, each with the read queued behind the running one. */
   private readonly reads = new Map<string, StreamReads>();
 
@@ -169,6 +171,7 @@ export class CommandHandler {
     this.cacheSize = options.cacheSize ?? 2_000;
     this.grouped = new GroupedAppends(store);
     this.groupedReads = new GroupedReads(store);
+    this.guardedGroups = new GroupedGuardedAppends(store);
   }
 
   /**
@@ -437,7 +440,9 @@ export class CommandHandler {
       const appends = appendsByStream(appendSteps);
       if (appends.length === 0 && !guard) return;
       if (appends.length === 0) throw new Error('CommandHandler: a guard without appends guards nothing');
-      if (!(await this.store.appendTogether(appends, guard))) throw new AppendGuardRefusedError();
+      // A guard of a mergeable kind shares its statement with the commands that arrive meanwhile.
+      const written = guard ? await this.guardedGroups.append(appends, guard) : await this.store.appendTogether(appends);
+      if (!written) throw new AppendGuardRefusedError();
       return;
     }
     if (guard)

@@ -4,6 +4,13 @@ import type { NewEvent } from '../event';
 import type { EventStore, StreamAppend } from '../event-store.port';
 import { NextBatch } from '../next-batch';
 
+/** A group that names a stream twice, refused before anything is sent: it goes again in halves, in order. */
+export class OneStreamTwiceError extends Error {
+  constructor() {
+    super('GroupedAppends: a group names one stream twice');
+  }
+}
+
 /** The most streams one statement appends to. */
 const MAX_STREAMS_PER_STATEMENT = 256;
 
@@ -12,7 +19,7 @@ const MAX_STREAMS_PER_STATEMENT = 256;
  * events at the version it decided on, a result delivered, a retry attached — each a commit of its
  * own before): while one statement is in flight, the appends that arrive go together in the next
  * one, each at its own expected version. A lone append goes at once. Two appends of one stream in
- * a group (two commands deciding on it at once) go alone, in turn: one statement names a stream once.
+ * a group (two commands deciding on it at once) go in different statements, in turn: one statement names a stream once.
  */
 export class GroupedAppends {
   private readonly batches: NextBatch<StreamAppend, number>;
@@ -33,25 +40,22 @@ async function appendAll(store: EventStore, appends: readonly StreamAppend[]): P
     return [(await store.append(alone.streamId, alone.events, { expectedVersion: alone.expectedVersion })).nextExpectedVersion];
   }
   if (new Set(appends.map((append) => append.streamId)).size !== appends.length) throw new OneStreamTwiceError();
-  // In stream order: two processes grouping the same streams wait on each other's rows in one order, never in a cycle.
-  await store.appendTogether([...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0)));
+  await store.appendTogether(inStreamOrder(appends));
   return appends.map((append) => append.expectedVersion + append.events.length);
+}
+
+/** In stream order: two processes grouping the same streams wait on each other's rows in one order, never in a cycle. */
+export function inStreamOrder(appends: readonly StreamAppend[]): StreamAppend[] {
+  return [...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
 }
 
 /**
  * Errors that say one append of a group was refused and nothing was written (a stream moved on, an
- * event id taken, a value refused, a deadlock): each is then sent alone and only its caller hears
+ * event id taken, a value refused, a deadlock): it is sent again in halves, and only its caller hears
  * it. Any other (a lost connection, when the group may have committed) fails the whole group.
  */
-function refusedByTheStore(error: unknown): boolean {
+export function refusedByTheStore(error: unknown): boolean {
   if (error instanceof WrongExpectedVersionError || error instanceof DuplicateEventError || error instanceof OneStreamTwiceError)
     return true;
   return error instanceof DatabaseError && /^(2[23]|40P01)/.test(error.code ?? '');
-}
-
-/** A group that names a stream twice, refused before anything is sent: its appends go alone, in turn. */
-class OneStreamTwiceError extends Error {
-  constructor() {
-    super('GroupedAppends: a group names one stream twice');
-  }
 }

@@ -33,13 +33,30 @@ describe('GroupedReads (real PostgreSQL)', () => {
     expect(reads).toEqual([['a'], ['b', 'missing', 'c']]);
   });
 
-  it('every read sees what committed before it was asked, grouped or not', async () => {
+  it('a read asked while one of its stream is in flight waits for the next statement: it sees what committed before it was asked', async () => {
+    const readStream = store.readStream.bind(store);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let ran!: () => void;
+    const firstRan = new Promise<void>((resolve) => (ran = resolve));
+    let calls = 0;
+    // The first read's statement runs at once, and its answer is held back until the test lets it go.
+    store.readStream = async (streamId, fromVersion) => {
+      const events = await readStream(streamId, fromVersion);
+      if (++calls === 1) {
+        ran();
+        await held;
+      }
+      return events;
+    };
     const grouped = new GroupedReads(store);
-    const first = grouped.read([{ streamId: 'a', fromVersion: 1 }]); // in flight
+    const first = grouped.read([{ streamId: 'b', fromVersion: 1 }]);
+    await firstRan;
     await store.append('b', [testEvent()], { expectedVersion: 3 });
-    const second = grouped.read([{ streamId: 'b', fromVersion: 1 }]);
+    const second = grouped.read([{ streamId: 'b', fromVersion: 1 }]); // the first is still in flight
+    release();
 
-    expect(versionsOf(await first)).toEqual({ a: [1, 2, 3] });
+    expect(versionsOf(await first)).toEqual({ b: [1, 2, 3] });
     expect(versionsOf(await second)).toEqual({ b: [1, 2, 3, 4] });
   });
 

@@ -68,6 +68,7 @@ export class ResultStore {
     return {
       text: 'INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5) RETURNING ref',
       values: [reference.ref, reference.digest, reference.contentType, reference.size, body],
+      mergeable: { kind: 'results', merge: writeAllGuard },
     };
   }
 
@@ -90,4 +91,17 @@ export class ResultStore {
       };
     });
   }
+}
+
+/**
+ * Several results' writes as one guard: each row is the values of one `writeGuard`. The insert has
+ * no conflict clause, so it returns rows only when it wrote every one (a failure fails the statement).
+ */
+function writeAllGuard(guards: readonly AppendGuard[]): AppendGuard {
+  const column = (i: number) => guards.map((guard) => guard.values[i]);
+  return {
+    text: `INSERT INTO onceport.results (ref, digest, content_type, size, body)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::bytea[]) RETURNING ref`,
+    values: [column(0), column(1), column(2), column(3), column(4)],
+  };
 }

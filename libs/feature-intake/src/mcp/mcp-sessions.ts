@@ -47,9 +47,14 @@ export class McpSessions {
       `WITH live AS (
          SELECT session_id, actor, last_seen_at FROM onceport.mcp_sessions
          WHERE session_id = ANY($1::text[]) AND ended_at IS NULL AND last_seen_at > now() - $2::float8 * interval '1 millisecond'
+       ), stale AS (
+         -- Locked in one order, skipping rows another replica is touching: two replicas touching the
+         -- same sessions never deadlock, and a use recorded by the other counts as this one's.
+         SELECT session_id FROM onceport.mcp_sessions
+         WHERE session_id IN (SELECT session_id FROM live WHERE last_seen_at < now() - $3::float8 * interval '1 millisecond')
+         ORDER BY session_id FOR UPDATE SKIP LOCKED
        ), touched AS (
-         UPDATE onceport.mcp_sessions s SET last_seen_at = now() FROM live
-         WHERE s.session_id = live.session_id AND live.last_seen_at < now() - $3::float8 * interval '1 millisecond'
+         UPDATE onceport.mcp_sessions s SET last_seen_at = now() FROM stale WHERE s.session_id = stale.session_id
        )
        SELECT session_id, actor FROM live`,
       [[...new Set(sessionIds)], this.idleMs, Math.min(TOUCH_EVERY_MS, Math.floor(this.idleMs / 4))],
