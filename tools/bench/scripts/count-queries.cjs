@@ -8,6 +8,8 @@ const { fileOfThisProcess, onPgQueries } = require('./on-pg-queries.cjs');
 const { mkdirSync, writeFileSync } = require('node:fs');
 
 const dir = process.env.QUERY_COUNT_DIR;
+/** Not a query: the results the counted statements stored (see summarize-query-counts.cjs). */
+const RESULT_ROWS = '(result rows stored)';
 if (dir) {
   const counts = new Map();
   onPgQueries(
@@ -20,6 +22,12 @@ if (dir) {
           const where = flat.indexOf(' WHERE ', 90);
           const key = flat.slice(0, 90) + (where > 0 ? ` … ${flat.slice(where + 1, where + 71)}` : '');
           counts.set(key, (counts.get(key) || 0) + 1);
+          // Results stored (one per execution): a grouped statement stores several, its first value the array of their refs.
+          if (/INSERT INTO onceport\.results/.test(flat)) {
+            const values = typeof config === 'string' ? args[0] : config && config.values;
+            const first = Array.isArray(values) ? values[0] : undefined;
+            counts.set(RESULT_ROWS, (counts.get(RESULT_ROWS) || 0) + (Array.isArray(first) ? first.length : 1));
+          }
         }
         return query.call(this, config, ...args);
       },
