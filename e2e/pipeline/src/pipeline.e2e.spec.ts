@@ -16,6 +16,7 @@ import {
   timeline,
   until,
 } from './pipeline-harness';
+import { idempotencyKeyStream } from '@onceport/event-store';
 import { MetricsWatch, scrape, total } from './metrics-watch';
 import { DispatcherInput, authorizedMessage } from './redelivery';
 
@@ -639,6 +640,19 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
       const slow = rest(pipeline, 'POST', '/v1/executions', KEYS.a, body('rest-slow'), { 'idempotency-key': slowKey });
       await until(
         async () => deployments('rest-slow'),
+        (n) => n === 1,
+        10_000,
+      );
+      // The key is bound just after the acceptance, beside the call's way to the target: the target
+      // seeing the deployment does not mean the binding has committed. Before it has, a reuse of the
+      // key is a new request of the same intent, which attaches to the execution and waits for it.
+      await until(
+        async () =>
+          (
+            await pipeline.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM onceport.events WHERE stream_id = $1', [
+              idempotencyKeyStream('agent:a', slowKey).id,
+            ])
+          ).rows[0]?.n ?? 0,
         (n) => n === 1,
         10_000,
       );

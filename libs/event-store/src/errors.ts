@@ -1,3 +1,5 @@
+import { DatabaseError } from 'pg';
+
 /** The stream was not at the version the writer expected: reload, decide again, retry. */
 export class WrongExpectedVersionError extends Error {
   readonly code = 'wrong_expected_version';
@@ -30,4 +32,12 @@ export class AppendGuardRefusedError extends Error {
     super('the appends were not written: their guard returned no row');
     this.name = 'AppendGuardRefusedError';
   }
+}
+
+/**
+ * An error a value can cause (a data exception, say a text with a NUL byte): for batched reads, the
+ * only kind worth sending the batch's items again in halves. A lost connection fails them all at once.
+ */
+export function refusedForItsValues(error: unknown): boolean {
+  return error instanceof DatabaseError && (error.code ?? '').startsWith('22');
 }

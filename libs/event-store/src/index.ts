@@ -1,6 +1,6 @@
 export type { AppendResult, CommittedEvent, ExpectedVersion, NewEvent, StoredEvent } from './event';
 export type { JsonObject, JsonValue } from './json';
-export { AppendGuardRefusedError, DuplicateEventError, WrongExpectedVersionError } from './errors';
+export { AppendGuardRefusedError, DuplicateEventError, WrongExpectedVersionError, refusedForItsValues } from './errors';
 export {
   EVENT_STORE,
   type AppendGuard,

@@ -23,7 +23,14 @@ export async function inTransaction<T>(pool: ClientPool, work: (tx: Queryable) =
     const appended = takeAppended(client);
     if (appended) {
       notifyAppended(pool);
-      for (const committed of appended) committed();
+      // Committed whatever they do: none of them may send the transaction to the rollback below.
+      for (const committed of appended) {
+        try {
+          committed();
+        } catch {
+          // whoever was told finds the events by the store's tail too
+        }
+      }
     }
     return result;
   } catch (error) {

@@ -94,4 +94,28 @@ describe('GroupedGuardedAppends (real PostgreSQL)', () => {
     expect(answers).toEqual([true, false, true]);
     expect((await written(['n-first', 'n-refused', 'n-fine'])).map((row) => row.stream_id)).toEqual(['n-fine', 'n-first']);
   });
+  it('a merged guard that refuses is found out in halves: only the member whose own guard refuses hears it', async () => {
+    const grouped = new GroupedGuardedAppends(store);
+    const merged: string[] = [];
+    // A guard of a kind of its own: it passes when its value is true; merged, when every value is.
+    const guard = (pass: boolean): AppendGuard => ({
+      text: 'SELECT 1 WHERE $1::boolean',
+      values: [pass],
+      mergeable: {
+        kind: 'test',
+        merge: (guards) => {
+          merged.push(guards.map((g) => String(g.values[0])).join(','));
+          return { text: 'SELECT 1 WHERE true = ALL($1::boolean[])', values: [guards.map((g) => g.values[0])] };
+        },
+      },
+    });
+    const append = (streamId: string, pass: boolean) =>
+      grouped.append([{ streamId, events: [testEvent()], expectedVersion: 0 }], guard(pass));
+
+    const answers = await Promise.all([append('h-first', true), append('h-a', true), append('h-refused', false), append('h-b', true)]);
+
+    expect(answers).toEqual([true, true, false, true]);
+    expect(merged).toEqual(['true,false,true', 'true,false']); // the group of three, then its first half; then each alone
+    expect((await written(['h-first', 'h-a', 'h-refused', 'h-b'])).map((row) => row.stream_id)).toEqual(['h-a', 'h-b', 'h-first']);
+  });
 });

@@ -1,3 +1,4 @@
+import { DatabaseError } from 'pg';
 import { PostgresEventStore } from '../postgres-event-store';
 import { type TestDatabase, createTestDatabase, recordStreamReads, testEvent } from '../testing';
 import { GroupedReads } from './grouped-reads';
@@ -60,19 +61,41 @@ describe('GroupedReads (real PostgreSQL)', () => {
     expect(versionsOf(await second)).toEqual({ b: [1, 2, 3, 4] });
   });
 
-  it('a failed group fails no one: each read runs again alone', async () => {
+  it('a group refused for a value goes again in halves and fails no one; a lost connection fails the group at once', async () => {
     const grouped = new GroupedReads(store);
     const readStreams = store.readStreams.bind(store);
-    let failures = 1;
-    store.readStreams = (wanted) =>
-      wanted.length > 1 && failures-- > 0 ? Promise.reject(new Error('connection lost')) : readStreams(wanted);
+    let failure: Error | null = Object.assign(new DatabaseError('invalid byte sequence for encoding "UTF8": 0x00', 0, 'error'), {
+      code: '22021',
+    });
+    let groupsTried = 0;
+    store.readStreams = (wanted) => {
+      if (wanted.length > 1) groupsTried += 1;
+      const refusing = wanted.length > 2 ? failure : null;
+      return refusing ? Promise.reject(refusing) : readStreams(wanted);
+    };
     const results = await Promise.all([
-      grouped.read([{ streamId: 'a', fromVersion: 3 }]),
-      grouped.read([{ streamId: 'b', fromVersion: 3 }]),
+      grouped.read([{ streamId: 'a', fromVersion: 3 }]), // alone, while the others queue
+      grouped.read([
+        { streamId: 'a', fromVersion: 3 },
+        { streamId: 'b', fromVersion: 3 },
+      ]),
       grouped.read([{ streamId: 'c', fromVersion: 3 }]),
     ]);
+    expect(results.map(versionsOf)).toEqual([{ a: [3] }, { a: [3], b: [3] }, { c: [3] }]);
+    expect(groupsTried).toBe(2); // the group of three streams, then its halves: a and b together, c alone
 
-    expect(failures).toBe(0);
-    expect(results.map(versionsOf)).toEqual([{ a: [3] }, { b: [3] }, { c: [3] }]);
+    failure = new Error('Connection terminated unexpectedly');
+    groupsTried = 0;
+    const fresh = new GroupedReads(store);
+    const lost = await Promise.allSettled([
+      fresh.read([{ streamId: 'a', fromVersion: 3 }]), // alone, while the others queue
+      fresh.read([
+        { streamId: 'a', fromVersion: 3 },
+        { streamId: 'b', fromVersion: 3 },
+      ]),
+      fresh.read([{ streamId: 'c', fromVersion: 3 }]),
+    ]);
+    expect(lost.map((settled) => settled.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(groupsTried).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { refusedForItsValues } from '../errors';
 import type { StoredEvent } from '../event';
 import type { EventStore, StreamFrom } from '../event-store.port';
 import { NextBatch } from '../next-batch';
@@ -16,7 +17,7 @@ export class GroupedReads {
   private readonly batches: NextBatch<readonly StreamFrom[], Map<string, StoredEvent[]>>;
 
   constructor(private readonly store: Pick<EventStore, 'readStream' | 'readStreams'>) {
-    this.batches = new NextBatch((reads) => this.readAll(reads), MAX_READS_PER_STATEMENT);
+    this.batches = new NextBatch((reads) => this.readAll(reads), MAX_READS_PER_STATEMENT, refusedForItsValues);
   }
 
   /** The events of each stream from its version on, by stream id (every stream asked for is a key). */

@@ -1,5 +1,5 @@
 import { createTestDatabase, genericPlansOf, recordStatements, type TestDatabase } from '../testing';
-import { ResultStore, ResultStoreMigration } from './result-store';
+import { ResultStore, ResultStoreMigration, referenceFor } from './result-store';
 
 describe('ResultStore (real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -37,5 +37,26 @@ describe('ResultStore (real PostgreSQL)', () => {
       expect(plan).toContain('results_pkey');
       expect(plan).not.toContain('Seq Scan');
     }
+  });
+  it('a write tried again after its first committed passes with the same bytes; a ref held by other bytes fails', async () => {
+    const results = new ResultStore(db.pool);
+    const body = Buffer.from('written once');
+    const reference = referenceFor(body, 'text/plain');
+    await results.write(db.pool, reference, body);
+    await results.write(db.pool, reference, body); // the retry of a write whose answer was lost
+
+    expect((await results.get(reference.ref))?.body.toString()).toBe('written once');
+    await expect(
+      results.write(db.pool, { ...reference, digest: referenceFor(Buffer.from('other bytes'), null).digest }, Buffer.from('other bytes')),
+    ).rejects.toThrow(/null value/);
+  });
+
+  it('only a small body’s write may share a statement with others’', () => {
+    const results = new ResultStore(db.pool);
+    const small = Buffer.alloc(64 * 1024);
+    const large = Buffer.alloc(64 * 1024 + 1);
+
+    expect(results.writeGuard(referenceFor(small, null), small).mergeable?.kind).toBe('results');
+    expect(results.writeGuard(referenceFor(large, null), large).mergeable).toBeUndefined();
   });
 });

@@ -1,9 +1,22 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ResultReference } from '@onceport/contracts';
 import { Migration } from '@mikro-orm/migrations';
+import { refusedForItsValues } from '../errors';
 import type { AppendGuard } from '../event-store.port';
 import { NextBatch } from '../next-batch';
 import type { Queryable } from '../queryable';
+
+/** The largest body whose write may share a statement with others' (see `writeGuard`). */
+const MERGEABLE_BODY_BYTES = 64 * 1024;
+
+/**
+ * A write tried again after a lost connection, when the first had committed, finds its ref written
+ * with the same bytes: the guard passes, and the appends it guards meet their own events (a version
+ * conflict: the command reads the stream and decides again) instead of a key error on the bytes.
+ * A ref held by other bytes fails the statement (its ref set to null).
+ */
+const WRITTEN_ONCE = `ON CONFLICT (ref) DO UPDATE
+  SET ref = CASE WHEN onceport.results.digest = excluded.digest THEN excluded.ref END RETURNING ref`;
 
 /** The most results one read carries: bodies are capped, but a read of many is held in memory at once. */
 const MAX_RESULTS_PER_READ = 32;
@@ -48,7 +61,7 @@ export class ResultStore {
   private readonly reads: NextBatch<string, StoredResult | null>;
 
   constructor(private readonly db: Queryable) {
-    this.reads = new NextBatch((refs) => this.getAll(refs), MAX_RESULTS_PER_READ);
+    this.reads = new NextBatch((refs) => this.getAll(refs), MAX_RESULTS_PER_READ, refusedForItsValues);
   }
 
   async put(body: Buffer, contentType: string | null): Promise<ResultReference> {
@@ -66,9 +79,10 @@ export class ResultStore {
   /** The write of `body` as the guard of the appends naming it (`CommandAttempt.onlyIf`): the bytes and the event in one statement. */
   writeGuard(reference: ResultReference, body: Buffer): AppendGuard {
     return {
-      text: 'INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5) RETURNING ref',
+      text: `INSERT INTO onceport.results (ref, digest, content_type, size, body) VALUES ($1, $2, $3, $4, $5) ${WRITTEN_ONCE}`,
       values: [reference.ref, reference.digest, reference.contentType, reference.size, body],
-      mergeable: { kind: 'results', merge: writeAllGuard },
+      // Merged writes send their bodies as one text array (hex, twice their size): only small ones share a statement.
+      ...(body.length <= MERGEABLE_BODY_BYTES ? { mergeable: { kind: 'results', merge: writeAllGuard } } : {}),
     };
   }
 
@@ -94,14 +108,14 @@ export class ResultStore {
 }
 
 /**
- * Several results' writes as one guard: each row is the values of one `writeGuard`. The insert has
- * no conflict clause, so it returns rows only when it wrote every one (a failure fails the statement).
+ * Several results' writes as one guard: each row is the values of one `writeGuard`. It returns rows
+ * only when it wrote every one: any failure, a ref held by other bytes included, fails the statement.
  */
 function writeAllGuard(guards: readonly AppendGuard[]): AppendGuard {
   const column = (i: number) => guards.map((guard) => guard.values[i]);
   return {
     text: `INSERT INTO onceport.results (ref, digest, content_type, size, body)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::bytea[]) RETURNING ref`,
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::bytea[]) ${WRITTEN_ONCE}`,
     values: [column(0), column(1), column(2), column(3), column(4)],
   };
 }

@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NextBatch, type Queryable } from '@onceport/event-store';
+import { NextBatch, type Queryable, refusedForItsValues } from '@onceport/event-store';
 import { McpSessionEntity, McpStreamEventEntity } from './mcp-session.entity';
 
 /** A session's last use is written at most this often: a busy session is not one write per request. */
@@ -23,7 +23,7 @@ export class McpSessions {
     private readonly db: Queryable,
     private readonly idleMs: number,
   ) {
-    this.lookups = new NextBatch((sessionIds) => this.actorsOf(sessionIds));
+    this.lookups = new NextBatch((sessionIds) => this.actorsOf(sessionIds), 256, refusedForItsValues);
   }
 
   async register(sessionId: string, actor: string): Promise<void> {
