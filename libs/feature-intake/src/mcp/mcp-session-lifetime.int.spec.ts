@@ -8,7 +8,7 @@ import { IntakePruner } from '../housekeeping/intake-pruner';
 import { RestAgentProcesses } from '../rest/agent-processes';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
 import { type McpTestServer, serveMcp } from '../testing/mcp-test-server';
-import { recordStatements } from '@onceport/event-store/testing';
+import { genericPlansOf, recordStatements } from '@onceport/event-store/testing';
 import { McpSessions } from './mcp-sessions';
 import { McpStreamNotices } from './mcp-stream-notices';
 import { resumeStream } from './mcp-stream-resumption';
@@ -182,6 +182,14 @@ describe('MCP sessions: end, expiry, resumed streams, pruning (real PostgreSQL, 
       "SELECT last_seen_at > now() - interval '1 minute' AS recent FROM onceport.mcp_sessions WHERE session_id = 'look-live-b'",
     );
     expect(touched.rows[0]?.recent).toBe(true);
+  });
+
+  it('the lookup walks the sessions’ key under a generic plan, never the whole table', async () => {
+    const plans = await genericPlansOf(h.db.pool, (probe) => new McpSessions(h.deps.em, probe, 24 * 60 * 60_000).actorOf('plan-probe'));
+
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toContain('mcp_sessions_pkey');
+    expect(plans[0]).not.toContain('Seq Scan');
   });
 
   it('the pruner deletes ended and expired sessions with their stream events and unused old agent process ids, in batches, safely from two replicas at once', async () => {
