@@ -286,18 +286,24 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       }
     }
 
+    /**
+     * The first write waits until every command has read its stream and queued its append: how many
+     * statements they share must not depend on how the machine's load spreads their reads.
+     */
+    const holdWritesUntilEveryStreamRead = (store: RacedStore): void => {
+      store.holdFirstWrite = async () => {
+        await waitFor(() => store.streamsRead >= executions.length, 20_000, 'every stream read');
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+    };
+
     beforeEach(async () => {
       for (const stream of executions) await repository.handle(stream, () => acceptCommand({}, 0), context);
     });
 
     it('commits them in a few shared statements, each at its own version', async () => {
       const store = new RacedStore(db.pool);
-      // Held until every command has read its stream and queued its append: how many statements they
-      // share must not depend on how the machine's load spreads their reads.
-      store.holdFirstWrite = async () => {
-        await waitFor(() => store.streamsRead >= executions.length, 20_000, 'every stream read');
-        await new Promise((resolve) => setImmediate(resolve));
-      };
+      holdWritesUntilEveryStreamRead(store);
       const handler = new CommandHandler(store);
       const handled = await Promise.all(executions.map((stream) => attach(handler, stream)));
 
@@ -311,10 +317,7 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
 
     it('commands deciding at their loaded version share reads and statements too, each at its own version', async () => {
       const store = new RacedStore(db.pool);
-      store.holdFirstWrite = async () => {
-        await waitFor(() => store.streamsRead >= executions.length, 20_000, 'every stream read');
-        await new Promise((resolve) => setImmediate(resolve));
-      };
+      holdWritesUntilEveryStreamRead(store);
       const handler = new CommandHandler(store, { cacheSize: 0 }); // every command reads its stream
       const handled = await Promise.all(
         executions.map((stream) =>
@@ -341,10 +344,7 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
 
     it('a command whose stream moved on before its group was sent decides again: only it retries, the rest of its group keep the version they read', async () => {
       const store = new RacedStore(db.pool);
-      store.holdFirstWrite = async () => {
-        await waitFor(() => store.streamsRead >= executions.length, 20_000, 'every stream read');
-        await new Promise((resolve) => setImmediate(resolve));
-      };
+      holdWritesUntilEveryStreamRead(store);
       const moved = new Set(executions.filter((_, i) => i % 3 === 0).map((stream) => stream.id));
       // Before the first grouped statement, another writer attaches a retry to every third stream.
       store.race = () => Promise.all(executions.filter((stream) => moved.has(stream.id)).map((stream) => attach(repository, stream)));
