@@ -49,7 +49,7 @@ describe('intake writes only what the contracts parse (real PostgreSQL, real ser
     // A new execution, then a retry attaching to it (MCP).
     const first = await h.callTool.call(h.request({ arguments: deploy }));
     await h.callTool.call(h.request({ arguments: deploy }));
-    // A REST call with an Idempotency-Key, bound between accepting and answering, as the controller does.
+    // A REST call with an Idempotency-Key, bound in its acceptance's commit, as the controller does.
     const keys = new IdempotencyKeys(h.ports.commands, h.deps.keyring);
     const rest = h.request({
       arguments: { ...deploy, project: 'contract-rest' },
@@ -59,8 +59,10 @@ describe('intake writes only what the contracts parse (real PostgreSQL, real ser
       agentProcess: null,
     });
     const digest = keys.digest({ tool: rest.tool, arguments: rest.arguments, intent_scope: rest.intentScope });
-    const restOutcome = await h.callTool.start(rest, async (executionId) => {
-      expect(await keys.bind(rest.actor, 'idem-contract-1', { executionId, requestDigest: digest })).toBe(true);
+    const restOutcome = await h.callTool.start(rest, keys.toBind(rest.actor, 'idem-contract-1', digest));
+    expect(await keys.lookup(rest.actor, 'idem-contract-1')).toEqual({
+      executionId: restOutcome.answer.execution_id,
+      requestDigest: digest,
     });
     // Both executions complete; their answers are delivered, first and as a replay.
     await h.complete(first.answer.execution_id);

@@ -1,4 +1,4 @@
-import type { ArgumentIssue } from '@onceport/domain';
+import type { ArgumentIssue, KeyBinding } from '@onceport/domain';
 
 /** The tool is not declared in any contract. No execution is created. */
 export class UnknownToolError extends Error {
@@ -42,5 +42,17 @@ export class ExecutionOfAnotherActorError extends ExecutionNotFoundError {
   constructor(executionId: string) {
     super(executionId);
     this.name = 'ExecutionOfAnotherActorError';
+  }
+}
+
+/**
+ * A REST `Idempotency-Key` another request bound first: this call accepted nothing (a new execution
+ * binds its key in its acceptance's own commit), and is answered as a reuse of the key.
+ */
+export class IdempotencyKeyTakenError extends Error {
+  readonly code = 'idempotency_key_taken';
+  constructor(readonly binding: KeyBinding) {
+    super(`the idempotency key is bound to execution ${binding.executionId}`);
+    this.name = 'IdempotencyKeyTakenError';
   }
 }

@@ -10,6 +10,7 @@ import {
   type ToolContract,
   type ClaimIntent,
   type IntentClaim,
+  type KeyBinding,
   type RetryMatch,
   fingerprintIntent,
   matchRetry,
@@ -25,6 +26,7 @@ import {
   type EventCause,
   type IntentStream,
   type ExecutionStream,
+  type IdempotencyKeyStream,
   type LoadedExecution,
   AppendGuardRefusedError,
   emptyStream,
@@ -48,7 +50,7 @@ import { AcceptanceWatch } from '../await-outcome/acceptance-watch';
 import { ExecutionWatcher } from '../await-outcome/execution-watcher';
 import { INTAKE_DEPENDENCIES, type IntakeDependencies } from '../intake-dependencies';
 import { InFlightCapReached, IntakeLimits } from '../limits';
-import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
+import { IdempotencyKeyTakenError, InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
 import { IntentClaimTurns } from './intent-claim-turns';
 import { KnownClaims } from './known-claims';
 import { countCall } from '../metrics/intake-metrics';
@@ -70,6 +72,17 @@ interface IntentOfCall {
   readonly placeAtRandom: boolean;
   /** Decide on no claims without reading them: the claim's version check is the read (see `startExecution`). */
   readonly unclaimed: boolean;
+  readonly key: KeyToBind | null;
+  /** Bind the key without reading it: the caller just found it unbound, and the binding's version check is the read. */
+  readonly keyUnbound: boolean;
+}
+
+/** A REST `Idempotency-Key` the call binds to its execution (see `CallToolService.start`). */
+export interface KeyToBind {
+  readonly stream: IdempotencyKeyStream;
+  readonly requestDigest: string;
+  /** Binds the key to an execution the call attached to; returns the binding found instead when another request bound it first. */
+  readonly bindAttached: (executionId: string) => Promise<KeyBinding | null>;
 }
 
 export interface CallOutcome {
@@ -131,17 +144,18 @@ export class CallToolService {
   }
 
   /**
-   * The two halves of `call`, for REST with an `Idempotency-Key`: the key is bound to the execution
-   * between them, so a reuse while this call still waits already finds it (and gets 409).
+   * `call` for REST with an `Idempotency-Key`, bound before the call waits, so a reuse while it still
+   * waits already finds it (and gets 409). A new execution binds the key in its acceptance's own
+   * commit: when another request bound it first, nothing is accepted and `IdempotencyKeyTakenError`
+   * names that binding — never an execution that runs behind a refusal. A call that attaches to an
+   * execution already there binds it after (a lost race there accepted nothing).
    */
-  start(request: ToolCallRequest, between: (executionId: string) => Promise<void>): Promise<CallOutcome> {
+  start(request: ToolCallRequest, key: KeyToBind): Promise<CallOutcome> {
     return this.withSpan(request, async (contract, args) => {
-      const started = await this.acceptOrAttach(request, contract, args);
-      try {
-        await between(started.executionId);
-      } catch (error) {
-        started.watch.cancel();
-        throw error;
+      const started = await this.acceptOrAttach(request, contract, args, key);
+      if (!started.created) {
+        const boundBefore = await key.bindAttached(started.executionId);
+        if (boundBefore) throw new IdempotencyKeyTakenError(boundBefore);
       }
       return this.finish(started);
     });
@@ -178,11 +192,16 @@ export class CallToolService {
     });
   }
 
-  private async acceptOrAttach(request: ToolCallRequest, contract: ToolContract, args: Record<string, unknown>): Promise<StartedCall> {
+  private async acceptOrAttach(
+    request: ToolCallRequest,
+    contract: ToolContract,
+    args: Record<string, unknown>,
+    key: KeyToBind | null = null,
+  ): Promise<StartedCall> {
     // The call's wait begins here, so a new execution can be watched before its acceptance commits.
     const watch = new AcceptanceWatch(this.watcher, Date.now() + request.waitMs);
     try {
-      const started = await this.startExecution(request, contract, args, watch);
+      const started = await this.startExecution(request, contract, args, watch, key);
       if (!started.created) watch.cancel();
       return { ...started, watch };
     } catch (error) {
@@ -196,6 +215,7 @@ export class CallToolService {
     contract: ToolContract,
     args: Record<string, unknown>,
     watch: AcceptanceWatch,
+    key: KeyToBind | null,
   ): Promise<Started> {
     const context = this.causation(request);
     // A run's calls share the scope its trigger derives, so every attempt matches the same intents (DESIGN.md §7).
@@ -215,6 +235,8 @@ export class CallToolService {
     const claimStream = streams[0]?.id;
     let guessUnclaimed =
       streams.length === 1 && !request.repeat && (run?.attempt ?? 1) === 1 && !(claimStream && this.knownClaims.has(claimStream));
+    // The same for a key: the caller just found it unbound; a conflict (it or the claim) reads both.
+    let guessKeyUnbound = key !== null;
     for (;;) {
       try {
         // A lost race on the intent claim rolls everything back and runs again: then this call attaches.
@@ -231,11 +253,14 @@ export class CallToolService {
                 watch,
                 placeAtRandom,
                 unclaimed: guessUnclaimed && !waited,
+                key,
+                keyUnbound: guessKeyUnbound,
               };
               return this.claimOrMatch(attempt, request, contract, args, on);
             },
             () => {
               guessUnclaimed = false;
+              guessKeyUnbound = false;
             },
           );
         const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide(false));
@@ -273,8 +298,12 @@ export class CallToolService {
     args: Record<string, unknown>,
     on: IntentOfCall,
   ): Promise<Started> {
-    const { intentScope, run, intent, streams, context, watch, placeAtRandom, unclaimed } = on;
-    const loaded = await Promise.all(streams.map((stream) => (unclaimed ? emptyStream(stream) : attempt.load(stream))));
+    const { intentScope, run, intent, streams, context, watch, placeAtRandom, unclaimed, key } = on;
+    const [loaded, keyLoaded] = await Promise.all([
+      Promise.all(streams.map((stream) => (unclaimed ? emptyStream(stream) : attempt.load(stream)))),
+      key && (on.keyUnbound ? emptyStream(key.stream) : attempt.load(key.stream)),
+    ]);
+    if (keyLoaded?.state) throw new IdempotencyKeyTakenError(keyLoaded.state);
     const candidates = await this.loadCandidates(loaded.flatMap((claims) => claims.state).slice(-CANDIDATES), request.receivedAt);
     const now = attempt.now();
     const match = matchRetry(candidates.map(retryCandidateOf), { fingerprints: intent.matching, actor: request.actor, intentScope }, now);
@@ -306,7 +335,7 @@ export class CallToolService {
         repeats,
       },
     };
-    // The claim, the in-flight place and the acceptance commit together: a lost race or a refusal
+    // The claim, the in-flight place, the key if any and the acceptance commit together: a lost race or a refusal
     // leaves nothing behind, and no caller ever sees a claim whose execution is not written yet.
     // Usually in one statement: a place at a random pick guards the appends. A taken place refuses
     // it, and the call comes back to take one in a transaction, where the claim goes first: identical
@@ -317,6 +346,10 @@ export class CallToolService {
     attempt.decide(claiming, claims, claim, { correlationId: executionId, causationId: executionId });
     if (placeAtRandom) attempt.onlyIf(this.limits.placeGuard(request.actor, executionId, now));
     else attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
+    if (key && keyLoaded) {
+      const bind = { type: 'BindIdempotencyKey' as const, data: { executionId, requestDigest: key.requestDigest }, metadata: { now } };
+      attempt.decide(key.stream, keyLoaded, bind, { correlationId: executionId, causationId: executionId });
+    }
     const execution = executionStream(executionId);
     attempt.decide(execution, emptyStream(execution), accept, context);
     watch.watch(executionId);

@@ -8,6 +8,7 @@ import { otherUnauthorizedHeaders, toolScopeRefusal } from '../auth/authenticate
 import { tokenAllowsTool } from '../auth/oauth/tool-scope';
 import {
   ExecutionNotFoundError,
+  IdempotencyKeyTakenError,
   ExecutionOfAnotherActorError,
   InvalidArgumentsError,
   UnknownToolError,
@@ -118,13 +119,14 @@ export class ExecutionsController {
       const digest = this.keys.digest(payload);
       const prior = await this.keys.lookup(actor.id, key);
       if (prior) return await this.answerReusedKey(res, actor, key, prior, payload, correlation);
-      let conflict: { executionId: string; requestDigest: string } | null = null;
-      const outcome = await this.callTool.start(request, async (executionId) => {
-        if (await this.keys.bind(actor.id, key, { executionId, requestDigest: digest })) return;
-        conflict = await this.keys.lookup(actor.id, key);
-      });
-      if (conflict) return await this.answerReusedKey(res, actor, key, conflict, payload, correlation);
-      return await this.answerKeyed(res, actor, key, outcome.answer, correlation);
+      try {
+        const outcome = await this.callTool.start(request, this.keys.toBind(actor.id, key, digest));
+        return await this.answerKeyed(res, actor, key, outcome.answer, correlation);
+      } catch (error) {
+        if (!(error instanceof IdempotencyKeyTakenError)) throw error;
+        // Another request bound the key first: this one accepted nothing and is answered as its reuse.
+        return await this.answerReusedKey(res, actor, key, error.binding, payload, correlation);
+      }
     } catch (error) {
       return this.sendError(res, error);
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '@onceport/contracts';
 import { type KeyBinding, type Keyring, requestDigestWithKey } from '@onceport/domain';
 import { type CommandHandler, emptyStream, idempotencyKeyStream } from '@onceport/event-store';
+import type { KeyToBind } from '../call-tool/call-tool.service';
 
 export type { KeyBinding };
 
@@ -46,8 +47,17 @@ export class IdempotencyKeys {
     return (await this.commands.load(idempotencyKeyStream(actor, key))).state;
   }
 
+  /** What a call with this key binds it with (see `CallToolService.start`). */
+  toBind(actor: string, key: string, requestDigest: string): KeyToBind {
+    return {
+      stream: idempotencyKeyStream(actor, key),
+      requestDigest,
+      bindAttached: async (executionId) => ((await this.bind(actor, key, { executionId, requestDigest })) ? null : this.lookup(actor, key)),
+    };
+  }
+
   /** Binds the key; false when another request bound it first (look it up again). */
-  async bind(actor: string, key: string, binding: KeyBinding): Promise<boolean> {
+  private async bind(actor: string, key: string, binding: KeyBinding): Promise<boolean> {
     const stream = idempotencyKeyStream(actor, key);
     const cause = { correlationId: binding.executionId, causationId: binding.executionId };
     // Just looked up and found unbound: the first try appends without reading it again.

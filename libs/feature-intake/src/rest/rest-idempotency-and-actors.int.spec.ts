@@ -131,6 +131,43 @@ describe('REST: Idempotency-Key replays the stored response; the API key is the 
       const other = await call('POST', '/v1/executions', 'key-a', deploy('idem-other'), { 'idempotency-key': 'idem-completed-1' });
       expect(other).toMatchObject({ status: 422, body: { type: 'https://onceport.dev/problems/idempotency-key-reused' } });
     });
+
+    it('one key sent at once with eight different payloads: one execution is accepted, the seven others get 422 and record nothing', async () => {
+      const key = 'idem-raced-1';
+      const projects = Array.from({ length: 8 }, (_, i) => `idem-race-${i}`);
+      const replies = await Promise.all(
+        projects.map((project) => call('POST', '/v1/executions', 'key-a', deploy(project, { wait_ms: 0 }), { 'idempotency-key': key })),
+      );
+      const winners = replies.filter((reply) => reply.status === 202);
+      expect(winners).toHaveLength(1);
+      const winner = String(winners[0]?.body['execution_id']);
+      const refused = replies.filter((reply) => reply.status === 422);
+      expect(refused).toHaveLength(7);
+      for (const reply of refused) {
+        expect(reply.body).toMatchObject({ type: 'https://onceport.dev/problems/idempotency-key-reused', execution_id: winner });
+      }
+      // A refused request was never accepted: no execution of its payload exists to run behind the 422.
+      const racedAccepted = (await accepted()).filter((d) =>
+        projects.includes(String((d['arguments'] as Record<string, unknown>)['project'])),
+      );
+      expect(racedAccepted.map((d) => d['executionId'])).toEqual([winner]);
+    });
+
+    it('one key sent at once eight times with one payload: one execution, the seven others hear it is in flight (409)', async () => {
+      const key = 'idem-raced-2';
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          call('POST', '/v1/executions', 'key-a', deploy('idem-race-same', { wait_ms: 0 }), { 'idempotency-key': key }),
+        ),
+      );
+      const winners = replies.filter((reply) => reply.status === 202);
+      expect(winners).toHaveLength(1);
+      const winner = String(winners[0]?.body['execution_id']);
+      const inFlight = replies.filter((reply) => reply.status === 409);
+      expect(inFlight.map((reply) => reply.body['execution_id'])).toEqual(Array.from({ length: 7 }, () => winner));
+      const sameAccepted = (await accepted()).filter((d) => (d['arguments'] as Record<string, unknown>)['project'] === 'idem-race-same');
+      expect(sameAccepted.map((d) => d['executionId'])).toEqual([winner]);
+    });
   });
 
   describe('authentication: the API key is the actor', () => {
