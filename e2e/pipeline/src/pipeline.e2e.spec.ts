@@ -61,12 +61,13 @@ describe('agents call tools through Onceport (three processes, JetStream, Postgr
     const origin = new URL(pipeline.target.url).origin;
     const latency = { channel: 'http', target: origin, outcome: 'observed' };
     expect(await metrics.reaches('dispatcher', 'onceport_dispatch_duration_seconds_count', latency, 1)).toBe(1);
-    // Relayed by whichever replica holds the relay: at least the execution's five events.
+    // Relayed by whichever replica holds the relay: at least the three of them services act on
+    // (DispatchStarted and ResultDelivered stay off JetStream).
     const relayed = await until(
       () => metrics.movedAnywhere('onceport_relay_lag_seconds_count'),
-      (n) => n >= 5,
+      (n) => n >= 3,
     );
-    expect(relayed).toBeGreaterThanOrEqual(5);
+    expect(relayed).toBeGreaterThanOrEqual(3);
     await client.close();
   });
 

@@ -64,3 +64,15 @@ export const executionEventDefinitions = {
 } as const satisfies { [Type in ExecutionEventType]: { readonly type: Type } };
 
 export const EXECUTION_EVENT_TYPES = Object.keys(executionEventDefinitions) as readonly ExecutionEventType[];
+
+/**
+ * Execution events no service acts on as they arrive (no durable consumer takes them, no waiting
+ * call is woken by them): they stay in the store, read there by whoever needs them, and are not
+ * sent on JetStream, which carries the events services act on. A consumer or listener asking for
+ * one is refused at its start (see `@onceport/messaging`).
+ */
+export const EVENTS_OFF_JETSTREAM: ReadonlySet<string> = new Set<ExecutionEventType>([
+  'DispatchStarted',
+  'RetryAttached',
+  'ResultDelivered',
+]);

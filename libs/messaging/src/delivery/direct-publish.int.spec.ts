@@ -99,4 +99,33 @@ describe('JetStreamDelivery: the writer publishes its own commits (real PostgreS
     await waitFor(() => heardEarly.includes(second), 10_000, 'the later event heard by the hearing still on');
     expect(new Set(heard)).toEqual(new Set([first]));
   });
+
+  it('events no service acts on stay off JetStream, from the writer and the relay alike; a consumer or listener of one is refused', async () => {
+    leadHolder?.release(true); // the relay leads (as since the second test), so it reads these events too
+    leadHolder = null;
+    const store = new PostgresEventStore(db.pool, undefined, (events) => delivery.committed(events));
+    const before = (await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.messages;
+    const execution = executionStreamId(randomUUID());
+    const acted = testEvent('TestHappened', { n: 4 });
+    const off = ['DispatchStarted', 'RetryAttached', 'ResultDelivered'].map((type) => testEvent(type));
+    const last = (await store.append(execution, [...off, acted], { expectedVersion: 0 })).globalPositions.at(-1) ?? 0n;
+    await waitFor(() => handled.includes(acted.eventId), 10_000, 'the event acted on handled');
+    // Once the relay read past them, it had every chance to publish the others.
+    await waitFor(
+      async () => {
+        const saved = await db.pool.query<{ position: string }>(
+          `SELECT global_position::text AS position FROM onceport.subscription_checkpoints WHERE subscription_id = 'outbox-relay'`,
+        );
+        return BigInt(saved.rows[0]?.position ?? '0') >= last;
+      },
+      20_000,
+      'the relay read past the events',
+    );
+    expect((await kit.jsm.streams.info(EXECUTION_STREAM_NAME)).state.messages).toBe(before + 1);
+
+    expect(() => delivery.hear(['OutcomeObserved', 'ResultDelivered'], () => undefined)).toThrow(/ResultDelivered/);
+    expect(() =>
+      delivery.consumer({ durable: 'off-test', eventTypes: ['DispatchStarted'], inbox: 'by_stream' }, async () => undefined),
+    ).toThrow(/the consumer off-test asks for DispatchStarted/);
+  });
 });

@@ -1,6 +1,6 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { eventSubject, eventSubjectWildcard, executionIdOfStream } from '@onceport/contracts';
+import { EVENTS_OFF_JETSTREAM, eventSubject, eventSubjectWildcard, executionIdOfStream } from '@onceport/contracts';
 import type { CommittedEvent, StoredEvent } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import type { EventHandler } from '../consumer/event-handler';
@@ -22,9 +22,15 @@ interface Hearing {
   subscriptions: Subscription[];
 }
 
-/** Only execution streams are published (by their writers and by the relay alike). */
-function travelsOnJetStream(streamId: string): boolean {
-  return executionIdOfStream(streamId) !== null;
+/** Only execution streams' events a service acts on are published (by their writers and by the relay alike). */
+function travelsOnJetStream(event: { readonly streamId: string; readonly type: string }): boolean {
+  return executionIdOfStream(event.streamId) !== null && !EVENTS_OFF_JETSTREAM.has(event.type);
+}
+
+/** A consumer or listener of an event that is never sent would wait forever: refused at its start. */
+function refuseOffJetStream(eventTypes: readonly string[], who: string): void {
+  const never = eventTypes.filter((type) => EVENTS_OFF_JETSTREAM.has(type));
+  if (never.length > 0) throw new Error(`${who} asks for ${never.join(', ')}, which no service acts on and JetStream never carries`);
 }
 
 export interface JetStreamDeliveryOptions {
@@ -47,8 +53,9 @@ const RELAY_BATCH_INTERVAL_MS = 100;
 
 /**
  * Distributed delivery: every process runs an outbox relay (one of them is active at a time) and
- * its services' durable consumers. Only execution streams are relayed; other streams (intent
- * claims, vault) are read from the store by whoever needs them. A writer also publishes what it
+ * its services' durable consumers. Only execution streams are relayed, and of them only the events
+ * a service acts on (not `EVENTS_OFF_JETSTREAM`); other streams (intent claims, vault) and those
+ * events are read from the store by whoever needs them. A writer also publishes what it
  * committed itself, at once (`committed`): the relay is then the backstop, not a hop on the path.
  */
 export class JetStreamDelivery implements EventDelivery {
@@ -78,7 +85,7 @@ export class JetStreamDelivery implements EventDelivery {
       streamName: EXECUTION_STREAM_NAME,
       streamSpec: executionStreamSpec(this.options.streamReplicas ?? 1),
       onError: this.options.onError,
-      shouldPublish: (event) => travelsOnJetStream(event.streamId),
+      shouldPublish: travelsOnJetStream,
       batchIntervalMs: RELAY_BATCH_INTERVAL_MS,
     });
     this.relay.start();
@@ -86,6 +93,7 @@ export class JetStreamDelivery implements EventDelivery {
 
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
     if (!this.nc || !this.js || !this.jsm) throw new Error('JetStreamDelivery.start() must run before consumers are made');
+    refuseOffJetStream(spec.eventTypes, `the consumer ${spec.durable}`);
     const ackWaitMs = effectiveAckWaitMs(spec.ackWaitMs, this.ackWait);
     const consumer = new JetStreamEventConsumer(
       this.pool,
@@ -131,7 +139,7 @@ export class JetStreamDelivery implements EventDelivery {
     const nc = this.nc;
     if (!nc || nc.isClosed()) return;
     for (const event of events) {
-      if (!travelsOnJetStream(event.streamId)) continue;
+      if (!travelsOnJetStream(event)) continue;
       try {
         sendEvent(nc, eventSubject(event.type, event.schemaVersion), event);
       } catch {
@@ -146,6 +154,7 @@ export class JetStreamDelivery implements EventDelivery {
    * header is read, never the body: no parse for an event nobody here waits on.
    */
   hear(eventTypes: readonly string[], heard: (streamId: string) => void): () => void {
+    refuseOffJetStream(eventTypes, 'a listener');
     const hearing: Hearing = { eventTypes, heard, subscriptions: [] };
     this.hearings.add(hearing);
     this.subscribe(hearing);
