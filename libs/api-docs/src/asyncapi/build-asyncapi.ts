@@ -79,7 +79,7 @@ export function asyncApiDocument(consumers: readonly EventConsumerDoc[]): AsyncA
       title: 'Onceport event catalogue',
       version: API_VERSION,
       description:
-        'Every event of the contracts registry (libs/contracts). Execution events are relayed from the PostgreSQL store to JetStream (stream ONCEPORT_EXECUTION, subjects `onceport.execution.>`); consumers filter on every version of a type and upcast on read. Events of other streams stay in the store; their subjects are reserved.',
+        'Every event of the contracts registry (libs/contracts). Execution events a service acts on are relayed from the PostgreSQL store to JetStream (stream ONCEPORT_EXECUTION, subjects `onceport.execution.>`); consumers filter on every version of a type and upcast on read. Events of other streams, and the execution events no service acts on (DispatchStarted, RetryAttached, ResultDelivered), stay in the store; their subjects are reserved.',
     },
     defaultContentType: 'application/json',
     servers: {
@@ -126,7 +126,9 @@ function messageOf(event: CatalogueEvent, version: CatalogueVersion, schemas: Co
 function channelDescription(event: CatalogueEvent, version: CatalogueVersion): string {
   const where = event.relayed
     ? 'Relayed from the store to JetStream.'
-    : `Not relayed: appended to a ${event.stream} stream in PostgreSQL and read there; the subject is reserved.`;
+    : event.stream === 'execution'
+      ? 'Not relayed: no service acts on it as it arrives, so it stays in the PostgreSQL store and is read there; the subject is reserved.'
+      : `Not relayed: appended to a ${event.stream} stream in PostgreSQL and read there; the subject is reserved.`;
   const current = event.versions[event.versions.length - 1]?.schemaVersion ?? version.schemaVersion;
   const upcast =
     version.upcastTo !== null

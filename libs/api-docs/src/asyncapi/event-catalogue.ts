@@ -1,4 +1,5 @@
 import {
+  EVENTS_OFF_JETSTREAM,
   type EventDefinition,
   IdempotencyKeyBoundEvent,
   IntentClaimedEvent,
@@ -12,7 +13,7 @@ import {
 } from '@onceport/contracts';
 import { type z } from 'zod';
 
-/** The kind of stream an event is appended to; only execution streams are relayed to JetStream. */
+/** The kind of stream an event is appended to; only execution streams' events are relayed to JetStream. */
 export type StreamKind = 'execution' | 'intent' | 'idempotency-key' | 'vault' | 'session' | 'run' | 'campaign';
 
 /** One schema version of one event, where it is (or would be) published. */
@@ -27,7 +28,7 @@ export interface CatalogueVersion {
 export interface CatalogueEvent {
   readonly type: string;
   readonly stream: StreamKind;
-  /** Published to JetStream by the outbox relay (execution streams); otherwise it stays in the store. */
+  /** Published to JetStream by the outbox relay (execution streams' events a service acts on); otherwise it stays in the store. */
   readonly relayed: boolean;
   /** Oldest first; the last is the current version. */
   readonly versions: readonly CatalogueVersion[];
@@ -54,7 +55,7 @@ export function eventCatalogue(): readonly CatalogueEvent[] {
     definitions.map((current) => ({
       type: current.type,
       stream,
-      relayed: RELAYED.has(stream),
+      relayed: RELAYED.has(stream) && !EVENTS_OFF_JETSTREAM.has(current.type),
       versions: [
         ...(past[current.type] ?? []).map((version) => ({
           schemaVersion: version.schemaVersion,

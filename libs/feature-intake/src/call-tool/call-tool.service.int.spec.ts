@@ -2,7 +2,8 @@ import { executionStreamId } from '@onceport/contracts';
 import { CommandHandler, PostgresEventStore, type StoredEvent, executionStream } from '@onceport/event-store';
 import { recordStreamReads } from '@onceport/event-store/testing';
 import { type IntakeHarness, startIntakeHarness } from '../testing/intake-harness';
-import { InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
+import { IdempotencyKeys } from '../rest/idempotency-keys';
+import { IdempotencyKeyTakenError, InvalidArgumentsError, UnknownToolError } from './call-tool.errors';
 
 /**
  * Matching a retry (DESIGN.md §5) against a real store, with no authorization or dispatcher
@@ -74,6 +75,48 @@ describe('CallToolService (real PostgreSQL, in-process delivery, nothing consumi
     expect(events[1]?.data).toMatchObject({
       correlation: { transport: 'mcp', jsonRpcId: 'retry-1', sessionId: 'mcp-sess-other' },
       agentProcess: 'mcp-sess-other',
+    });
+  });
+
+  describe('with a REST Idempotency-Key', () => {
+    const rest = (project: string, key: string) =>
+      h.request({
+        arguments: deploy(project),
+        agentProcess: null,
+        clientIdempotencyKey: key,
+        correlation: { transport: 'rest', jsonRpcId: null, sessionId: null, requestId: `${key}-${project}` },
+      });
+    const keyFor = (keys: IdempotencyKeys, key: string, project: string) =>
+      keys.toBind('agent:a', key, keys.digest({ tool: 'create_deployment', arguments: deploy(project), intent_scope: null }));
+
+    it('a new execution binds the key in its acceptance’s commit; a new intent under the bound key accepts nothing', async () => {
+      const keys = new IdempotencyKeys(h.ports.commands, h.deps.keyring);
+      const first = await h.callTool.start(rest('keyed-one', 'k-bound'), keyFor(keys, 'k-bound', 'keyed-one'));
+      expect(await keys.lookup('agent:a', 'k-bound')).toMatchObject({ executionId: first.answer.execution_id });
+      const before = await accepted();
+      // As a racer would, after its lookup found the key free: the first try guesses it unbound.
+      const other = h.callTool.start(rest('keyed-two', 'k-bound'), keyFor(keys, 'k-bound', 'keyed-two'));
+      await expect(other).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
+      await expect(other).rejects.toMatchObject({ binding: { executionId: first.answer.execution_id } });
+      expect(await accepted()).toBe(before);
+    });
+
+    it('a call that would attach where another request bound its key meanwhile records nothing on the execution it matched', async () => {
+      const keys = new IdempotencyKeys(h.ports.commands, h.deps.keyring);
+      const unkeyed = await h.callTool.call(h.request({ arguments: deploy('keyed-attach') }));
+      const bound = await h.callTool.start(rest('keyed-elsewhere', 'k-taken'), keyFor(keys, 'k-taken', 'keyed-elsewhere'));
+      const retry = h.callTool.start(rest('keyed-attach', 'k-taken'), keyFor(keys, 'k-taken', 'keyed-attach'));
+      await expect(retry).rejects.toMatchObject({ binding: { executionId: bound.answer.execution_id } });
+      expect(await typesOf(unkeyed.answer.execution_id)).toEqual(['ExecutionAccepted']);
+    });
+
+    it('a call that attaches binds its key to the execution it attached to', async () => {
+      const keys = new IdempotencyKeys(h.ports.commands, h.deps.keyring);
+      const unkeyed = await h.callTool.call(h.request({ arguments: deploy('keyed-attached') }));
+      const keyed = await h.callTool.start(rest('keyed-attached', 'k-attached'), keyFor(keys, 'k-attached', 'keyed-attached'));
+      expect(keyed).toMatchObject({ created: false, answer: { execution_id: unkeyed.answer.execution_id, attached: true } });
+      expect(await keys.lookup('agent:a', 'k-attached')).toMatchObject({ executionId: unkeyed.answer.execution_id });
+      expect(await typesOf(unkeyed.answer.execution_id)).toEqual(['ExecutionAccepted', 'RetryAttached']);
     });
   });
 

@@ -148,17 +148,10 @@ export class CallToolService {
    * waits already finds it (and gets 409). A new execution binds the key in its acceptance's own
    * commit: when another request bound it first, nothing is accepted and `IdempotencyKeyTakenError`
    * names that binding — never an execution that runs behind a refusal. A call that attaches to an
-   * execution already there binds it after (a lost race there accepted nothing).
+   * execution already there binds it before it records its attach (a lost race there records nothing).
    */
   start(request: ToolCallRequest, key: KeyToBind): Promise<CallOutcome> {
-    return this.withSpan(request, async (contract, args) => {
-      const started = await this.acceptOrAttach(request, contract, args, key);
-      if (!started.created) {
-        const boundBefore = await key.bindAttached(started.executionId);
-        if (boundBefore) throw new IdempotencyKeyTakenError(boundBefore);
-      }
-      return this.finish(started);
-    });
+    return this.withSpan(request, async (contract, args) => this.finish(await this.acceptOrAttach(request, contract, args, key)));
   }
 
   private async finish(started: StartedCall): Promise<CallOutcome> {
@@ -266,6 +259,9 @@ export class CallToolService {
         const started = await (claimStream ? this.claimTurns.take(claimStream, decide) : decide(false));
         if (claimStream) this.knownClaims.add(claimStream);
         if (!started.created) {
+          // Another request may have bound the key meanwhile: then this one attaches nowhere.
+          const boundBefore = key ? await key.bindAttached(started.executionId) : null;
+          if (boundBefore) throw new IdempotencyKeyTakenError(boundBefore);
           const attach = (_loaded: LoadedExecution, at: Date) => attachCommand(request, run, at);
           await this.commands.handle(executionStream(started.executionId), attach, context, { appendAnywhere: true });
           countCall(this.deps.contracts, contract.name, contract.channel, started.ledgerHit ? 'ledger_hit' : 'attached');
@@ -344,12 +340,13 @@ export class CallToolService {
     if (!claiming || !claims) throw new Error('an intent has at least one fingerprint to claim under');
     const claim: ClaimIntent = { type: 'ClaimIntent', data: { executionId }, metadata: { now } };
     attempt.decide(claiming, claims, claim, { correlationId: executionId, causationId: executionId });
-    if (placeAtRandom) attempt.onlyIf(this.limits.placeGuard(request.actor, executionId, now));
-    else attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
+    // Before the place, in a transaction: a key bound meanwhile fails the call as a reuse, not as a full cap.
     if (key && keyLoaded) {
       const bind = { type: 'BindIdempotencyKey' as const, data: { executionId, requestDigest: key.requestDigest }, metadata: { now } };
       attempt.decide(key.stream, keyLoaded, bind, { correlationId: executionId, causationId: executionId });
     }
+    if (placeAtRandom) attempt.onlyIf(this.limits.placeGuard(request.actor, executionId, now));
+    else attempt.alsoInTransaction((tx) => this.limits.reserve(tx, request.actor, executionId, now));
     const execution = executionStream(executionId);
     attempt.decide(execution, emptyStream(execution), accept, context);
     watch.watch(executionId);

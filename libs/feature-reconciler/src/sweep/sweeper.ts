@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executionStreamId } from '@onceport/contracts';
+import { EVENTS_OFF_JETSTREAM, executionStreamId } from '@onceport/contracts';
 import { IllegalTransitionError } from '@onceport/domain';
 import { type CommandHandler, type EventStore, ProjectionRunner, executionStream } from '@onceport/event-store';
 import type { EventDelivery } from '@onceport/messaging';
@@ -149,7 +149,9 @@ export class Sweeper {
 
   private async redeliverIfStale(executionId: string): Promise<void> {
     const events = await this.ports.store.readStream(executionStreamId(executionId));
-    const last = events[events.length - 1];
+    // The newest event a service acts on: a retry attaching since (never sent on JetStream) is no
+    // sign that anyone acted, and redelivered it would wake nobody.
+    const last = events.findLast((event) => !EVENTS_OFF_JETSTREAM.has(event.type));
     if (!last || Date.now() - last.recordedAt.getTime() < this.settings.redeliverAfterMs) return;
     this.log('warn', 'redelivering the last event of an execution nobody acted on', {
       executionId,

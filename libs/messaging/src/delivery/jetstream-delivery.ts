@@ -117,6 +117,7 @@ export class JetStreamDelivery implements EventDelivery {
 
   async redeliver(event: StoredEvent): Promise<void> {
     if (!this.js) throw new Error('JetStreamDelivery.start() must run first');
+    if (!travelsOnJetStream(event)) throw new Error(`${event.type} of ${event.streamId.slice(0, 100)} is not an event JetStream carries`);
     // A new message id on purpose: the original id may still sit in the dedup window.
     await this.js.publish(eventSubject(event.type, event.schemaVersion), JSON.stringify(toWireEvent(event)), {
       msgID: `${event.eventId}:redelivered:${Date.now()}`,
