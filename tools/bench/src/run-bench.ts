@@ -90,6 +90,10 @@ async function runOn(postgres: BenchPostgres, startedAt: string, options: BenchO
                 .map((s) => `${s.callsPerExecution.toFixed(2)}× ${s.query.slice(0, 90)}`)
                 .join(' | ')}`,
             );
+          if (round.broker)
+            log(
+              `storm per caller: ${round.broker.messagesInPerExecution.toFixed(1)} NATS messages in, ${round.broker.messagesOutPerExecution.toFixed(1)} out`,
+            );
           storm.push(round);
         }
       }
@@ -312,5 +316,6 @@ async function runThroughput(
     missingEffects: rounds.reduce((sum, r) => sum + r.missingEffects, 0),
     failures: rounds.reduce((sum, r) => sum + r.failures, 0),
     database: rounds[rounds.length - 1]?.database ?? null,
+    broker: rounds[rounds.length - 1]?.broker ?? null,
   };
 }

@@ -9,7 +9,8 @@ export type FaultKitErrorCode =
   | 'timeout'
   | 'exited'
   | 'binary_missing'
-  | 'command_failed';
+  | 'command_failed'
+  | 'not_monitored';
 
 /** An error with a code and a human message; the CLI prints the message and exits non-zero. */
 export class FaultKitError extends Error {

@@ -19,5 +19,5 @@ export {
 export { describeFault, type Direction, type Fault, type FaultKind } from './proxy/fault';
 export { type FaultProxy, type FaultProxyOptions, type ProxyByteCounts, startFaultProxy } from './proxy/fault-proxy';
 export type { ProxyConnectionInfo } from './proxy/proxy-connection';
-export { NatsServer, type NatsServerOptions } from './servers/nats-server';
+export { type NatsMessageCounts, NatsServer, type NatsServerOptions } from './servers/nats-server';
 export { PostgresCluster, type PostgresClusterOptions, type ShutdownMode } from './servers/postgres-cluster';

@@ -1,4 +1,5 @@
 import type { IdleRound } from '../scenarios/idle';
+import type { BrokerCost } from '../cpu/broker-cost';
 import type { DatabaseCost } from '../cpu/database-cost';
 import type { OverheadRound } from '../scenarios/overhead';
 import type { ThroughputRound } from '../scenarios/throughput';
@@ -65,6 +66,8 @@ export interface ThroughputLevel {
   readonly failures: number;
   /** PostgreSQL's work per execution in the level's last round (null: no pg_stat_statements). */
   readonly database: DatabaseCost | null;
+  /** NATS's messages per execution in the level's last round (null: not counted). */
+  readonly broker: BrokerCost | null;
 }
 
 export interface ProfileSummary {

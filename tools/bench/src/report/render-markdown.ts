@@ -232,10 +232,29 @@ function databaseCost(levels: readonly ThroughputLevel[]): string[] {
         num(level.database?.statementsPerExecution ?? Number.NaN, 1),
       ]),
     ),
+    ...brokerCost(counted),
     `The statements that took the most server time at ${best.agents} agents, per execution:`,
     table(
       ['statement', 'calls', 'ms'],
       best.database.top.map((s) => [`\`${s.query.replace(/\|/g, '\\|')}\``, num(s.callsPerExecution, 2), num(s.msPerExecution, 3)]),
+    ),
+  ];
+}
+
+/** Counted by nats-server: what the broker carried per execution (the cost model's NATS side). */
+function brokerCost(levels: readonly ThroughputLevel[]): string[] {
+  const counted = levels.filter((level) => level.broker);
+  if (counted.length === 0) return [];
+  return [
+    "NATS per execution, counted by the server over each level's last round (`/varz`): messages it received from every client (the writers' sends, the relay's publishes, acks, JetStream API requests) and sent (deliveries, replies), and kB received:",
+    table(
+      ['agents', 'messages in', 'messages out', 'kB in'],
+      counted.map((level) => [
+        String(level.agents),
+        num(level.broker?.messagesInPerExecution ?? Number.NaN, 1),
+        num(level.broker?.messagesOutPerExecution ?? Number.NaN, 1),
+        num(level.broker?.kilobytesInPerExecution ?? Number.NaN, 1),
+      ]),
     ),
   ];
 }

@@ -26,6 +26,7 @@ function level(agents: number, perSecond: number, duplicates = 0, floorPerSecond
       statementsPerExecution: 31,
       top: [{ query: 'INSERT INTO onceport.events | x', callsPerExecution: 4.1, msPerExecution: 0.52 }],
     },
+    broker: { messagesInPerExecution: 7.25, messagesOutPerExecution: 9.5, kilobytesInPerExecution: 6.1 },
   };
 }
 
@@ -88,6 +89,7 @@ function stormRound(p50: number, p99: number, floorP50: number, floorP99: number
     timeToAnswer: latency(p50, p99),
     timeline: {},
     database: null,
+    broker: null,
     floor: { timeToAnswer: latency(floorP50, floorP99), failures: 0, firstFailure: null },
   };
 }
@@ -139,6 +141,12 @@ describe('benchmark report rendering', () => {
     expect(text).toContain('| 64 | 6.20 | 1.40 | 31.0 |');
     expect(text).toContain('at 64 agents, per execution');
     expect(text).toContain('| `INSERT INTO onceport.events \\| x` | 4.10 | 0.520 |');
+  });
+
+  it('counts what NATS carried per execution, and leaves the table out where nothing was counted', () => {
+    expect(renderMarkdown(report())).toContain('| 64 | 7.3 | 9.5 | 6.1 |');
+    const uncounted = renderMarkdown(report({ throughput: [{ ...level(64, 100), broker: null }] }));
+    expect(uncounted).not.toContain('NATS per execution');
   });
 
   it('sets each level beside its floor, and what a call through the proxy costs in CPU', () => {

@@ -5,6 +5,7 @@ import type { BenchStack } from '../stack/bench-stack';
 import { AGENT_KEY } from '../stack/bench-stack';
 import { type LatencySummary, summarize } from '../stats/summary';
 import { freshTarget } from './fresh-target';
+import { type BrokerCost, messagesPerExecution, startCountingMessages } from '../cpu/broker-cost';
 import { type DatabaseCost, costPerExecution, startCounting } from '../cpu/database-cost';
 import { startProxyProcess } from '../stack/proxy-process';
 
@@ -21,6 +22,8 @@ export interface StormRound {
   readonly timeline: Record<string, number>;
   /** PostgreSQL's work per caller (not per execution: there is one), null without pg_stat_statements. */
   readonly database: DatabaseCost | null;
+  /** NATS's messages per caller, null when the server was started without monitoring. */
+  readonly broker: BrokerCost | null;
   /** The same number of MCP calls at once through the pass-through proxy: the machine's floor for answering them. */
   readonly floor: StormFloor;
 }
@@ -53,12 +56,14 @@ export async function stormRound(stack: BenchStack, callers: number, round: numb
     body: 'One e-mail, however often it is asked for.',
   };
   const counting = await startCounting(stack.db.pool);
+  const countingMessages = await startCountingMessages(stack.nats);
   const startedAt = Date.now();
   const results = await Promise.allSettled(agents.map((agent) => timed(() => agent.callTool('send_email', args))));
   await Promise.all(agents.map((agent) => agent.close()));
   const answered = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const failed = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
   const database = counting ? await costPerExecution(stack.db.pool, counting, callers) : null;
+  const broker = countingMessages ? await messagesPerExecution(stack.nats, countingMessages, callers) : null;
   const effects = await remoteTestTarget(stack.target.url).effectCount({ route: 'emails' });
   const executionId = answered[0]?.value.execution_id;
   const timeline = executionId ? await stormTimeline(stack, executionId, startedAt) : {};
@@ -73,6 +78,7 @@ export async function stormRound(stack: BenchStack, callers: number, round: numb
     timeToAnswer: summarize(answered.map((a) => a.ms)),
     timeline,
     database,
+    broker,
     floor: await stormFloor(stack, callers, round),
   };
 }

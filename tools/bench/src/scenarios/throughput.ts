@@ -6,6 +6,7 @@ import { AGENT_KEY } from '../stack/bench-stack';
 import { COMMITS_PER_EXECUTION, type DurableSteps } from './durable-steps';
 import { freshTarget } from './fresh-target';
 import { freshIntent } from './shuffle';
+import { type BrokerCost, messagesPerExecution, startCountingMessages } from '../cpu/broker-cost';
 import { type DatabaseCost, costPerExecution, startCounting } from '../cpu/database-cost';
 import { openAgents } from '../callers/callers';
 import { callBackToBack } from './back-to-back';
@@ -33,6 +34,8 @@ export interface ThroughputRound {
   readonly missingEffects: number;
   /** PostgreSQL's commits and statements per execution in the round (null: no pg_stat_statements). */
   readonly database: DatabaseCost | null;
+  /** NATS's messages per execution in the round (null: the server was started without monitoring). */
+  readonly broker: BrokerCost | null;
   /** Right after: the same agents through the pass-through proxy, nothing durable. */
   readonly floor: ThroughputFloor;
 }
@@ -56,6 +59,7 @@ export async function throughputRound(
   await freshTarget(stack.target.url);
   const groups = await processGroups(stack);
   const counting = await startCounting(stack.db.pool);
+  const countingMessages = await startCountingMessages(stack.nats);
   const before = snapshotCpu(groups);
   const machineBefore = machineJiffies();
   const started = Date.now();
@@ -68,6 +72,7 @@ export async function throughputRound(
   const cpu = cpuShares(before, snapshotCpu(groups), wall);
   const machineBusy = machineBusyCores(machineBefore, machineJiffies(), cpus().length);
   const database = counting ? await costPerExecution(stack.db.pool, counting, executionIds.length) : null;
+  const broker = countingMessages ? await messagesPerExecution(stack.nats, countingMessages, executionIds.length) : null;
   await Promise.all(callers.map((caller) => caller.close()));
   const commitsPerSecond = await commitRate(steps, agents, commitSeconds);
   const ceilingPerSecond = commitsPerSecond / COMMITS_PER_EXECUTION;
@@ -89,6 +94,7 @@ export async function throughputRound(
     duplicateEffects: duplicates,
     missingEffects: missing,
     database,
+    broker,
     floor,
   };
 }

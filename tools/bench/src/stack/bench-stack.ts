@@ -54,7 +54,7 @@ export interface BenchStackOptions {
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const [db, nats, target] = await Promise.all([
     createBenchDatabase(options.serverUrl, options.label),
-    NatsServer.start(),
+    NatsServer.start({ monitor: true }), // its counters: NATS messages per execution
     startTargetProcess(),
   ]);
   const gateway = await startGateway({

@@ -61,6 +61,28 @@ describe('NatsServer (a private real nats-server with JetStream)', () => {
     expect(await streamNames(nats)).toEqual([]);
   });
 
+  it('with monitor: true, counts the messages it received and sent; without, it says how to turn counting on', async () => {
+    const monitored = cleanup.add(await NatsServer.start({ monitor: true }), (server) => server.stop());
+    const nc = await connect({ servers: monitored.url, reconnect: false });
+    try {
+      const received: string[] = [];
+      nc.subscribe('counted.>', { callback: (_error, message) => received.push(message.subject) });
+      await nc.flush();
+      const before = await monitored.messageCounts();
+      for (const subject of ['counted.a', 'counted.b', 'counted.c']) nc.publish(subject, 'x');
+      await nc.flush();
+      const after = await monitored.messageCounts();
+      expect(received).toHaveLength(3);
+      // Exactly ours: nothing else talks to this private server.
+      expect(after.inMsgs - before.inMsgs).toBe(3);
+      expect(after.outMsgs - before.outMsgs).toBe(3);
+      expect(after.inBytes - before.inBytes).toBe(3);
+    } finally {
+      await nc.close();
+    }
+    await expect(nats.messageCounts()).rejects.toThrow(/monitor: true/);
+  });
+
   it('stop() removes the store it created', async () => {
     const other = await NatsServer.start();
     expect(existsSync(other.storeDir)).toBe(true);

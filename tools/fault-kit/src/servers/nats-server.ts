@@ -16,6 +16,16 @@ export interface NatsServerOptions {
   readonly binary?: string;
   /** Copy its log lines to stderr (for the CLI). */
   readonly echo?: boolean;
+  /** Serve nats-server's HTTP monitoring (`/varz`) on a free port of its own: see `messageCounts`. */
+  readonly monitor?: boolean;
+}
+
+/** What the server counted since it started (nats-server's `/varz`): every client's messages, JetStream's own included. */
+export interface NatsMessageCounts {
+  readonly inMsgs: number;
+  readonly outMsgs: number;
+  readonly inBytes: number;
+  readonly outBytes: number;
 }
 
 /**
@@ -31,6 +41,8 @@ export class NatsServer {
     readonly storeDir: string,
     private readonly ownsStore: boolean,
     private readonly process: ControlledProcess,
+    /** The monitoring port (`monitor: true`), else null. */
+    readonly monitorPort: number | null = null,
   ) {}
 
   static async start(options: NatsServerOptions = {}): Promise<NatsServer> {
@@ -39,16 +51,17 @@ export class NatsServer {
       throw new FaultKitError('binary_missing', `nats-server not found at ${binary} (set NATS_SERVER_BIN or run npm run services)`);
     const port = options.port ?? (await freePort());
     const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), 'onceport-fault-nats-'));
+    const monitorPort = options.monitor ? await freePort() : null;
     try {
       const server = await ControlledProcess.start({
         name: `nats-server:${port}`,
         command: binary,
-        args: ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)],
+        args: ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), ...(monitorPort === null ? [] : ['-m', String(monitorPort)])],
         // Logged once the client listener and JetStream are both up; an open port alone comes earlier.
         ready: { logLine: 'Server is ready' },
         echo: options.echo ?? false,
       });
-      const nats = new NatsServer(port, storeDir, options.storeDir === undefined, server);
+      const nats = new NatsServer(port, storeDir, options.storeDir === undefined, server, monitorPort);
       // The process itself is SIGKILLed on exit by ControlledProcess; its temp store goes too.
       if (nats.ownsStore) trackLeftover(nats, () => rmSync(storeDir, { recursive: true, force: true }));
       return nats;
@@ -73,6 +86,16 @@ export class NatsServer {
   /** This run's log (nats-server logs to stderr). */
   output(): string {
     return this.process.output();
+  }
+
+  /** The server's message counters now (its HTTP monitoring must be on: `monitor: true`). */
+  async messageCounts(): Promise<NatsMessageCounts> {
+    if (this.monitorPort === null)
+      throw new FaultKitError('not_monitored', 'start the nats-server with monitor: true to read its counters');
+    const response = await fetch(`http://127.0.0.1:${this.monitorPort}/varz`);
+    if (!response.ok) throw new FaultKitError('not_monitored', `nats-server /varz answered ${response.status}`);
+    const varz = (await response.json()) as { in_msgs: number; out_msgs: number; in_bytes: number; out_bytes: number };
+    return { inMsgs: varz.in_msgs, outMsgs: varz.out_msgs, inBytes: varz.in_bytes, outBytes: varz.out_bytes };
   }
 
   /** SIGKILL by default: no flush, no goodbye to clients. */
