@@ -66,7 +66,11 @@ describe('NatsServer (a private real nats-server with JetStream)', () => {
     const nc = await connect({ servers: monitored.url, reconnect: false });
     try {
       const received: string[] = [];
-      nc.subscribe('counted.>', { callback: (_error, message) => received.push(message.subject) });
+      nc.subscribe('counted.>', {
+        callback: (_error, message) => {
+          received.push(message.subject);
+        },
+      });
       await nc.flush();
       const before = await monitored.messageCounts();
       for (const subject of ['counted.a', 'counted.b', 'counted.c']) nc.publish(subject, 'x');
