@@ -171,6 +171,10 @@ export class McpController implements BeforeApplicationShutdown, OnApplicationSh
     }
     if (req.method === 'DELETE') {
       if (!claimedSession) return send(res, 400, jsonRpcError(-32000, 'Bad Request: Mcp-Session-Id header is required'));
+      // Its earlier answers' SSE events may still be on their way to the store (they are sent before
+      // their commit): written first, they go with the session's other events. (One written later by
+      // another replica is the pruner's: an ended session's stream is never served again.)
+      await this.streamEventWrites.settled();
       await this.sessions.end(claimedSession);
       return void res.writeHead(200).end();
     }
