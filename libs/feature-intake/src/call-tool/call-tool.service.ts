@@ -274,7 +274,6 @@ export class CallToolService {
       } catch (error) {
         if (error instanceof AppendGuardRefusedError) {
           // The random pick met a taken place: nothing was written; the slower way takes turns for one.
-          this.limits.pickRefused(request.actor);
           placeAtRandom = false;
           continue;
         }

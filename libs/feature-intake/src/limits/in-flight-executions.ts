@@ -84,12 +84,12 @@ export class InFlightExecutions {
    * One random pick of a free slot, as the guard of the acceptance's appends (one statement for
    * the place and the events; see `CommandAttempt.onlyIf`). A taken slot refuses: then `reserve`.
    */
-  randomSlotGuard(actor: string, executionId: string, maxInFlight: number, now: Date, mergeable = true): AppendGuard {
+  randomSlotGuard(actor: string, executionId: string, maxInFlight: number, now: Date): AppendGuard {
     return {
       text: TAKE_SLOT,
       values: [actor, Math.floor(this.random() * maxInFlight), executionId, now, maxInFlight, false],
       // Acceptances arriving while one is in flight share its next statement (see TAKE_SLOTS).
-      ...(mergeable ? { mergeable: { kind: 'intake-in-flight', merge: takeAllSlotsGuard } } : {}),
+      mergeable: { kind: 'intake-in-flight', merge: takeAllSlotsGuard },
     };
   }
 

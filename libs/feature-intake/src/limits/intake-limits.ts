@@ -15,15 +15,6 @@ export class InFlightCapReached extends Error {
 }
 
 /**
- * How long the picks of an actor whose random pick met a taken place stay out of merged statements:
- * near its cap most picks meet one, and a merged statement fails whole on any of them (then goes
- * again in halves), where each pick alone costs one statement.
- */
-const CROWDED_MS = 10_000;
-/** The actors remembered as crowded at most (the oldest mark goes first). */
-const CROWDED_ACTORS_KEPT = 10_000;
-
-/**
  * The per-actor limits of one intake process, for MCP `tools/call` and REST `POST /v1/executions`
  * alike: every call takes a token first (nothing read or written yet), and only a call that would
  * create an execution takes an in-flight place (a retry that attaches takes none).
@@ -31,14 +22,12 @@ const CROWDED_ACTORS_KEPT = 10_000;
 export class IntakeLimits {
   private readonly rate: CallRateLimiter;
   private readonly inFlight: InFlightExecutions;
-  /** Until when each crowded actor's picks go alone (see CROWDED_MS). */
-  private readonly crowdedUntil = new Map<string, number>();
 
   constructor(
     private readonly source: ActorLimitsSource,
     db: Queryable,
     commands: Pick<CommandHandler, 'load'>,
-    private readonly clock: () => number = Date.now,
+    clock: () => number = Date.now,
   ) {
     this.rate = new CallRateLimiter(clock);
     this.inFlight = new InFlightExecutions(db, commands);
@@ -60,22 +49,7 @@ export class IntakeLimits {
 
   /** An in-flight place for `executionId` at one random pick, as the guard of its acceptance's appends (refused: use `reserve`). */
   placeGuard(actor: string, executionId: string, now: Date): AppendGuard {
-    return this.inFlight.randomSlotGuard(actor, executionId, this.limitsOf(actor).maxInFlight, now, !this.crowded(actor));
-  }
-
-  /** The actor's random pick met a taken place: its next picks go alone for a while (see CROWDED_MS). */
-  pickRefused(actor: string): void {
-    this.crowdedUntil.delete(actor);
-    this.crowdedUntil.set(actor, this.clock() + CROWDED_MS);
-    if (this.crowdedUntil.size > CROWDED_ACTORS_KEPT) this.crowdedUntil.delete(this.crowdedUntil.keys().next().value as string);
-  }
-
-  private crowded(actor: string): boolean {
-    const until = this.crowdedUntil.get(actor);
-    if (until === undefined) return false;
-    if (until > this.clock()) return true;
-    this.crowdedUntil.delete(actor);
-    return false;
+    return this.inFlight.randomSlotGuard(actor, executionId, this.limitsOf(actor).maxInFlight, now);
   }
 
   /**
