@@ -39,22 +39,6 @@ SELECT $1, $2, $3, $4
 ON CONFLICT (actor, slot) DO NOTHING
 RETURNING slot`;
 
-/**
- * Several random picks at once, as one guard of several acceptances' appends (see `mergeable`): it
- * returns a row for each, or fails the whole statement — a taken slot breaks the unique index (no
- * `ON CONFLICT` here), a cap lowered past a held slot writes slot -1, which its CHECK refuses — so a
- * merged guard never takes some of the places and leaves their acceptances unwritten. The group is
- * then sent again in halves, and each pick alone meets the plain guard above.
- */
-const TAKE_SLOTS = `
-INSERT INTO onceport.intake_in_flight (actor, slot, execution_id, accepted_at)
-SELECT u.actor,
-       CASE WHEN (SELECT f.slot FROM onceport.intake_in_flight f WHERE f.actor = u.actor AND f.slot >= u.cap ORDER BY f.slot LIMIT 1) IS NULL
-            THEN u.slot ELSE -1 END,
-       u.execution_id, u.accepted_at
-  FROM unnest($1::text[], $2::int[], $3::text[], $4::timestamptz[], $5::int[]) AS u(actor, slot, execution_id, accepted_at, cap)
-RETURNING slot`;
-
 /** A free slot below the cap, if any (only on the counted path: its cost grows with the cap). */
 const FREE_SLOT = `
 SELECT s AS slot FROM generate_series(0, $2::int - 1) AS s
@@ -85,12 +69,7 @@ export class InFlightExecutions {
    * the place and the events; see `CommandAttempt.onlyIf`). A taken slot refuses: then `reserve`.
    */
   randomSlotGuard(actor: string, executionId: string, maxInFlight: number, now: Date): AppendGuard {
-    return {
-      text: TAKE_SLOT,
-      values: [actor, Math.floor(this.random() * maxInFlight), executionId, now, maxInFlight, false],
-      // Acceptances arriving while one is in flight share its next statement (see TAKE_SLOTS).
-      mergeable: { kind: 'intake-in-flight', merge: takeAllSlotsGuard },
-    };
+    return { text: TAKE_SLOT, values: [actor, Math.floor(this.random() * maxInFlight), executionId, now, maxInFlight, false] };
   }
 
   async reserve(tx: Queryable, actor: string, executionId: string, maxInFlight: number, now: Date): Promise<Reservation> {
@@ -132,10 +111,4 @@ export class InFlightExecutions {
       await this.db.query('DELETE FROM onceport.intake_in_flight WHERE actor = $1 AND execution_id = ANY($2)', [actor, settled]);
     return ids.length - settled.length;
   }
-}
-
-/** Several random picks (`randomSlotGuard`'s values, in order) as one guard: every slot taken, or none. */
-function takeAllSlotsGuard(guards: readonly AppendGuard[]): AppendGuard {
-  const column = (i: number) => guards.map((guard) => guard.values[i]);
-  return { text: TAKE_SLOTS, values: [column(0), column(1), column(2), column(3), column(4)] };
 }

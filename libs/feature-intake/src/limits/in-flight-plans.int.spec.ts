@@ -56,26 +56,4 @@ describe.each([
     expect(plans[0]).toContain('intake_in_flight_slot');
     expect(plans[0]).not.toContain('Seq Scan');
   });
-
-  it('takes the places of acceptances grouped into one statement (their picks merged) through the same index', async () => {
-    const commands = { load: () => Promise.reject(new Error('not used by the guard')) } as unknown as Pick<CommandHandler, 'load'>;
-    const plans = await genericPlansOf(db.pool, (probe) => {
-      const picks = new InFlightExecutions(probe, commands);
-      const guards = ['exec-new-1', 'exec-new-2'].map((id) => picks.randomSlotGuard('agent:busy', id, 1_000_000, new Date()));
-      const merge = guards[0]?.mergeable?.merge;
-      if (!merge) throw new Error('a random pick merges');
-      return new PostgresEventStore(probe).appendTogether(
-        ['execution-new-1', 'execution-new-2'].map((streamId) => ({
-          streamId,
-          events: [testEvent('ExecutionAccepted')],
-          expectedVersion: 0,
-        })),
-        merge(guards),
-      );
-    });
-
-    expect(plans).toHaveLength(1);
-    expect(plans[0]).toContain('intake_in_flight_slot');
-    expect(plans[0]).not.toContain('Seq Scan');
-  });
 });
