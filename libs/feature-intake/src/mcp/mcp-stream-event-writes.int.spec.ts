@@ -58,6 +58,29 @@ describe('McpStreamEventWrites (real PostgreSQL)', () => {
     }
   });
 
+  it('settledFor waits for one session’s writes only, and no longer than it is told', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const gated: Queryable = {
+      query: async (text, values) => {
+        await gate; // the write hangs until the test opens it
+        return db.pool.query(text, values);
+      },
+    };
+    const writes = new McpStreamEventWrites(gated);
+    const write = writes.store({ streamId: 'gated-stream', sessionId: 'gated-session', message: JSON.stringify({ n: 1 }) });
+
+    await writes.settledFor('another-session', 60_000); // nothing of it in flight: at once, though the gate is shut
+    await writes.settledFor('gated-session', 20); // shut: given up after its 20 ms
+    const waited = writes.settledFor('gated-session', 60_000);
+    open();
+    await waited;
+    const id = await write;
+    expect(await stored([id])).toHaveLength(1); // settled means committed
+  });
+
   it('fails only the caller whose event the database refuses; the others of its batch are stored', async () => {
     const writes = new McpStreamEventWrites(counted);
     const first = writes.store({ streamId: 's', sessionId: 'x', message: JSON.stringify({ n: 0 }) });

@@ -24,7 +24,8 @@ export class McpStreamEventWrites {
   private readonly drawn: NextBatch<StreamEventToStore, string>;
   private readonly ahead: NextBatch<StreamEventToStore & { readonly eventId: bigint }, string>;
   private readonly ids: McpStreamEventIds;
-  private readonly unsettled = new Set<Promise<unknown>>();
+  /** Each write not settled yet, with its session. */
+  private readonly unsettled = new Map<Promise<unknown>, string>();
 
   constructor(
     db: Queryable,
@@ -39,7 +40,7 @@ export class McpStreamEventWrites {
 
   /** Stores the event under an id the column draws; resolves to it once it is committed (ids in commit order). */
   store(event: StreamEventToStore): Promise<string> {
-    return this.track(this.drawn.submit(event));
+    return this.track(this.drawn.submit(event), event.sessionId);
   }
 
   /**
@@ -55,17 +56,32 @@ export class McpStreamEventWrites {
       id = this.ids.takeNow();
     }
     // Taken and queued in one synchronous step: rows go in in the order of their ids.
-    this.track(this.ahead.submit({ ...event, eventId: id })).catch((error: unknown) => this.onLost(error, event));
+    this.track(this.ahead.submit({ ...event, eventId: id }), event.sessionId).catch((error: unknown) => this.onLost(error, event));
     return id.toString();
   }
 
   /** Resolves once every write asked for so far has committed or failed (before the pool closes). */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.unsettled]);
+    await Promise.allSettled([...this.unsettled.keys()]);
   }
 
-  private track<T>(write: Promise<T>): Promise<T> {
-    this.unsettled.add(write);
+  /** Resolves once the session's writes asked for so far have committed or failed, or after `withinMs` at the latest. */
+  async settledFor(sessionId: string, withinMs: number): Promise<void> {
+    const writes = [...this.unsettled].filter(([, session]) => session === sessionId).map(([write]) => write);
+    if (writes.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, withinMs);
+    });
+    try {
+      await Promise.race([Promise.allSettled(writes), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private track<T>(write: Promise<T>, sessionId: string): Promise<T> {
+    this.unsettled.set(write, sessionId);
     const forget = () => this.unsettled.delete(write);
     write.then(forget, forget);
     return write;

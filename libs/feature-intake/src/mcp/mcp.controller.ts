@@ -172,9 +172,10 @@ export class McpController implements BeforeApplicationShutdown, OnApplicationSh
     if (req.method === 'DELETE') {
       if (!claimedSession) return send(res, 400, jsonRpcError(-32000, 'Bad Request: Mcp-Session-Id header is required'));
       // Its earlier answers' SSE events may still be on their way to the store (they are sent before
-      // their commit): written first, they go with the session's other events. (One written later by
-      // another replica is the pruner's: an ended session's stream is never served again.)
-      await this.streamEventWrites.settled();
+      // their commit): written first, they go with the session's other events. Not waited for long,
+      // and one written later (or by another replica) is the pruner's: an ended session's stream is
+      // never served again.
+      await this.streamEventWrites.settledFor(claimedSession, SESSION_END_WAITS_FOR_WRITES_MS);
       await this.sessions.end(claimedSession);
       return void res.writeHead(200).end();
     }
@@ -302,6 +303,8 @@ const KEEP_ALIVE_MS = 15_000;
 const RESUME_FOLLOW_MARGIN_MS = 30_000;
 /** A request stream's event is sent before its row commits: a resumption that asks for it first waits this long for it. */
 const UNKNOWN_EVENT_ID_GRACE_MS = 3_000;
+/** How long ending a session waits for its SSE events still being written here (the pruner takes a later one). */
+const SESSION_END_WAITS_FOR_WRITES_MS = 2_000;
 
 /** What every request's scope holds before its era is known. */
 type RequestBasics = Omit<McpRequestScope, 'era' | 'sessionId'>;

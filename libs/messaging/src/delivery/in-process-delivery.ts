@@ -2,6 +2,7 @@ import type { EventHandler } from '../consumer/event-handler';
 import { type CommittedEvent, sharedNoticesOf } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
+import { refuseOffJetStream } from './off-jetstream';
 import { StoreTailEventConsumer } from './store-tail-event-consumer';
 
 /** Embedded delivery: every consumer tails the store itself, no broker in between; what a writer here commits is handed to them at once. */
@@ -15,6 +16,7 @@ export class InProcessDelivery implements EventDelivery {
   ) {}
 
   consumer(spec: ConsumerSpec, handler: EventHandler): EventConsumer {
+    refuseOffJetStream(spec.eventTypes, `the consumer ${spec.durable}`);
     const consumer = new StoreTailEventConsumer(this.pool, spec, handler, this.onError);
     this.consumers.push(consumer);
     return {
@@ -38,7 +40,8 @@ export class InProcessDelivery implements EventDelivery {
   }
 
   /** Nothing to hear: a writer here wakes the store's readers in-process at its commit (see nudge). */
-  hear(): () => void {
+  hear(eventTypes: readonly string[]): () => void {
+    refuseOffJetStream(eventTypes, 'a listener');
     return () => undefined;
   }
 

@@ -1,6 +1,6 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { EVENTS_OFF_JETSTREAM, eventSubject, eventSubjectWildcard, executionIdOfStream } from '@onceport/contracts';
+import { eventSubject, eventSubjectWildcard } from '@onceport/contracts';
 import type { CommittedEvent, StoredEvent } from '@onceport/event-store';
 import type { Pool } from 'pg';
 import type { EventHandler } from '../consumer/event-handler';
@@ -14,23 +14,13 @@ import { STREAM_ID_HEADER, sendEvent } from '../relay/publish-event';
 import { toWireEvent } from '../wire-event';
 import { type AckWaitSettings, effectiveAckWaitMs } from './ack-wait';
 import type { ConsumerSpec, EventConsumer, EventDelivery } from './event-delivery.port';
+import { refuseOffJetStream, travelsOnJetStream } from './off-jetstream';
 
 /** Who hears which event types (see `hear`), and their subscriptions once connected. */
 interface Hearing {
   readonly eventTypes: readonly string[];
   readonly heard: (streamId: string) => void;
   subscriptions: Subscription[];
-}
-
-/** Only execution streams' events a service acts on are published (by their writers and by the relay alike). */
-function travelsOnJetStream(event: { readonly streamId: string; readonly type: string }): boolean {
-  return executionIdOfStream(event.streamId) !== null && !EVENTS_OFF_JETSTREAM.has(event.type);
-}
-
-/** A consumer or listener of an event that is never sent would wait forever: refused at its start. */
-function refuseOffJetStream(eventTypes: readonly string[], who: string): void {
-  const never = eventTypes.filter((type) => EVENTS_OFF_JETSTREAM.has(type));
-  if (never.length > 0) throw new Error(`${who} asks for ${never.join(', ')}, which no service acts on and JetStream never carries`);
 }
 
 export interface JetStreamDeliveryOptions {

@@ -92,7 +92,7 @@ export class NatsServer {
   async messageCounts(): Promise<NatsMessageCounts> {
     if (this.monitorPort === null)
       throw new FaultKitError('not_monitored', 'start the nats-server with monitor: true to read its counters');
-    const response = await fetch(`http://127.0.0.1:${this.monitorPort}/varz`);
+    const response = await fetch(`http://127.0.0.1:${this.monitorPort}/varz`, { signal: AbortSignal.timeout(5_000) });
     if (!response.ok) throw new FaultKitError('not_monitored', `nats-server /varz answered ${response.status}`);
     const varz = (await response.json()) as { in_msgs: number; out_msgs: number; in_bytes: number; out_bytes: number };
     return { inMsgs: varz.in_msgs, outMsgs: varz.out_msgs, inBytes: varz.in_bytes, outBytes: varz.out_bytes };
