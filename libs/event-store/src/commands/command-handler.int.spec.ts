@@ -3,7 +3,7 @@ import { EXECUTION_ID, acceptCommand } from '@onceport/domain/testing';
 import { PostgresEventStore } from '../postgres-event-store';
 import { type TestDatabase, createTestDatabase, recordStatements, waitFor } from '../testing';
 import { AppendGuardRefusedError } from '../errors';
-import { CommandHandler } from './command-handler';
+import { type CommandFor, CommandHandler } from './command-handler';
 import { intentStream } from './streams/intent-stream';
 import { executionStream } from './streams/execution-stream';
 import { vaultStream } from './streams/vault-stream';
@@ -26,15 +26,17 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
     return { store, reads };
   };
 
+  const authorize: CommandFor<typeof execution> = (_, now) => ({
+    type: 'AuthorizeExecution',
+    data: { basis: 'policy', policyVersion: 'p1' },
+    metadata: { now },
+  });
+
   beforeEach(async () => {
     db = await createTestDatabase();
     repository = new CommandHandler(new PostgresEventStore(db.pool));
     await repository.handle(execution, () => acceptCommand({}, 0), context);
-    await repository.handle(
-      execution,
-      (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
-      context,
-    );
+    await repository.handle(execution, authorize, context);
   });
   afterEach(() => db.drop());
 
@@ -247,6 +249,13 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
           [executions.map((stream) => stream.id)],
         )
       ).rows;
+    const authorized = async () =>
+      (
+        await db.pool.query<{ stream_id: string; stream_version: number; transaction_id: string }>(
+          "SELECT stream_id, stream_version, transaction_id::text FROM onceport.events WHERE event_type = 'ExecutionAuthorized' AND stream_id = ANY($1)",
+          [executions.map((stream) => stream.id)],
+        )
+      ).rows;
     /** A store whose first grouped statement waits for `race` (another writer) first; it counts the streams it read. */
     class RacedStore extends PostgresEventStore {
       race: (() => Promise<unknown>) | null = null;
@@ -319,22 +328,9 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       const store = new RacedStore(db.pool);
       holdWritesUntilEveryStreamRead(store);
       const handler = new CommandHandler(store, { cacheSize: 0 }); // every command reads its stream
-      const handled = await Promise.all(
-        executions.map((stream) =>
-          handler.handle(
-            stream,
-            (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
-            context,
-          ),
-        ),
-      );
+      const handled = await Promise.all(executions.map((stream) => handler.handle(stream, authorize, context)));
 
-      const rows = (
-        await db.pool.query<{ stream_version: number; transaction_id: string }>(
-          "SELECT stream_version, transaction_id::text FROM onceport.events WHERE event_type = 'ExecutionAuthorized' AND stream_id = ANY($1)",
-          [executions.map((stream) => stream.id)],
-        )
-      ).rows;
+      const rows = await authorized();
       expect(rows).toHaveLength(30);
       expect(rows.every((row) => row.stream_version === 2)).toBe(true);
       expect(new Set(rows.map((row) => row.transaction_id)).size).toBeLessThan(10);
@@ -351,23 +347,11 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       const handler = new CommandHandler(store, { cacheSize: 0 });
       let conflicts = 0;
       const handled = await Promise.all(
-        executions.map((stream) =>
-          handler.handle(
-            stream,
-            (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
-            context,
-            { onConflict: () => (conflicts += 1) },
-          ),
-        ),
+        executions.map((stream) => handler.handle(stream, authorize, context, { onConflict: () => (conflicts += 1) })),
       );
 
       expect(store.groups.length).toBeGreaterThan(0);
-      const rows = (
-        await db.pool.query<{ stream_id: string; stream_version: number }>(
-          "SELECT stream_id, stream_version FROM onceport.events WHERE event_type = 'ExecutionAuthorized' AND stream_id = ANY($1)",
-          [executions.map((stream) => stream.id)],
-        )
-      ).rows;
+      const rows = await authorized();
       expect(rows).toHaveLength(30);
       const versionOf = new Map(rows.map((row) => [row.stream_id, row.stream_version]));
       for (const [i, stream] of executions.entries()) expect([i, handled[i]?.version]).toEqual([i, versionOf.get(stream.id)]);
@@ -385,17 +369,7 @@ describe('CommandHandler on an execution stream (real PostgreSQL)', () => {
       const attaching = executions.map((stream) => attach(handler, stream));
       // Before the first grouped statement, another writer takes the next version of every other stream.
       store.race = () =>
-        Promise.all(
-          executions
-            .filter((stream) => moved.has(stream.id))
-            .map((stream) =>
-              repository.handle(
-                stream,
-                (_, now) => ({ type: 'AuthorizeExecution', data: { basis: 'policy', policyVersion: 'p1' }, metadata: { now } }),
-                context,
-              ),
-            ),
-        );
+        Promise.all(executions.filter((stream) => moved.has(stream.id)).map((stream) => repository.handle(stream, authorize, context)));
       const handled = await Promise.all(attaching);
 
       expect(store.groups.length).toBeGreaterThan(0);

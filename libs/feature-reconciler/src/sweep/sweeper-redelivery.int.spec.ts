@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Msg } from '@nats-io/transport-node';
 import { EXECUTION_STREAM_SUBJECTS, ExecutionAcceptedEvent } from '@onceport/contracts';
-import { loadToolContracts } from '@onceport/config';
-import { type ExecutionCommand, type ToolContract, fingerprintIntent, newExecutionId, parseKeyring } from '@onceport/domain';
+import { type ExecutionCommand, newExecutionId } from '@onceport/domain';
+import { MCP_RETRY, acceptCommand } from '@onceport/domain/testing';
 import { executionStream, openOrm, runMigrations } from '@onceport/event-store';
 import { type TestDatabase, createTestDatabase } from '@onceport/event-store/testing';
 import type { JetStreamDelivery } from '@onceport/messaging';
@@ -22,14 +19,11 @@ import { Sweeper } from './sweeper';
  * on. A retry that attached since is never sent on JetStream (nothing takes it): redelivered, it
  * would wake nobody, and the execution would stay where it is.
  */
-const DEMO = join(__dirname, '../../../domain/test/fixtures/contracts/demo.yaml');
-
 describe('Sweeper redelivery (real PostgreSQL, real nats-server)', () => {
   let db: TestDatabase;
   let nats: TestNatsServer;
   let runtime: ServicePorts;
   let orm: MikroORM;
-  let contract: ToolContract;
 
   beforeAll(async () => {
     [db, nats] = await Promise.all([createTestDatabase(), TestNatsServer.start()]);
@@ -41,9 +35,6 @@ describe('Sweeper redelivery (real PostgreSQL, real nats-server)', () => {
     });
     await runMigrations(runtime.config.databaseUrl, reconcilerMigrations);
     orm = await openOrm({ databaseUrl: db.url, entities: readModelEntities });
-    const dir = mkdtempSync(join(tmpdir(), 'sweeper-redelivery-'));
-    copyFileSync(DEMO, join(dir, 'demo.yaml'));
-    contract = (await loadToolContracts(dir)).byName.get('create_deployment') as ToolContract;
   });
   afterAll(async () => {
     await orm?.close();
@@ -54,38 +45,12 @@ describe('Sweeper redelivery (real PostgreSQL, real nats-server)', () => {
 
   it('redelivers ExecutionAccepted, not the RetryAttached recorded after it', async () => {
     const id = newExecutionId(Date.now(), randomBytes(10));
-    const args = { project: 'redelivered', environment: 'staging', version: '1', strategy: 'rolling' };
-    const keyring = parseKeyring(`k1:${randomBytes(32).toString('base64')}`);
-    const intent = fingerprintIntent({ contract, actor: 'agent:s', intentScope: 'scope', arguments: args }, keyring);
-    const accept = (now: Date): ExecutionCommand => ({
-      type: 'AcceptExecution',
-      metadata: { now },
-      data: {
-        executionId: id,
-        tool: contract.name,
-        channel: 'http',
-        actor: 'agent:s',
-        agentProcess: null,
-        intentScope: 'scope',
-        fingerprint: intent.fingerprint,
-        record: intent.record,
-        arguments: args,
-        effectClass: contract.effect,
-        approval: 'none',
-        correlationWindowMs: 3_600_000,
-        ledgerRetentionMs: null,
-        clientIdempotencyKey: null,
-      },
-    });
+    // The domain's sample acceptance, made now: its correlation window is still open, so the sweep looks at it.
+    const accept = (now: Date): ExecutionCommand => ({ ...acceptCommand({ executionId: id }), metadata: { now } });
     const attach = (now: Date): ExecutionCommand => ({
       type: 'AttachRetry',
       metadata: { now },
-      data: {
-        correlation: { transport: 'rest', jsonRpcId: null, sessionId: null, requestId: 'retry-1' },
-        agentProcess: null,
-        clientIdempotencyKey: null,
-        run: null,
-      },
+      data: { correlation: MCP_RETRY, agentProcess: null, clientIdempotencyKey: null, run: null },
     });
     await runtime.commands.handle(executionStream(id), (_loaded, now) => accept(now), { causationId: 't' });
     await runtime.commands.handle(executionStream(id), (_loaded, now) => attach(now), { causationId: 't' });
