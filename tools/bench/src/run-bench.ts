@@ -273,6 +273,7 @@ async function runOverhead(
     addedP50Ms: figure(rounds, (r) => r.addedP50Ms),
     addedOverMinimum: figure(rounds, (r) => r.addedP50Ms / r.durableMinimumMs),
     addedOverProxyOverMinimum: figure(rounds, (r) => r.addedOverProxyP50Ms / r.durableMinimumMs),
+    floorOverMinimum: figure(rounds, (r) => (r.proxy.p50 - r.direct.p50 + r.durableMinimumMs) / r.durableMinimumMs),
     hops: await hopBreakdown(
       way.pool,
       rounds.flatMap((r) => r.onceportCalls),

@@ -42,6 +42,12 @@ export interface OverheadSection {
   /** The goal's figure: added p50 ÷ durable minimum (goal ≤ 1.5). */
   readonly addedOverMinimum: AcrossRounds;
   readonly addedOverProxyOverMinimum: AcrossRounds;
+  /**
+   * The goal's figure for a gateway that added to the MCP layer nothing but its durable steps:
+   * (proxy p50 − direct p50 + durable minimum) ÷ durable minimum. Above the goal, no design over
+   * the same MCP SDK meets it on this machine. Absent in reports before round 25.
+   */
+  readonly floorOverMinimum?: AcrossRounds;
   /** Median (and spread over calls) of each hop of the Onceport calls, from the events' timestamps. */
   readonly hops: Record<string, AcrossRounds>;
 }
