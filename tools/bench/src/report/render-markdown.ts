@@ -112,7 +112,7 @@ function latencyVerdict(o: OverheadSection): string {
 }
 
 function floorNote(o: OverheadSection): string {
-  return o.floorOverMinimum ? ` (floor ${ratio(o.floorOverMinimum)})` : '';
+  return o.floorOverMinimum ? `; floor ${ratio(o.floorOverMinimum)}` : '';
 }
 
 function verdict(met: boolean, goal: string): string {

@@ -120,12 +120,12 @@ describe('benchmark report rendering', () => {
     // Proxy adds 6 ms over direct; the minimum is 8 ms: floor (6 + 8) / 8 = 1.75×, above the 1.5× goal.
     const aboveGoal = { ...overhead('services', 30, 8), floorOverMinimum: f(1.75) };
     const text = renderMarkdown(report({ overhead: aboveGoal }));
-    expect(text).toContain('| 3.50× (floor 1.75×) | goal ≤ 1.5×: **not met**; the floor itself is above it on this machine |');
+    expect(text).toContain('| 3.50×; floor 1.75× | goal ≤ 1.5×: **not met**; the floor itself is above it on this machine |');
     expect(text).toContain('÷ the durable minimum: 1.75×.');
     expect(text).toContain('the goal (≤ 1.5×) is **below the floor** on this machine.');
     // A floor under the goal leaves the rest of the path its slack: (1.5 − 1.25) × 8 ms = 2 ms.
     const belowGoal = renderMarkdown(report({ overhead: { ...overhead('services', 30, 8), floorOverMinimum: f(1.25) } }));
-    expect(belowGoal).toContain('| 3.50× (floor 1.25×) | goal ≤ 1.5×: **not met** |');
+    expect(belowGoal).toContain('| 3.50×; floor 1.25× | goal ≤ 1.5×: **not met** |');
     expect(belowGoal).toContain('above it by 2.0 ms: what everything else on the path may take.');
   });
 
