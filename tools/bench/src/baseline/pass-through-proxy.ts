@@ -1,23 +1,39 @@
+import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server as HttpServer, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  isInitializeRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { request } from 'undici';
 
 /**
- * The benchmark's baseline: what a team would run instead of Onceport. A stateless MCP server (the
- * official SDK, Streamable HTTP, a new server and transport per request) whose one tool forwards to
- * the target with undici and hands the answer back. No records, no identity, no retry matching.
+ * The benchmark's baseline: what a team would run instead of Onceport. An MCP server (the official
+ * SDK, Streamable HTTP) whose one tool forwards to the target with undici and hands the answer back.
+ * No records, no identity, no retry matching. It keeps a server and transport per session, as
+ * intake does, and answers over SSE, as intake does: the leanest way to serve what intake serves
+ * (`scripts/mcp-layer-variants.ts` measured the SDK's stateless way, a server per request, 0.65 ms
+ * slower a call), so the floors the bench sets beside Onceport are not inflated by the baseline.
+ * For that comparison, `stateless: true` serves each request with a new server, and `jsonAnswers: true`
+ * answers a call with one JSON body instead of an SSE stream (which intake could not resume).
  */
 export interface PassThroughProxy {
   readonly url: string;
   close(): Promise<void>;
 }
 
-export async function startPassThroughProxy(targetUrl: string, port = 0): Promise<PassThroughProxy> {
+export async function startPassThroughProxy(
+  targetUrl: string,
+  port = 0,
+  { stateless = false, jsonAnswers = false } = {},
+): Promise<PassThroughProxy> {
+  const serve = stateless ? statelessHandler(targetUrl) : sessionHandler(targetUrl, jsonAnswers);
   const http: HttpServer = createServer((req, res) => {
-    handle(targetUrl, req, res).catch((error: unknown) => {
+    serve(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(error));
     });
@@ -26,20 +42,57 @@ export async function startPassThroughProxy(targetUrl: string, port = 0): Promis
   const address = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${address.port}/mcp`,
-    close: () => new Promise<void>((resolve, reject) => http.close((error) => (error ? reject(error) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        http.close((error) => (error ? reject(error) : resolve()));
+        http.closeAllConnections(); // the sessions' open GET streams
+      }),
   };
 }
 
-async function handle(targetUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = req.method === 'POST' ? await readJson(req) : undefined;
-  const server = forwardingServer(targetUrl);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  res.on('close', () => {
-    void transport.close();
-    void server.close();
-  });
-  await server.connect(transport);
-  await transport.handleRequest(req, res, body);
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** A server and transport per session, made at its initialize and dropped when it ends. */
+function sessionHandler(targetUrl: string, enableJsonResponse: boolean): Handler {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  return async (req, res) => {
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (!transport && sessionId === undefined && isInitializeRequest(body)) {
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse,
+        onsessioninitialized: (id) => void sessions.set(id, created),
+      });
+      created.onclose = () => {
+        if (created.sessionId) sessions.delete(created.sessionId);
+      };
+      await forwardingServer(targetUrl).connect(created);
+      transport = created;
+    }
+    if (!transport) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      return;
+    }
+    await transport.handleRequest(req, res, body);
+  };
+}
+
+/** The SDK's stateless way: a new server and transport for every request. */
+function statelessHandler(targetUrl: string): Handler {
+  return async (req, res) => {
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const server = forwardingServer(targetUrl);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
 }
 
 function forwardingServer(targetUrl: string): Server {
