@@ -273,7 +273,8 @@ async function runOverhead(
     addedP50Ms: figure(rounds, (r) => r.addedP50Ms),
     addedOverMinimum: figure(rounds, (r) => r.addedP50Ms / r.durableMinimumMs),
     addedOverProxyOverMinimum: figure(rounds, (r) => r.addedOverProxyP50Ms / r.durableMinimumMs),
-    floorOverMinimum: figure(rounds, (r) => (r.proxy.p50 - r.direct.p50 + r.durableMinimumMs) / r.durableMinimumMs),
+    floorOverMinimum: figure(rounds, (r) => r.floor.overMinimum),
+    floorSlackMs: figure(rounds, (r) => r.floor.slackMs),
     hops: await hopBreakdown(
       way.pool,
       rounds.flatMap((r) => r.onceportCalls),

@@ -13,13 +13,13 @@ import { request } from 'undici';
 
 /**
  * The benchmark's baseline: what a team would run instead of Onceport. An MCP server (the official
- * SDK, Streamable HTTP) whose one tool forwards to the target with undici and hands the answer back.
- * No records, no identity, no retry matching. It keeps a server and transport per session, as
- * intake does, and answers over SSE, as intake does: the leanest way to serve what intake serves
- * (`scripts/mcp-layer-variants.ts` measured the SDK's stateless way, a server per request, 0.65 ms
- * slower a call), so the floors the bench sets beside Onceport are not inflated by the baseline.
- * For that comparison, `stateless: true` serves each request with a new server, and `jsonAnswers: true`
- * answers a call with one JSON body instead of an SSE stream (which intake could not resume).
+ * SDK, `@modelcontextprotocol/sdk`, Streamable HTTP) whose one tool forwards to the target with
+ * undici and hands the answer back over SSE. No records, no identity, no retry matching. It keeps a
+ * server and transport per session in memory — leaner than intake, which builds both per request
+ * (its sessions live in PostgreSQL, for every replica) on the SDK's v2 packages — so the floors the
+ * bench sets beside Onceport are lower bounds, not inflated by the baseline. For comparison
+ * (`scripts/mcp-layer-variants.ts`), `stateless: true` builds a server per request, and
+ * `jsonAnswers: true` answers a call with one JSON body instead of an SSE stream.
  */
 export interface PassThroughProxy {
   readonly url: string;
@@ -52,14 +52,20 @@ export async function startPassThroughProxy(
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** A server and transport per session, made at its initialize and dropped when it ends. */
+/**
+ * A server and transport per session, made at its initialize and dropped when the client ends it
+ * (DELETE). Sessions a client just leaves stay until the process ends: the bench starts a proxy per
+ * measurement, whose sessions are all in use until it stops.
+ */
 function sessionHandler(targetUrl: string, enableJsonResponse: boolean): Handler {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   return async (req, res) => {
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const body = await bodyOf(req, res);
+    if (body === UNREADABLE) return;
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (!transport && sessionId === undefined && isInitializeRequest(body)) {
+    if (!transport && sessionId === undefined) {
+      if (!isInitializeRequest(body)) return answerError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse,
@@ -71,11 +77,7 @@ function sessionHandler(targetUrl: string, enableJsonResponse: boolean): Handler
       await forwardingServer(targetUrl).connect(created);
       transport = created;
     }
-    if (!transport) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-      return;
-    }
+    if (!transport) return answerError(res, 404, -32001, 'Session not found');
     await transport.handleRequest(req, res, body);
   };
 }
@@ -83,7 +85,8 @@ function sessionHandler(targetUrl: string, enableJsonResponse: boolean): Handler
 /** The SDK's stateless way: a new server and transport for every request. */
 function statelessHandler(targetUrl: string): Handler {
   return async (req, res) => {
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const body = await bodyOf(req, res);
+    if (body === UNREADABLE) return;
     const server = forwardingServer(targetUrl);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
@@ -127,11 +130,26 @@ function forwardingServer(targetUrl: string): Server {
   return server;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+const UNREADABLE = Symbol('unreadable');
+
+/** A POST's JSON body (undefined for other methods); a body that is not JSON is answered 400 here. */
+async function bodyOf(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  if (req.method !== 'POST') return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    answerError(res, 400, -32700, 'Parse error: the body is not JSON');
+    return UNREADABLE;
+  }
+}
+
+function answerError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 function safeJson(text: string): unknown {

@@ -48,6 +48,8 @@ export interface OverheadSection {
    * the same MCP SDK meets it on this machine. Absent in reports before round 25.
    */
   readonly floorOverMinimum?: AcrossRounds;
+  /** What the goal leaves beyond that floor for hops, reads and code, ms (negative: the floor is above the goal). */
+  readonly floorSlackMs?: AcrossRounds;
   /** Median (and spread over calls) of each hop of the Onceport calls, from the events' timestamps. */
   readonly hops: Record<string, AcrossRounds>;
 }

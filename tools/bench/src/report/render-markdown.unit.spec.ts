@@ -117,16 +117,23 @@ describe('benchmark report rendering', () => {
   });
 
   it("weighs the added latency against the floor of the proxy's MCP layer plus the durable minimum", () => {
-    // Proxy adds 6 ms over direct; the minimum is 8 ms: floor (6 + 8) / 8 = 1.75×, above the 1.5× goal.
-    const aboveGoal = { ...overhead('services', 30, 8), floorOverMinimum: f(1.75) };
+    // The fixture's proxy adds 6 ms over direct and the minimum is 8 ms: floor (6 + 8) / 8 = 1.75×; the goal leaves 0.5 × 8 − 6 = −2 ms.
+    const aboveGoal = { ...overhead('services', 30, 8), floorOverMinimum: f(1.75), floorSlackMs: f(-2, -2.5, -1) };
     const text = renderMarkdown(report({ overhead: aboveGoal }));
     expect(text).toContain('| 3.50×; floor 1.75× | goal ≤ 1.5×: **not met**; the floor itself is above it on this machine |');
     expect(text).toContain('÷ the durable minimum: 1.75×.');
-    expect(text).toContain('the goal (≤ 1.5×) is **below the floor** on this machine.');
-    // A floor under the goal leaves the rest of the path its slack: (1.5 − 1.25) × 8 ms = 2 ms.
-    const belowGoal = renderMarkdown(report({ overhead: { ...overhead('services', 30, 8), floorOverMinimum: f(1.25) } }));
+    expect(text).toContain(
+      'The goal is **below this floor** on this machine (by 2.0 ms at the median over rounds; -2.0 (-2.5–-1.0) ms of room per round).',
+    );
+    // A proxy that adds 2 ms: floor 1.25×, and the goal leaves 0.5 × 8 − 2 = 2 ms; one round with less than nothing is said.
+    const base = overhead('services', 30, 8);
+    const belowGoal = renderMarkdown(
+      report({ overhead: { ...base, p50: { ...base.p50, proxy: f(4) }, floorOverMinimum: f(1.25), floorSlackMs: f(2, -0.5, 2.5) } }),
+    );
     expect(belowGoal).toContain('| 3.50×; floor 1.25× | goal ≤ 1.5×: **not met** |');
-    expect(belowGoal).toContain('above it by 2.0 ms: what everything else on the path may take.');
+    expect(belowGoal).toContain(
+      'The goal leaves 2.0 (-0.5–2.5) ms per round beyond it for everything else on the path (in some rounds less than nothing: the floor itself was above the goal).',
+    );
   });
 
   it('states each goal as met or not met from the figures', () => {

@@ -16,6 +16,8 @@ export interface OverheadRound {
   readonly addedP50Ms: number;
   /** Onceport p50 − proxy p50: what durability adds over the stateless MCP hop. */
   readonly addedOverProxyP50Ms: number;
+  /** This round's {@link latencyFloor}. */
+  readonly floor: LatencyFloor;
   /** The Onceport calls of this round, for the hop breakdown. */
   readonly onceportCalls: readonly TimedExecution[];
 }
@@ -56,8 +58,25 @@ export async function overheadRound(
     durableMinimumMs,
     addedP50Ms: s.onceport.p50 - s.direct.p50,
     addedOverProxyP50Ms: s.onceport.p50 - s.proxy.p50,
+    floor: latencyFloor({ direct: s.direct.p50, proxy: s.proxy.p50, durableMinimum: durableMinimumMs }, ADDED_OVER_MINIMUM_GOAL),
     onceportCalls,
   };
+}
+
+/** The latency goal: Onceport's added p50 at most this many times the durable minimum (issue 18). */
+export const ADDED_OVER_MINIMUM_GOAL = 1.5;
+
+export interface LatencyFloor {
+  /** (proxy − direct + durable minimum) ÷ durable minimum: the goal's figure for a gateway that added only its durable steps to the MCP layer. */
+  readonly overMinimum: number;
+  /** What the goal leaves for everything else on the path (hops, reads, code): (goal − 1) × minimum − (proxy − direct); negative when the floor is above the goal. */
+  readonly slackMs: number;
+}
+
+/** One round's floor of the latency figure, from its p50s (ms). */
+export function latencyFloor(p50: { direct: number; proxy: number; durableMinimum: number }, goal: number): LatencyFloor {
+  const mcpLayer = p50.proxy - p50.direct;
+  return { overMinimum: (mcpLayer + p50.durableMinimum) / p50.durableMinimum, slackMs: (goal - 1) * p50.durableMinimum - mcpLayer };
 }
 
 async function measure(way: Way, callers: OverheadCallers, steps: DurableSteps): Promise<{ ms: number; executionId: string | null }> {
