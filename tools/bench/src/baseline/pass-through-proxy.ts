@@ -15,9 +15,10 @@ import { request } from 'undici';
  * The benchmark's baseline: what a team would run instead of Onceport. An MCP server (the official
  * SDK, `@modelcontextprotocol/sdk`, Streamable HTTP) whose one tool forwards to the target with
  * undici and hands the answer back over SSE. No records, no identity, no retry matching. It keeps a
- * server and transport per session in memory — leaner than intake, which builds both per request
- * (its sessions live in PostgreSQL, for every replica) on the SDK's v2 packages — so the floors the
- * bench sets beside Onceport are lower bounds, not inflated by the baseline. For comparison
+ * server and transport per session in memory, the fastest way measured that answers over SSE (intake builds
+ * both per request on the SDK's v2 packages, its sessions in PostgreSQL for every replica; that
+ * construction costs it 10–15 µs), so the floors the bench sets beside Onceport are not inflated by
+ * the baseline. For comparison
  * (`scripts/mcp-layer-variants.ts`), `stateless: true` builds a server per request, and
  * `jsonAnswers: true` answers a call with one JSON body instead of an SSE stream.
  */
