@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startPassThroughProxy } from '../src/baseline/pass-through-proxy';
 import { mcpCaller, timed } from '../src/callers/callers';
+import { shuffled } from '../src/scenarios/shuffle';
 import { summarize } from '../src/stats/summary';
 
 const CALLS = Number(process.env['CALLS'] ?? 600);
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   );
   const samples = new Map<string, number[]>(ways.map((way) => [way.name, []]));
   for (let i = 0; i < CALLS; i++) {
-    for (const way of [...ways].sort(() => Math.random() - 0.5)) {
+    for (const way of shuffled(ways)) {
       const { ms } = await timed(() => way.caller.call(`p${i}`, `v${i}`));
       if (i >= WARM_UP) samples.get(way.name)?.push(ms);
     }

@@ -44,8 +44,9 @@ export interface OverheadSection {
   readonly addedOverProxyOverMinimum: AcrossRounds;
   /**
    * The goal's figure for a gateway that added to the MCP layer nothing but its durable steps:
-   * (proxy p50 − direct p50 + durable minimum) ÷ durable minimum. Above the goal, no design over
-   * the same MCP SDK meets it on this machine. Absent in reports before round 25.
+   * (proxy p50 − direct p50 + durable minimum) ÷ durable minimum. Above the goal, no gateway whose
+   * MCP layer costs what the proxy's does meets it on this machine. Absent in reports before round
+   * 25b, as is floorSlackMs; the report shows the floor only with both.
    */
   readonly floorOverMinimum?: AcrossRounds;
   /** What the goal leaves beyond that floor for hops, reads and code, ms (negative: the floor is above the goal). */

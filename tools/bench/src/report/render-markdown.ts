@@ -108,17 +108,15 @@ export function headline(report: BenchReport): string {
 /** The latency goal met or not, and whether the floor (MCP layer + durable steps, nothing else) is itself above it. */
 function latencyVerdict(o: OverheadSection): string {
   const met = o.addedOverMinimum.median <= GOALS.addedOverMinimum;
-  const floorAbove = o.floorSlackMs ? o.floorSlackMs.median < 0 : (o.floorOverMinimum?.median ?? 0) > GOALS.addedOverMinimum;
+  const floorAbove = (o.floorSlackMs?.median ?? 0) < 0;
   return verdict(met, `goal ≤ ${GOALS.addedOverMinimum}×`) + (!met && floorAbove ? '; the floor itself is above it on this machine' : '');
 }
 
-function floorSentence(floor: AcrossRounds, slack: AcrossRounds | undefined, embedded: boolean): string {
+function floorSentence(floor: AcrossRounds, slack: AcrossRounds, embedded: boolean): string {
   const leaves =
-    slack === undefined
-      ? ''
-      : slack.median < 0
-        ? ` The goal is **below this floor** on this machine (by ${num(-slack.median)} ms at the median over rounds; ${spread(slack)} ms of room per round).`
-        : ` The goal leaves ${spread(slack)} ms per round beyond it for everything else on the path${slack.min < 0 ? ' (in some rounds less than nothing: the floor itself was above the goal)' : ''}.`;
+    slack.median < 0
+      ? ` The goal is **below this floor** on this machine (by ${num(-slack.median)} ms at the median over rounds; ${spread(slack)} ms of room per round).`
+      : ` The goal leaves ${spread(slack)} ms per round beyond it for everything else on the path${slack.min < 0 ? ' (in some rounds less than nothing: the floor itself was above the goal)' : ''}.`;
   return (
     `**Floor** of that figure: the pass-through proxy's added p50 (an MCP server of the official SDK that keeps a server per session and answers over SSE, forwarding to the target; the SDK's client on the other end; nothing durable) plus the durable minimum, ÷ the durable minimum: ${ratio(floor)}. ` +
     `A gateway whose MCP layer cost what this proxy's does and that added nothing but its durable steps — no hop between ${embedded ? 'parts' : 'processes'}, no read before a decision — would show this.${leaves}`
@@ -126,7 +124,7 @@ function floorSentence(floor: AcrossRounds, slack: AcrossRounds | undefined, emb
 }
 
 function floorNote(o: OverheadSection): string {
-  return o.floorOverMinimum ? `; floor ${ratio(o.floorOverMinimum)}` : '';
+  return o.floorOverMinimum && o.floorSlackMs ? `; floor ${ratio(o.floorOverMinimum)}` : '';
 }
 
 function verdict(met: boolean, goal: string): string {
@@ -165,7 +163,7 @@ function overheadSection(o: OverheadSection): string {
       Object.entries(o.hops).map(([hop, f]) => [hop, spread(f)]),
     ),
     `Added p50 (Onceport − direct): ${spread(o.addedP50Ms)} ms = **${ratio(o.addedOverMinimum)} the durable minimum** (goal ≤ ${GOALS.addedOverMinimum}×: ${o.addedOverMinimum.median <= GOALS.addedOverMinimum ? 'met' : '**not met**'}). Over the proxy instead of direct: ${ratio(o.addedOverProxyOverMinimum)}.`,
-    ...(o.floorOverMinimum ? [floorSentence(o.floorOverMinimum, o.floorSlackMs, embedded)] : []),
+    ...(o.floorOverMinimum && o.floorSlackMs ? [floorSentence(o.floorOverMinimum, o.floorSlackMs, embedded)] : []),
   ].join('\n\n');
 }
 
